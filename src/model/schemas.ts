@@ -1,0 +1,104 @@
+// JSON Schemas of the records (validated with ajv in the build and the tests) with the
+// TypeScript types they describe declared in player.ts. Compiled once.
+
+import { Ajv } from "ajv";
+import { ATTRIBUTE_KEYS } from "./attributes.js";
+import { BADGE_CATEGORIES, BADGE_TIERS } from "./badges.js";
+import { ERAS, EDITION_STATUSES } from "./eras.js";
+import { POSITIONS } from "./positions.js";
+import { HOT_ZONE_KEYS, HOT_ZONE_VALUES, type EditionEntry, type PlayerRecord } from "./player.js";
+
+const rating = { type: "integer", minimum: 0, maximum: 99 } as const;
+const measure = { type: "string", pattern: "^\\d+'\\d{1,2}\"$" } as const;
+const count = { type: "integer", minimum: 0 } as const;
+
+export const badgeCountsSchema = {
+  type: "object",
+  required: ["total", "legendary", "hallOfFame", "gold", "silver", "bronze"],
+  properties: { total: count, legendary: count, hallOfFame: count, gold: count, silver: count, bronze: count },
+} as const;
+
+export const playerSchema = {
+  $id: "Player",
+  type: "object",
+  additionalProperties: false,
+  required: ["_id", "name", "slug", "team", "teamType", "overall", "positions", "attributes", "badges"],
+  properties: {
+    _id: { type: "string", minLength: 1 },
+    name: { type: "string", minLength: 1 },
+    slug: { type: "string", pattern: "^[a-z0-9]+(-[a-z0-9]+)*$" },
+    team: { type: "string", minLength: 1 },
+    teamType: { enum: ERAS },
+    overall: rating,
+    positions: { type: "array", minItems: 1, maxItems: 2, uniqueItems: true, items: { enum: POSITIONS } },
+    height: measure,
+    weight: { type: "string", pattern: "^\\d+ lbs$" },
+    wingspan: measure,
+    archetype: { type: "string" },
+    college: { type: "string" },
+    playerImage: { type: "string", format: "uri" },
+    teamImg: { type: "string", format: "uri" },
+    attributes: {
+      type: "object",
+      additionalProperties: false,
+      properties: Object.fromEntries(ATTRIBUTE_KEYS.map((key) => [key, rating])),
+    },
+    badges: {
+      type: "object",
+      additionalProperties: false,
+      required: badgeCountsSchema.required,
+      properties: {
+        ...badgeCountsSchema.properties,
+        list: {
+          type: "array",
+          items: {
+            type: "object",
+            additionalProperties: false,
+            required: ["name", "slug", "tier", "category"],
+            properties: {
+              name: { type: "string" }, slug: { type: "string" }, tier: { enum: BADGE_TIERS }, category: { enum: BADGE_CATEGORIES },
+            },
+          },
+        },
+        top: {
+          type: "array",
+          maxItems: 3,
+          items: { type: "object", required: ["name", "tier"], properties: { name: { type: "string" }, tier: { enum: BADGE_TIERS } } },
+        },
+      },
+    },
+    hotZones: {
+      type: "object",
+      additionalProperties: false,
+      required: HOT_ZONE_KEYS,
+      properties: Object.fromEntries(HOT_ZONE_KEYS.map((key) => [key, { enum: HOT_ZONE_VALUES }])),
+    },
+    lastUpdated: { type: "string" },
+  },
+} as const;
+
+export const editionEntrySchema = {
+  $id: "EditionEntry",
+  type: "object",
+  additionalProperties: false,
+  required: ["gameVersion", "label", "status", "playerCount", "teamTypeCounts", "capturedAt", "source"],
+  properties: {
+    gameVersion: { type: "string", pattern: "^2K\\d{2}$" },
+    label: { type: "string" },
+    status: { enum: EDITION_STATUSES },
+    playerCount: count,
+    teamTypeCounts: { type: "object", required: ERAS, additionalProperties: false, properties: { curr: count, class: count, allt: count } },
+    capturedAt: { type: "string" },
+    source: { type: "string" },
+  },
+} as const;
+
+const ajv = new Ajv({ allErrors: true, strict: true, formats: { uri: (text: string) => /^https?:\/\/\S+$/.test(text) } });
+
+export const isPlayerRecord = ajv.compile<PlayerRecord>(playerSchema);
+export const isEditionEntry = ajv.compile<EditionEntry>(editionEntrySchema);
+
+/** ajv's errors as one line each, for build messages. */
+export function describeErrors(errors: readonly { instancePath: string; message?: string }[] | null | undefined): string {
+  return (errors ?? []).map((error) => `${error.instancePath || "/"} ${error.message ?? "is invalid"}`).join("; ");
+}
