@@ -1,0 +1,62 @@
+// Writes one edition's snapshot, honouring the rules of the data directory: the current edition
+// carries its weekly history forward (a second build in one week replaces that week), an archived
+// edition is never rewritten with different content.
+
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { EditionSource, WeeklySnapshot } from "../model/player.js";
+import { buildSnapshotPayload, historyToWeeks } from "./build-snapshot.js";
+import { readSnapshot, writeSnapshotAtomic, type SnapshotPayload } from "./snapshot.js";
+
+export type WriteOutcome =
+  | { kind: "written"; file: string; bytes: number; payload: SnapshotPayload }
+  | { kind: "unchanged"; file: string }
+  | { kind: "refused"; file: string; reason: string };
+
+export function snapshotFileName(dir: string, gameVersion: string): string {
+  return join(dir, `${gameVersion}.msgpack`);
+}
+
+/** `asOf` dates this build's week when the source brings no history of its own. */
+export function writeEdition(dir: string, source: EditionSource, asOf: string): WriteOutcome {
+  const file = snapshotFileName(dir, source.gameVersion);
+  const existing = existsSync(file) ? readSnapshot(file).payload : undefined;
+  if (existing?.meta.status === "archived") {
+    const candidate = buildSnapshotPayload({ ...source, status: "archived", history: [] });
+    if (candidate.meta.contentHash === existing.meta.contentHash && source.status === "archived") return { kind: "unchanged", file };
+    return {
+      kind: "refused",
+      file,
+      reason: `${source.gameVersion} is archived and archives never change; this build's content differs (remove the file to replace it deliberately)`,
+    };
+  }
+  const history = source.status === "current" && source.history.length === 0
+    ? carryHistoryForward(existing?.meta.status === "current" ? historyToWeeks(existing.history) : [], source, asOf)
+    : source.status === "current" ? source.history : [];
+  const payload = buildSnapshotPayload({ ...source, history });
+  const bytes = writeSnapshotAtomic(file, payload);
+  return { kind: "written", file, bytes: bytes.length, payload };
+}
+
+/** Keeps earlier weeks, drops any from the same ISO week as `asOf` (or later), adds this week. */
+export function carryHistoryForward(weeks: readonly WeeklySnapshot[], source: EditionSource, asOf: string): WeeklySnapshot[] {
+  const thisWeek = isoWeekStart(asOf);
+  const kept = weeks.filter((week) => isoWeekStart(week.date) < thisWeek);
+  const current: WeeklySnapshot = {
+    date: asOf,
+    players: source.players.map(({ _id, overall, attributes, badges }) => ({
+      _id, overall, attributes,
+      badges: { total: badges.total, legendary: badges.legendary, hallOfFame: badges.hallOfFame, gold: badges.gold, silver: badges.silver, bronze: badges.bronze },
+    })),
+  };
+  return [...kept, current];
+}
+
+/** The Monday of the ISO week holding a YYYY-MM-DD date, as YYYY-MM-DD. */
+export function isoWeekStart(date: string): string {
+  const day = new Date(`${date}T00:00:00Z`);
+  const sinceMonday = (day.getUTCDay() + 6) % 7;
+  day.setUTCDate(day.getUTCDate() - sinceMonday);
+  return day.toISOString().slice(0, 10);
+}
+

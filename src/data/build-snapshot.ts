@@ -1,0 +1,196 @@
+// Offline: one EditionSource → the snapshot payload boot needs (columns, dictionaries, sort
+// orders, search names, columnar weekly history). Everything expensive happens here.
+
+import { createHash } from "node:crypto";
+import { ATTRIBUTE_COUNT, ATTRIBUTE_KEYS } from "../model/attributes.js";
+import { BADGE_COUNT, BADGE_INDEX_BY_SLUG, COUNT_KEY_OF_TIER, TIER_CODE, TIER_COUNT_KEYS } from "../model/badges.js";
+import { compareText, topBadges } from "../model/badge-summary.js";
+import { ERA_CODE } from "../model/eras.js";
+import { foldName } from "../model/names.js";
+import { POSITION_BIT } from "../model/positions.js";
+import { teamSlug, type EditionSource, type PlayerRecord, type WeeklySnapshot } from "../model/player.js";
+import {
+  ABSENT_RATING, type HistoryPayload, type SnapshotColumns, type SnapshotPayload, type SortOrders, type TeamEntry,
+} from "./snapshot.js";
+
+export function buildSnapshotPayload(source: EditionSource): SnapshotPayload {
+  const isArchived = source.status === "archived";
+  const players = source.players.map((player) => normaliseForEdition(player, isArchived)).sort(compareRows);
+  const teams = buildTeams(players);
+  const columns = buildColumns(players, teams, isArchived);
+  const teamTypeCounts = { curr: 0, class: 0, allt: 0 };
+  for (const player of players) teamTypeCounts[player.teamType] += 1;
+  return {
+    meta: {
+      gameVersion: source.gameVersion,
+      status: source.status,
+      capturedAt: source.capturedAt,
+      source: source.source,
+      playerCount: players.length,
+      teamTypeCounts,
+      contentHash: contentHashOf(players),
+    },
+    players,
+    teams,
+    columns,
+    sortOrders: buildSortOrders(columns),
+    searchNames: players.map((player) => foldName(player.name)),
+    history: source.history.length > 0 ? buildHistory(source.history) : null,
+  };
+}
+
+/** Equal rosters give equal hashes; used to refuse rewriting an archive with other content. */
+export function contentHashOf(players: readonly PlayerRecord[]): string {
+  const hash = createHash("sha256");
+  for (const player of players) hash.update(JSON.stringify(player));
+  return hash.digest("hex");
+}
+
+/** Archived editions hold counts and `top` only; every edition carries `top` for versioned rows. */
+function normaliseForEdition(player: PlayerRecord, isArchived: boolean): PlayerRecord {
+  const { list, top, ...counts } = player.badges;
+  const derivedTop = top ?? (list ? topBadges(list) : undefined);
+  const badges = {
+    ...counts,
+    ...(list && !isArchived ? { list } : {}),
+    ...(derivedTop ? { top: derivedTop } : {}),
+  };
+  return { ...player, badges };
+}
+
+function compareRows(a: PlayerRecord, b: PlayerRecord): number {
+  return (
+    ERA_CODE[a.teamType] - ERA_CODE[b.teamType] ||
+    compareText(a.team, b.team) ||
+    compareText(a.name, b.name) ||
+    compareText(a.slug, b.slug)
+  );
+}
+
+function buildTeams(players: readonly PlayerRecord[]): TeamEntry[] {
+  const byKey = new Map<string, TeamEntry>();
+  for (const player of players) {
+    const key = `${player.teamType}\u0000${player.team}`;
+    if (!byKey.has(key)) {
+      byKey.set(key, {
+        teamName: player.team,
+        slug: teamSlug(player.team),
+        teamType: player.teamType,
+        ...(player.teamImg ? { logo: player.teamImg } : {}),
+      });
+    }
+  }
+  return [...byKey.values()];
+}
+
+function buildColumns(players: readonly PlayerRecord[], teams: readonly TeamEntry[], isArchived: boolean): SnapshotColumns {
+  const n = players.length;
+  const teamCode = new Map(teams.map((team, code) => [`${team.teamType}\u0000${team.teamName}`, code]));
+  const columns: SnapshotColumns = {
+    overall: new Uint8Array(n),
+    era: new Uint8Array(n),
+    positions: new Uint8Array(n),
+    team: teams.length <= 0xffff ? new Uint16Array(n) : new Uint32Array(n),
+    attributes: new Uint8Array(n * ATTRIBUTE_COUNT).fill(ABSENT_RATING),
+    badgeTiers: isArchived ? null : new Uint8Array(n * BADGE_COUNT),
+    tierMask: new Uint8Array(n),
+    nameRank: new Uint32Array(n),
+  };
+  players.forEach((player, row) => {
+    columns.overall[row] = player.overall;
+    columns.era[row] = ERA_CODE[player.teamType];
+    columns.positions[row] = player.positions.reduce((mask, position) => mask | POSITION_BIT[position], 0);
+    columns.team[row] = teamCode.get(`${player.teamType}\u0000${player.team}`) ?? 0;
+    ATTRIBUTE_KEYS.forEach((key, column) => {
+      const value = player.attributes[key];
+      if (value !== undefined) columns.attributes[row * ATTRIBUTE_COUNT + column] = value;
+    });
+    let tierMask = 0;
+    for (const [tier, code] of TIER_CODE) if (player.badges[COUNT_KEY_OF_TIER[tier]] > 0) tierMask |= 1 << (code - 1);
+    columns.tierMask[row] = tierMask;
+    for (const badge of player.badges.list ?? []) {
+      const index = BADGE_INDEX_BY_SLUG.get(badge.slug);
+      if (index !== undefined && columns.badgeTiers) columns.badgeTiers[row * BADGE_COUNT + index] = TIER_CODE.get(badge.tier) ?? 0;
+    }
+  });
+  const byName = players.map((_, row) => row).sort((a, b) => compareByName(players, a, b));
+  byName.forEach((row, rank) => { columns.nameRank[row] = rank; });
+  return columns;
+}
+
+function compareByName(players: readonly PlayerRecord[], a: number, b: number): number {
+  const pa = players[a] as PlayerRecord;
+  const pb = players[b] as PlayerRecord;
+  return compareText(foldName(pa.name), foldName(pb.name)) || compareText(pa.name, pb.name) || compareText(pa._id, pb._id);
+}
+
+/** Sorting is an integer compare: the value, then the name rank. */
+export function buildSortOrders(columns: SnapshotColumns): SortOrders {
+  const n = columns.overall.length;
+  const rows = (): number[] => Array.from({ length: n }, (_, row) => row);
+  const byValue = (value: (row: number) => number) => (a: number, b: number) =>
+    value(a) - value(b) || (columns.nameRank[a] as number) - (columns.nameRank[b] as number);
+  const name = new Uint32Array(n);
+  columns.nameRank.forEach((rank, row) => { name[rank] = row; });
+  const attributePresent = new Uint32Array(ATTRIBUTE_COUNT);
+  const attributes = ATTRIBUTE_KEYS.map((_, column) => {
+    const value = (row: number) => columns.attributes[row * ATTRIBUTE_COUNT + column] as number;
+    // ABSENT_RATING (255) sorts after every real rating, so absent rows land at the end.
+    const order = Uint32Array.from(rows().sort(byValue(value)));
+    attributePresent[column] = order.reduce((present, row) => present + (value(row) === ABSENT_RATING ? 0 : 1), 0);
+    return order;
+  });
+  return {
+    overall: Uint32Array.from(rows().sort(byValue((row) => columns.overall[row] as number))),
+    name,
+    attributes,
+    attributePresent,
+  };
+}
+
+function buildHistory(weeks: readonly WeeklySnapshot[]): HistoryPayload {
+  const ids = [...new Set(weeks.flatMap((week) => week.players.map((player) => player._id)))].sort(compareText);
+  const indexOf = new Map(ids.map((id, i) => [id, i]));
+  return {
+    ids,
+    weeks: [...weeks].sort((a, b) => compareText(a.date, b.date)).map((week) => {
+      const overall = new Uint8Array(ids.length).fill(ABSENT_RATING);
+      const attributes = new Uint8Array(ids.length * ATTRIBUTE_COUNT).fill(ABSENT_RATING);
+      const badgeCounts = new Uint8Array(ids.length * 6);
+      for (const player of week.players) {
+        const i = indexOf.get(player._id) as number;
+        overall[i] = player.overall;
+        ATTRIBUTE_KEYS.forEach((key, column) => {
+          const value = player.attributes[key];
+          if (value !== undefined) attributes[i * ATTRIBUTE_COUNT + column] = value;
+        });
+        badgeCounts[i * 6] = player.badges.total;
+        TIER_COUNT_KEYS.forEach((key, k) => { badgeCounts[i * 6 + 1 + k] = player.badges[key]; });
+      }
+      return { date: week.date, overall, attributes, badgeCounts };
+    }),
+  };
+}
+
+/** The inverse of buildHistory, so a rebuild of the current edition can carry its weeks forward. */
+export function historyToWeeks(history: HistoryPayload | null): WeeklySnapshot[] {
+  if (!history) return [];
+  return history.weeks.map((week) => ({
+    date: week.date,
+    players: history.ids.flatMap((_id, i) => {
+      const overall = week.overall[i] as number;
+      if (overall === ABSENT_RATING) return [];
+      const attributes: Record<string, number> = {};
+      ATTRIBUTE_KEYS.forEach((key, column) => {
+        const value = week.attributes[i * ATTRIBUTE_COUNT + column] as number;
+        if (value !== ABSENT_RATING) attributes[key] = value;
+      });
+      const counts = week.badgeCounts;
+      const badges = {
+        total: counts[i * 6] as number, legendary: counts[i * 6 + 1] as number, hallOfFame: counts[i * 6 + 2] as number,
+        gold: counts[i * 6 + 3] as number, silver: counts[i * 6 + 4] as number, bronze: counts[i * 6 + 5] as number,
+      };
+      return [{ _id, overall, attributes, badges }];
+    }),
+  }));
+}

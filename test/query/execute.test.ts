@@ -1,0 +1,80 @@
+import t from "tap";
+import { buildSnapshotPayload } from "../../src/data/build-snapshot.js";
+import { Edition } from "../../src/store/edition.js";
+import { executeQuery } from "../../src/query/execute.js";
+import { defaultQuery, type PlayerQuery } from "../../src/query/plan.js";
+import { ATTRIBUTE_COUNT } from "../../src/model/attributes.js";
+import { BADGE_COUNT } from "../../src/model/badges.js";
+import { mulberry32, randomEdition } from "../fixtures/random-edition.js";
+import { oracle } from "./oracle.js";
+
+const edition = new Edition(buildSnapshotPayload(randomEdition(600, 7)), "test");
+const teamKey = (code: number) => `${edition.teams[code]!.teamType}/${edition.teams[code]!.teamName}`;
+
+function randomQuery(random: () => number): PlayerQuery {
+  const query = defaultQuery();
+  const chance = (p: number) => random() < p;
+  const int = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));
+  query.eraMask = int(1, 7);
+  if (chance(0.3)) query.positionMask = int(1, 31);
+  if (chance(0.2)) query.teamCodes = [int(0, edition.teams.length - 1)];
+  if (chance(0.3)) { query.minOverall = int(68, 75); query.maxOverall = int(query.minOverall, 80); }
+  if (chance(0.4)) query.attributeBounds = [{ column: int(0, ATTRIBUTE_COUNT - 1), min: int(55, 65), max: int(65, 75) }];
+  if (chance(0.2)) query.badge = int(0, BADGE_COUNT - 1);
+  if (chance(0.2)) query.badgeTier = int(1, 5);
+  const sortRoll = random();
+  query.sortKey = sortRoll < 0.3 ? "overall" : sortRoll < 0.45 ? "name" : int(0, ATTRIBUTE_COUNT - 1);
+  query.isDescending = chance(0.5);
+  return query;
+}
+
+t.test("seeded random filter/sort/page queries equal the naive oracle", async (t) => {
+  const random = mulberry32(99);
+  let nonEmpty = 0;
+  for (let i = 0; i < 400; i++) {
+    const query = randomQuery(random);
+    const expected = oracle(edition.players, teamKey, query);
+    const offset = random() < 0.5 ? 0 : Math.floor(random() * (expected.length + 5));
+    const limit = 1 + Math.floor(random() * 60);
+    const result = executeQuery(edition, query, offset, limit);
+    const got = [...result.rows].map((row) => edition.players[row]!._id);
+    const want = expected.slice(offset, offset + limit).map((player) => player._id);
+    if (result.total !== expected.length || JSON.stringify(got) !== JSON.stringify(want)) {
+      t.fail(`query ${i} differs: ${JSON.stringify(query)} offset ${offset} limit ${limit}`);
+      t.same(got, want);
+      return;
+    }
+    if (got.length > 0) nonEmpty++;
+  }
+  t.ok(nonEmpty > 150, `most queries return rows (${nonEmpty})`);
+});
+
+t.test("walking pages to the end yields every match exactly once", async (t) => {
+  for (const sortKey of ["overall", "name", 3] as const) {
+    for (const isDescending of [true, false]) {
+      const query = { ...defaultQuery(), eraMask: 7, sortKey, isDescending };
+      const seen: number[] = [];
+      let total = 0;
+      for (let offset = 0; ; offset += 50) {
+        const page = executeQuery(edition, query, offset, 50);
+        total = page.total;
+        if (page.rows.length === 0) break;
+        seen.push(...page.rows);
+      }
+      t.equal(seen.length, total, `${sortKey} ${isDescending}`);
+      t.equal(new Set(seen).size, total);
+    }
+  }
+});
+
+t.test("a filter that matches nothing gives an empty page and total 0", async (t) => {
+  const result = executeQuery(edition, { ...defaultQuery(), minOverall: 99 }, 0, 50);
+  t.equal(result.total, 0);
+  t.equal(result.rows.length, 0);
+});
+
+t.test("an offset past the end gives an empty page but the real total", async (t) => {
+  const result = executeQuery(edition, { ...defaultQuery(), eraMask: 7 }, 10_000, 50);
+  t.equal(result.total, 600);
+  t.equal(result.rows.length, 0);
+});
