@@ -1,0 +1,53 @@
+// Environment and flags → one frozen Config. Flags win over the environment.
+
+import { parseArgs } from "node:util";
+
+export interface Config {
+  readonly host: string;
+  readonly port: number;
+  readonly dataDir: string;
+  readonly keysFile: string;
+  readonly workers: number;
+  readonly logLevel: "debug" | "info" | "warn" | "error" | "silent";
+  readonly corsOrigins: readonly string[];
+  /** Response cache budget in bytes; 0 turns the cache off. */
+  readonly responseCacheBytes: number;
+  readonly maxBodyBytes: number;
+  readonly bodyTimeoutMs: number;
+}
+
+const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
+
+export class ConfigError extends Error {}
+
+export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Config {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      port: { type: "string" }, host: { type: "string" }, "data-dir": { type: "string" }, "keys-file": { type: "string" },
+      workers: { type: "string" }, "log-level": { type: "string" }, "cors-origins": { type: "string" }, "cache-mb": { type: "string" },
+    },
+    strict: true,
+  });
+  const integer = (name: string, text: string | undefined, fallback: number, min: number, max: number): number => {
+    if (text === undefined || text === "") return fallback;
+    const value = Number(text);
+    if (!/^\d+$/.test(text) || value < min || value > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}, not ${text}`);
+    return value;
+  };
+  const logLevel = (values["log-level"] ?? env.LOG_LEVEL ?? "info") as Config["logLevel"];
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, not ${logLevel}`);
+  const cors = values["cors-origins"] ?? env.CORS_ORIGINS ?? "";
+  return Object.freeze({
+    host: values.host ?? env.HOST ?? "0.0.0.0",
+    port: integer("PORT", values.port ?? env.PORT, 3000, 0, 65535),
+    dataDir: values["data-dir"] ?? env.DATA_DIR ?? "data",
+    keysFile: values["keys-file"] ?? env.KEYS_FILE ?? "keys.json",
+    workers: integer("WORKERS", values.workers ?? env.WORKERS, 1, 1, 64),
+    logLevel,
+    corsOrigins: cors.split(",").map((origin) => origin.trim()).filter((origin) => origin.length > 0),
+    responseCacheBytes: integer("RESPONSE_CACHE_MB", values["cache-mb"] ?? env.RESPONSE_CACHE_MB, 64, 0, 65536) * 1024 * 1024,
+    maxBodyBytes: 64 * 1024,
+    bodyTimeoutMs: 10_000,
+  });
+}

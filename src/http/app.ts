@@ -1,0 +1,16 @@
+// Composition of the HTTP layer: the route table and the dispatcher over it.
+
+import { Dispatcher, type DispatchOptions } from "./dispatch.js";
+import { Router, type RouteDefinition } from "./router.js";
+import { playerRoutes } from "./routes/players.js";
+import { serviceRoutes } from "./routes/service.js";
+import { teamRoutes } from "./routes/teams.js";
+
+export function buildRoutes(isReady: () => boolean): RouteDefinition[] {
+  return [...playerRoutes, ...teamRoutes, ...serviceRoutes(isReady)];
+}
+
+export function createDispatcher(options: Omit<DispatchOptions, "router">): Dispatcher {
+  const router = new Router(buildRoutes(() => !options.isDraining()));
+  return new Dispatcher({ ...options, router });
+}

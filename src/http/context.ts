@@ -1,0 +1,22 @@
+// Everything a handler may know about a request, read from uWS before any await.
+
+import type { QueryParams } from "../query/query-string.js";
+import type { EditionSet } from "../store/editions.js";
+import type { ParamValues } from "../query/params.js";
+import type { Reply } from "./reply.js";
+
+export interface RequestContext {
+  method: string;
+  path: string;
+  pathParams: Record<string, string>;
+  query: QueryParams;
+  /** The query validated against the route's schema. */
+  values: ParamValues;
+  editions: EditionSet;
+  requestId: string;
+  body: Buffer | undefined;
+  contentType: string;
+  /** Returns the cached reply for `key` or builds, stores and returns it. */
+  cached: (key: string, build: () => Reply) => Reply;
+  now: number;
+}

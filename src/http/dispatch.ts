@@ -1,0 +1,235 @@
+// The request pipeline, free of uWS: route (404/405) → API key (401) → rate limit (429) →
+// parameters (400) → handler → conditional (304) → headers. One try/catch funnel turns an
+// ApiError into its envelope and anything else into a 500 that reveals nothing.
+
+import { randomBytes } from "node:crypto";
+import { LRUCache } from "lru-cache";
+import { ApiError } from "../query/api-error.js";
+import { validateParams } from "../query/params.js";
+import { parseQueryString } from "../query/query-string.js";
+import type { EditionSet } from "../store/editions.js";
+import { chooseEncoding, encodedBody, matchesIfNoneMatch } from "./encoding.js";
+import { errorReply, type Reply } from "./reply.js";
+import type { RouteDefinition, Router } from "./router.js";
+import { ADDRESS_POLICY, KEY_POLICY, rateLimitHeaders, refillPerMs, type TakeResult, type TokenBuckets } from "./token-buckets.js";
+
+export interface IncomingRequest {
+  method: string;
+  url: string;
+  rawQuery: string;
+  apiKey: string;
+  ifNoneMatch: string;
+  acceptEncoding: string;
+  contentType: string;
+  origin: string;
+  address: string;
+  body: Buffer | undefined;
+  isBodyTooLarge: boolean;
+}
+
+export interface Outgoing {
+  status: number;
+  headers: [string, string][];
+  /** Null for HEAD and 304: the adapter then writes Content-Length itself and no body. */
+  body: Buffer | null;
+  contentLength: number;
+  /** For the access log: the matched route template, or what was refused. */
+  route: string;
+  requestId: string;
+}
+
+export interface KeyVerifier {
+  verify(key: string): { id: string; slot: number; rateLimit: number } | undefined;
+}
+
+export interface DispatchOptions {
+  router: Router;
+  editions: () => EditionSet;
+  keys: KeyVerifier;
+  buckets: TokenBuckets;
+  now: () => number;
+  /** 0 disables the response cache (benchmarks of the uncached path). */
+  responseCacheBytes: number;
+  corsOrigins: readonly string[];
+  isDraining: () => boolean;
+  maxBodyBytes: number;
+  onError?: (error: unknown, requestId: string) => void;
+}
+
+export const CACHE_CONTROL = "private, max-age=3600";
+const JSON_TYPE = "application/json; charset=utf-8";
+const EXPOSED_HEADERS = "ETag, Retry-After, X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit, RateLimit-Policy";
+
+interface Limit { result: TakeResult; capacity: number; windowSeconds: number; policy: string; slot: number }
+
+export class Dispatcher {
+  private readonly cache: LRUCache<string, Reply> | undefined;
+  private readonly requestPrefix = randomBytes(3).toString("hex");
+  private requestCount = 0;
+
+  constructor(private readonly options: DispatchOptions) {
+    this.cache = options.responseCacheBytes > 0
+      ? new LRUCache<string, Reply>({
+        maxSize: options.responseCacheBytes,
+        // Room for the identity body and its compressed variants, which are filled in later.
+        sizeCalculation: (reply) => Math.max(1, reply.body.length * 2),
+      })
+      : undefined;
+  }
+
+  get cacheStats(): { size: number; bytes: number } {
+    return { size: this.cache?.size ?? 0, bytes: this.cache?.calculatedSize ?? 0 };
+  }
+
+  dispatch(request: IncomingRequest): Outgoing {
+    const requestId = `${this.requestPrefix}-${(++this.requestCount).toString(36)}`;
+    const now = this.options.now();
+    let limit: Limit | undefined;
+    let route: RouteDefinition | undefined;
+    let reply: Reply;
+    try {
+      if (request.method === "OPTIONS" && this.corsOrigin(request.origin) !== undefined) {
+        return this.preflight(request, requestId);
+      }
+      const segments = decodePath(request.url);
+      const match = this.options.router.match(request.method, segments);
+      if (match.kind === "not-found") throw new ApiError("NOT_FOUND", { path: request.url }, `No route for ${request.url}`);
+      if (match.kind === "wrong-method") {
+        const allowed = match.allowed.flatMap((method) => (method === "GET" ? ["GET", "HEAD"] : [method]));
+        const error = new ApiError("METHOD_NOT_ALLOWED", { allowed }, `${request.method} is not allowed on ${request.url}; use ${allowed.join(", ")}`);
+        return this.respond(request, requestId, "(method not allowed)", { ...errorReply(error, requestId), headers: [["Allow", allowed.join(", ")]] }, undefined);
+      }
+      route = match.route;
+      if (this.options.isDraining() && route.access !== "none") throw new ApiError("SERVICE_UNAVAILABLE");
+      limit = this.admit(route, request, now);
+      if (request.method === "POST") checkBody(request, this.options.maxBodyBytes);
+      const query = parseQueryString(request.rawQuery);
+      const values = validateParams(route.params, query);
+      const editions = this.options.editions();
+      reply = route.handle({
+        method: request.method, path: request.url, pathParams: match.pathParams, query, values, editions, requestId,
+        body: request.body, contentType: request.contentType, now,
+        cached: (key, build) => this.cached(key, build),
+      });
+    } catch (error) {
+      if (!(error instanceof ApiError)) this.options.onError?.(error, requestId);
+      const apiError = error instanceof ApiError ? error : new ApiError("INTERNAL_ERROR");
+      reply = errorReply(apiError, requestId);
+      if (apiError.code === "RATE_LIMIT_EXCEEDED" && limit === undefined) limit = (error as ApiError & { limit?: Limit }).limit;
+    }
+    return this.respond(request, requestId, route?.path ?? "(unmatched)", reply, limit);
+  }
+
+  /** Checks the key (or the address) and takes a token; throws 401/429. */
+  private admit(route: RouteDefinition, request: IncomingRequest, now: number): Limit | undefined {
+    const { buckets } = this.options;
+    if (route.access === "none") return undefined;
+    const addressLimit = (): Limit => {
+      const slot = buckets.addressSlot(request.address);
+      const result = buckets.take(slot, ADDRESS_POLICY.capacity, refillPerMs(ADDRESS_POLICY.capacity, ADDRESS_POLICY.windowSeconds), now);
+      return { result, capacity: ADDRESS_POLICY.capacity, windowSeconds: ADDRESS_POLICY.windowSeconds, policy: "anonymous", slot };
+    };
+    if (route.access === "address") return ensureAllowed(addressLimit());
+    const key = request.apiKey;
+    const verified = key.length === 0 ? undefined : this.options.keys.verify(key);
+    if (!verified) {
+      // Failed key checks draw from the address bucket, so keys cannot be guessed at speed.
+      ensureAllowed(addressLimit());
+      throw new ApiError(key.length === 0 ? "MISSING_API_KEY" : "INVALID_API_KEY");
+    }
+    const capacity = verified.rateLimit;
+    const result = buckets.take(verified.slot, capacity, refillPerMs(capacity, KEY_POLICY.windowSeconds), now);
+    return ensureAllowed({ result, capacity, windowSeconds: KEY_POLICY.windowSeconds, policy: capacity === KEY_POLICY.capacity ? "free" : "custom", slot: verified.slot });
+  }
+
+  private cached(key: string, build: () => Reply): Reply {
+    if (!this.cache) return build();
+    const hit = this.cache.get(key);
+    if (hit) return hit;
+    const reply = build();
+    if (reply.status === 200) this.cache.set(key, reply);
+    return reply;
+  }
+
+  private respond(request: IncomingRequest, requestId: string, route: string, reply: Reply, limit: Limit | undefined): Outgoing {
+    const isNotModified = reply.etag !== undefined && reply.status === 200 && matchesIfNoneMatch(request.ifNoneMatch, reply.etag);
+    if (isNotModified && limit && limit.result.isAllowed) {
+      // A 304 takes no token: give back the one taken on admission.
+      this.options.buckets.refund(limit.slot, limit.capacity);
+      limit = { ...limit, result: { ...limit.result, remaining: Math.min(limit.capacity, limit.result.remaining + 1) } };
+    }
+    const headers: [string, string][] = [["X-Request-Id", requestId]];
+    if (limit) {
+      headers.push(...rateLimitHeaders(limit.result, limit.capacity, limit.windowSeconds, limit.policy, this.options.now()));
+      if (!limit.result.isAllowed) headers.push(["Retry-After", String(limit.result.retryAfterSeconds)]);
+    }
+    const origin = this.corsOrigin(request.origin);
+    if (origin !== undefined) headers.push(["Access-Control-Allow-Origin", origin], ["Access-Control-Expose-Headers", EXPOSED_HEADERS]);
+    if (origin !== undefined && origin !== "*") headers.push(["Vary", "Origin"]);
+    if (reply.headers) headers.push(...reply.headers.map(([name, value]) => [name, value] as [string, string]));
+    if (reply.etag !== undefined) headers.push(["Cache-Control", CACHE_CONTROL], ["ETag", reply.etag]);
+    else headers.push(["Cache-Control", "no-store"]);
+    headers.push(["Vary", "Accept-Encoding"]);
+    if (isNotModified) return { status: 304, headers, body: null, contentLength: 0, route, requestId };
+    const { body, encoding } = encodedBody(reply, chooseEncoding(request.acceptEncoding));
+    headers.push(["Content-Type", JSON_TYPE]);
+    if (encoding !== "identity") headers.push(["Content-Encoding", encoding]);
+    const isHead = request.method === "HEAD";
+    return { status: reply.status, headers, body: isHead ? null : body, contentLength: body.length, route, requestId };
+  }
+
+  private corsOrigin(origin: string): string | undefined {
+    const { corsOrigins } = this.options;
+    if (corsOrigins.length === 0 || origin.length === 0) return undefined;
+    if (corsOrigins.includes("*")) return "*";
+    return corsOrigins.includes(origin) ? origin : undefined;
+  }
+
+  private preflight(request: IncomingRequest, requestId: string): Outgoing {
+    const origin = this.corsOrigin(request.origin) as string;
+    return {
+      status: 204,
+      headers: [
+        ["X-Request-Id", requestId],
+        ["Access-Control-Allow-Origin", origin],
+        ["Access-Control-Allow-Methods", "GET, HEAD, POST, OPTIONS"],
+        ["Access-Control-Allow-Headers", "X-API-Key, Content-Type, If-None-Match"],
+        ["Access-Control-Max-Age", "600"],
+        ...(origin === "*" ? [] : [["Vary", "Origin"] as [string, string]]),
+      ],
+      body: null,
+      contentLength: 0,
+      route: "(preflight)",
+      requestId,
+    };
+  }
+}
+
+function ensureAllowed(limit: Limit): Limit {
+  if (limit.result.isAllowed) return limit;
+  const error = new ApiError(
+    "RATE_LIMIT_EXCEEDED",
+    { limit: limit.capacity, retryAfter: limit.result.retryAfterSeconds },
+    `Rate limit of ${limit.capacity} requests per ${limit.windowSeconds === 3600 ? "hour" : `${limit.windowSeconds} s`} exceeded; retry in ${limit.result.retryAfterSeconds} s`,
+  );
+  throw Object.assign(error, { limit });
+}
+
+function checkBody(request: IncomingRequest, maxBodyBytes: number): void {
+  if (!/^application\/json\s*(;|$)/i.test(request.contentType)) {
+    throw new ApiError("UNSUPPORTED_MEDIA_TYPE", { contentType: request.contentType || null }, "The request body must be sent as Content-Type: application/json");
+  }
+  if (request.isBodyTooLarge) {
+    throw new ApiError("PAYLOAD_TOO_LARGE", { limit: maxBodyBytes }, `The request body is larger than ${maxBodyBytes} bytes`);
+  }
+}
+
+/** `/api/teams/Boston%20Celtics/roster` → ["api", "teams", "Boston Celtics", "roster"]. */
+function decodePath(url: string): string[] {
+  const segments = url.split("/").slice(1);
+  try {
+    return segments.map((segment) => decodeURIComponent(segment));
+  } catch {
+    throw new ApiError("INVALID_PARAMETER", { parameter: "path", value: url.slice(0, 200), reason: "malformed percent-encoding or invalid UTF-8" }, "The request path has malformed percent-encoding");
+  }
+}

@@ -1,0 +1,57 @@
+// Content negotiation: which encoding a client accepts, compressing once per cached reply, and
+// whether an If-None-Match header matches our ETag in any of its forms.
+
+import { brotliCompressSync, gzipSync, constants } from "node:zlib";
+import type { Reply } from "./reply.js";
+
+export const COMPRESS_MIN_BYTES = 1024;
+export type Encoding = "br" | "gzip" | "identity";
+
+/** `br` before `gzip` when both are acceptable; a `q=0` refuses a coding. */
+export function chooseEncoding(acceptEncoding: string): Encoding {
+  if (acceptEncoding.length === 0) return "identity";
+  let hasBr = false;
+  let hasGzip = false;
+  for (const part of acceptEncoding.split(",")) {
+    const [token = "", ...parameters] = part.trim().toLowerCase().split(";");
+    const isRefused = parameters.some((parameter) => /^\s*q\s*=\s*0(\.0*)?\s*$/.test(parameter));
+    if (isRefused) continue;
+    if (token === "br") hasBr = true;
+    else if (token === "gzip" || token === "x-gzip") hasGzip = true;
+    else if (token === "*") { hasBr = true; hasGzip = true; }
+  }
+  return hasBr ? "br" : hasGzip ? "gzip" : "identity";
+}
+
+/** The bytes to send for a reply under an encoding; compressed variants are computed once and kept. */
+export function encodedBody(reply: Reply, encoding: Encoding, brotliQuality = 4): { body: Buffer; encoding: Encoding } {
+  if (encoding === "identity" || reply.body.length < COMPRESS_MIN_BYTES) return { body: reply.body, encoding: "identity" };
+  reply.encoded ??= {};
+  if (encoding === "br") {
+    reply.encoded.br ??= brotliCompressSync(reply.body, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: brotliQuality, [constants.BROTLI_PARAM_SIZE_HINT]: reply.body.length },
+    });
+    return { body: reply.encoded.br, encoding };
+  }
+  reply.encoded.gzip ??= gzipSync(reply.body, { level: 6 });
+  return { body: reply.encoded.gzip, encoding };
+}
+
+/**
+ * `*`, a comma-separated list, weak or strong forms, and the `-gzip`/`-br` suffixes some proxies
+ * append inside the quotes all match the same (weak) ETag.
+ */
+export function matchesIfNoneMatch(header: string, etag: string): boolean {
+  if (header.length === 0) return false;
+  const ours = opaqueTag(etag);
+  for (const candidate of header.split(",")) {
+    const trimmed = candidate.trim();
+    if (trimmed === "*") return true;
+    if (opaqueTag(trimmed) === ours) return true;
+  }
+  return false;
+}
+
+function opaqueTag(tag: string): string {
+  return tag.replace(/^W\//, "").replace(/^"|"$/g, "").replace(/-(gzip|br)$/, "");
+}

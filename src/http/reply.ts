@@ -1,0 +1,46 @@
+// What a handler returns: status, JSON bytes and how the response may be cached. The adapter
+// adds rate-limit, caching and encoding headers; handlers never touch uWS.
+
+import { ERROR_TABLE, type ApiError } from "../query/api-error.js";
+import { hashBytes } from "../store/hash.js";
+
+export interface Reply {
+  status: number;
+  body: Buffer;
+  /** Set on cacheable replies: `Cache-Control: private, max-age=3600` and this weak ETag. */
+  etag?: string;
+  headers?: readonly (readonly [string, string])[];
+  /** `Cache-Control: no-store` (health, readiness, errors). */
+  isNoStore?: boolean;
+  /** Encoded bodies, filled once on first use and kept with a cached reply. */
+  encoded?: { br?: Buffer; gzip?: Buffer };
+}
+
+export function weakEtag(hash: number, salt = 0): string {
+  return `W/"${hash.toString(16).padStart(8, "0")}${salt === 0 ? "" : salt.toString(16).padStart(8, "0")}"`;
+}
+
+export function jsonReply(status: number, value: unknown, options: { isCacheable?: boolean; isNoStore?: boolean } = {}): Reply {
+  const body = Buffer.from(JSON.stringify(value), "utf8");
+  return {
+    status,
+    body,
+    ...(options.isCacheable ? { etag: weakEtag(hashBytes(body), body.length) } : {}),
+    ...(options.isNoStore ? { isNoStore: true } : {}),
+  };
+}
+
+export function successReply(data: unknown, meta: Record<string, unknown>, options: { isCacheable?: boolean } = {}): Reply {
+  return jsonReply(200, { success: true, data, meta }, options);
+}
+
+export function errorReply(error: ApiError, requestId: string): Reply {
+  const details = error.code === "INTERNAL_ERROR" ? { requestId } : error.details;
+  return {
+    ...jsonReply(error.status, {
+      success: false,
+      error: { code: error.code, message: error.message || ERROR_TABLE[error.code].message, ...(details ? { details } : {}) },
+    }),
+    isNoStore: true,
+  };
+}

@@ -1,0 +1,82 @@
+// The route table, matched once per request by path segments. Literal segments outrank
+// parameters (`/players/bulk` before `/players/:slug`); a path that matches with another method
+// is a 405 with Allow, and nothing else is a 404.
+
+import type { CompiledParams } from "../query/params.js";
+import type { Reply } from "./reply.js";
+import type { RequestContext } from "./context.js";
+
+export type Method = "GET" | "POST";
+/** key: X-API-Key and its token bucket; address: the per-address bucket; none: no limit at all. */
+export type Access = "key" | "address" | "none";
+
+export interface RouteDefinition {
+  method: Method;
+  path: string;
+  access: Access;
+  params: CompiledParams;
+  summary: string;
+  handle: (context: RequestContext) => Reply;
+}
+
+interface CompiledRoute {
+  definition: RouteDefinition;
+  segments: readonly string[];
+  literalCount: number;
+}
+
+export type RouteMatch =
+  | { kind: "found"; route: RouteDefinition; pathParams: Record<string, string> }
+  | { kind: "wrong-method"; allowed: Method[] }
+  | { kind: "not-found" };
+
+export class Router {
+  private readonly routes: CompiledRoute[];
+
+  constructor(definitions: readonly RouteDefinition[]) {
+    this.routes = definitions
+      .map((definition) => {
+        const segments = definition.path.split("/").slice(1);
+        return { definition, segments, literalCount: segments.filter((segment) => !segment.startsWith(":")).length };
+      })
+      .sort((a, b) => b.literalCount - a.literalCount);
+  }
+
+  get definitions(): RouteDefinition[] {
+    return this.routes.map((route) => route.definition);
+  }
+
+  /** `segments` are already percent-decoded. HEAD is matched as GET. */
+  match(method: string, segments: readonly string[]): RouteMatch {
+    const wanted = method === "HEAD" ? "GET" : method;
+    const allowed: Method[] = [];
+    let matchedPath: string | undefined;
+    for (const route of this.routes) {
+      const pathParams = matchSegments(route.segments, segments);
+      if (!pathParams) continue;
+      // The most specific path wins; a less specific one with the same shape only adds methods.
+      if (matchedPath !== undefined && route.literalCount < (this.routes.find((r) => r.definition.path === matchedPath)?.literalCount ?? 0)) continue;
+      matchedPath ??= route.definition.path;
+      if (route.definition.method === wanted) return { kind: "found", route: route.definition, pathParams };
+      allowed.push(route.definition.method);
+    }
+    if (allowed.length === 0) return { kind: "not-found" };
+    return { kind: "wrong-method", allowed: [...new Set(allowed)] };
+  }
+}
+
+function matchSegments(pattern: readonly string[], segments: readonly string[]): Record<string, string> | undefined {
+  if (pattern.length !== segments.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < pattern.length; i++) {
+    const expected = pattern[i] as string;
+    const actual = segments[i] as string;
+    if (expected.startsWith(":")) {
+      if (actual.length === 0) return undefined;
+      params[expected.slice(1)] = actual;
+    } else if (expected !== actual) {
+      return undefined;
+    }
+  }
+  return params;
+}

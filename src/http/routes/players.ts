@@ -1,0 +1,103 @@
+// GET /api/players (cursor pages) and GET /api/players/slug/:slug (one player in full).
+
+import { ERAS, isEra, type Era } from "../../model/eras.js";
+import { ApiError, closest } from "../../query/api-error.js";
+import { executeQuery } from "../../query/execute.js";
+import { compileParams, CURSOR_PARAM, limitParam, playerFilterParams, type ParamValues } from "../../query/params.js";
+import { planQuery, selectPlayers } from "../../query/player-params.js";
+import type { Edition } from "../../store/edition.js";
+import type { EditionSet } from "../../store/editions.js";
+import { ALL_FIELDS_MASK, type RowShape } from "../../store/fragments.js";
+import { mixHash } from "../../store/hash.js";
+import type { RequestContext } from "../context.js";
+import { successReply, weakEtag, type Reply } from "../reply.js";
+import type { RouteDefinition } from "../router.js";
+
+const DATA_PREFIX = Buffer.from('{"success":true,"data":');
+
+/** A page of player rows in the envelope, its ETag folded from the fragments it copied. */
+export function playerPage(edition: Edition, rows: ArrayLike<number>, shape: RowShape, meta: Record<string, unknown>): Reply {
+  const suffixText = `,"meta":${JSON.stringify(meta)}}`;
+  const suffix = Buffer.from(suffixText);
+  const { body, hash } = edition.fragments.renderRows(rows, shape, DATA_PREFIX, suffix);
+  let etagHash = hash;
+  for (let i = 0; i < suffixText.length; i++) etagHash = mixHash(etagHash, suffixText.charCodeAt(i));
+  return { status: 200, body, etag: weakEtag(etagHash, body.length) };
+}
+
+const listParams = compileParams({ ...playerFilterParams({ withAllEras: true }), limit: limitParam(100, 50), cursor: CURSOR_PARAM });
+
+function listPlayers(context: RequestContext): Reply {
+  const selection = selectPlayers(context.values, { era: "curr" });
+  const limit = (context.values.limit as number | undefined) ?? 50;
+  const offset = Number(context.values.cursor ?? 0);
+  const edition = context.editions.current;
+  const key = `players|${edition.checksum}|${JSON.stringify(selection.filters)}|${selection.fieldMask}|${limit}|${offset}`;
+  return context.cached(key, () => {
+    const { total, rows } = executeQuery(edition, planQuery(edition, selection), offset, limit);
+    const next = offset + rows.length;
+    return playerPage(edition, rows, { fieldMask: selection.fieldMask, isVersioned: false }, {
+      count: rows.length,
+      pagination: { total, limit, cursor: String(offset), nextCursor: next < total ? String(next) : null, hasMore: next < total },
+    });
+  });
+}
+
+const slugParams = compileParams({
+  teamType: { type: "string", enum: ERAS, description: "curr, class or allt: which roster's version of the player", "x-normalise": "lower" },
+});
+
+/** Rows with the slug, narrowed to an era when given; throws PLAYER_NOT_FOUND with a hint. */
+export function rowsForSlug(edition: Edition, slug: string, era: Era | undefined): readonly number[] {
+  const rows = (edition.rowsBySlug.get(slug.toLowerCase()) ?? []).filter((row) => era === undefined || edition.players[row]?.teamType === era);
+  if (rows.length > 0) return rows;
+  const similar = closest(slug.toLowerCase(), [...edition.rowsBySlug.keys()], 3);
+  throw new ApiError(
+    "PLAYER_NOT_FOUND",
+    {
+      slug,
+      ...(era ? { teamType: era } : {}),
+      hint: similar.length > 0
+        ? `No player ${slug}${era ? ` in ${era}` : ""} in ${edition.key}. Did you mean ${similar.join(", ")}? Search by name with /api/players/search?q=…`
+        : `No player ${slug}${era ? ` in ${era}` : ""} in ${edition.key}. Search by name with /api/players/search?q=…`,
+      ...(similar.length > 0 ? { suggestions: similar } : {}),
+    },
+    `No player with slug ${slug}`,
+  );
+}
+
+/** The full detail of one row: the list fields, hot zones and the cross-edition rating history. */
+export function playerDetail(editions: EditionSet, edition: Edition, row: number, isVersioned: boolean): Record<string, unknown> {
+  const player = edition.players[row];
+  if (!player) throw new ApiError("PLAYER_NOT_FOUND");
+  const base = JSON.parse(edition.fragments.rowJson(row, { fieldMask: ALL_FIELDS_MASK, isVersioned })) as Record<string, unknown>;
+  return {
+    ...base,
+    ...(player.hotZones ? { hotZones: player.hotZones } : {}),
+    ratingHistory: editions.ratingHistory(player._id),
+  };
+}
+
+function playerBySlug(context: RequestContext): Reply {
+  const era = teamTypeOf(context.values);
+  const edition = context.editions.current;
+  const rows = rowsForSlug(edition, context.pathParams.slug ?? "", era);
+  const row = rows[0] as number;
+  const player = edition.players[row];
+  return successReply(playerDetail(context.editions, edition, row, false), {
+    gameVersion: edition.key,
+    ...(rows.length > 1 || (edition.rowsBySlug.get(player?.slug ?? "")?.length ?? 0) > 1
+      ? { variants: (edition.rowsBySlug.get(player?.slug ?? "") ?? []).map((other) => ({ teamType: edition.players[other]?.teamType, team: edition.players[other]?.team })) }
+      : {}),
+  });
+}
+
+export function teamTypeOf(values: ParamValues): Era | undefined {
+  const text = values.teamType;
+  return typeof text === "string" && isEra(text) ? text : undefined;
+}
+
+export const playerRoutes: RouteDefinition[] = [
+  { method: "GET", path: "/api/players", access: "key", params: listParams, summary: "List, filter, sort and page players", handle: listPlayers },
+  { method: "GET", path: "/api/players/slug/:slug", access: "key", params: slugParams, summary: "One player in full by slug", handle: playerBySlug },
+];

@@ -1,0 +1,30 @@
+// GET /api/versions (no key), /health and /ready (no key, no limit, never cached).
+
+import { compileParams } from "../../query/params.js";
+import type { RequestContext } from "../context.js";
+import { jsonReply, successReply, type Reply } from "../reply.js";
+import type { RouteDefinition } from "../router.js";
+
+const noParams = compileParams({});
+
+function versions(context: RequestContext): Reply {
+  const { editions } = context;
+  return context.cached(`versions|${editions.ordered.map((edition) => edition.checksum).join(",")}`, () =>
+    successReply(editions.ordered.map((edition) => edition.entry()), { count: editions.ordered.length, current: editions.current.key }, { isCacheable: true }));
+}
+
+export function serviceRoutes(isReady: () => boolean): RouteDefinition[] {
+  return [
+    { method: "GET", path: "/api/versions", access: "address", params: noParams, summary: "Game editions, current first (no API key)", handle: versions },
+    {
+      method: "GET", path: "/health", access: "none", params: noParams, summary: "Liveness",
+      handle: () => jsonReply(200, { success: true, data: { status: "ok" } }, { isNoStore: true }),
+    },
+    {
+      method: "GET", path: "/ready", access: "none", params: noParams, summary: "Readiness: 503 while draining",
+      handle: (context) => isReady()
+        ? jsonReply(200, { success: true, data: { status: "ready", editions: context.editions.keys(), current: context.editions.current.key } }, { isNoStore: true })
+        : jsonReply(503, { success: false, error: { code: "SERVICE_UNAVAILABLE", message: "The service is shutting down" } }, { isNoStore: true }),
+    },
+  ];
+}

@@ -1,0 +1,51 @@
+// GET /api/teams and GET /api/teams/:teamName/roster.
+
+import { ERAS } from "../../model/eras.js";
+import { ApiError, closest } from "../../query/api-error.js";
+import { compileParams } from "../../query/params.js";
+import { ALL_FIELDS_MASK } from "../../store/fragments.js";
+import type { RequestContext } from "../context.js";
+import { successReply, type Reply } from "../reply.js";
+import type { RouteDefinition } from "../router.js";
+import { playerPage, teamTypeOf } from "./players.js";
+import { executeQuery } from "../../query/execute.js";
+import { defaultQuery } from "../../query/plan.js";
+
+const eraSchema = { type: "string", enum: ERAS, description: "curr (default), class or allt", "x-normalise": "lower" } as const;
+export const teamsParams = compileParams({ era: eraSchema, teamType: { ...eraSchema, description: "Alias of era" } });
+
+export function listTeams(context: RequestContext, editionKey?: string): Reply {
+  const edition = editionKey === undefined ? context.editions.current : (context.editions.byKey.get(editionKey) ?? context.editions.current);
+  const era = (context.values.era ?? context.values.teamType ?? "curr") as (typeof ERAS)[number];
+  return context.cached(`teams|${edition.checksum}|${era}|${editionKey ?? ""}`, () => {
+    const teams = edition.teamRows(era);
+    return successReply(teams, { count: teams.length, teamType: era, ...(editionKey ? { gameVersion: edition.key } : {}) }, { isCacheable: true });
+  });
+}
+
+const rosterParams = compileParams({ teamType: { ...eraSchema, description: "curr, class or allt, to disambiguate a franchise in several eras" } });
+
+function roster(context: RequestContext): Reply {
+  const edition = context.editions.current;
+  const name = context.pathParams.teamName ?? "";
+  const era = teamTypeOf(context.values);
+  const teams = edition.findTeams(name, era);
+  const team = teams[0];
+  if (!team) {
+    const candidates = edition.teams.filter((info) => era === undefined || info.teamType === era).map((info) => info.teamName);
+    throw new ApiError("TEAM_NOT_FOUND", { team: name, ...(era ? { teamType: era } : {}), suggestions: closest(name, candidates, 5) }, `No team ${name}${era ? ` in ${era}` : ""}`);
+  }
+  return context.cached(`roster|${edition.checksum}|${team.code}`, () => {
+    const query = { ...defaultQuery(), eraMask: 0b111, teamCodes: [team.code] };
+    const { rows } = executeQuery(edition, query, 0, team.playerCount);
+    return playerPage(edition, rows, { fieldMask: ALL_FIELDS_MASK, isVersioned: false }, {
+      team: team.teamName, slug: team.slug, teamType: team.teamType, count: rows.length, averageRating: team.averageRating,
+      ...(team.logo ? { logo: team.logo } : {}),
+    });
+  });
+}
+
+export const teamRoutes: RouteDefinition[] = [
+  { method: "GET", path: "/api/teams", access: "key", params: teamsParams, summary: "Teams of one era with player count and average rating", handle: (context) => listTeams(context) },
+  { method: "GET", path: "/api/teams/:teamName/roster", access: "key", params: rosterParams, summary: "One team's full roster", handle: roster },
+];

@@ -1,0 +1,138 @@
+// The uWS adapter: reads everything from `req` synchronously, streams and caps POST bodies,
+// hands an IncomingRequest to the Dispatcher and writes its Outgoing, status always first.
+// Refuses to run on uWS's JavaScript fallback: only the native addon is fast.
+
+import uWS from "uWebSockets.js";
+import type { Dispatcher, IncomingRequest, Outgoing } from "./dispatch.js";
+
+const STATUS_TEXT: Readonly<Record<number, string>> = {
+  200: "200 OK", 204: "204 No Content", 304: "304 Not Modified", 400: "400 Bad Request", 401: "401 Unauthorized",
+  404: "404 Not Found", 405: "405 Method Not Allowed", 408: "408 Request Timeout", 413: "413 Payload Too Large",
+  415: "415 Unsupported Media Type", 429: "429 Too Many Requests", 500: "500 Internal Server Error", 503: "503 Service Unavailable",
+};
+
+export function assertNativeUws(): void {
+  if (!/\[native code\]/.test(Function.prototype.toString.call(uWS.App))) {
+    throw new Error("uWebSockets.js did not load its native addon (this Node version has no binary); refusing to run on the slow JavaScript fallback");
+  }
+}
+
+export interface HttpServer {
+  readonly port: number;
+  close(): void;
+}
+
+export interface ServerOptions {
+  host: string;
+  port: number;
+  dispatcher: Dispatcher;
+  maxBodyBytes: number;
+  /** A body must arrive within this many ms of the request, or the connection is cut. */
+  bodyTimeoutMs: number;
+  onResponse?: (outgoing: Outgoing, request: IncomingRequest, durationMs: number) => void;
+}
+
+export function startServer(options: ServerOptions): Promise<HttpServer> {
+  assertNativeUws();
+  const app = uWS.App();
+  app.any("/*", (res, req) => {
+    const started = performance.now();
+    const request: IncomingRequest = {
+      method: req.getCaseSensitiveMethod().toUpperCase(),
+      url: req.getUrl(),
+      rawQuery: req.getQuery() ?? "",
+      apiKey: req.getHeader("x-api-key"),
+      ifNoneMatch: req.getHeader("if-none-match"),
+      acceptEncoding: req.getHeader("accept-encoding"),
+      contentType: req.getHeader("content-type"),
+      origin: req.getHeader("origin"),
+      address: Buffer.from(res.getRemoteAddressAsText()).toString("latin1"),
+      body: undefined,
+      isBodyTooLarge: false,
+    };
+    const finish = () => {
+      let outgoing: Outgoing;
+      try {
+        outgoing = options.dispatcher.dispatch(request);
+      } catch {
+        // The dispatcher has its own funnel; this only guards the process against a bug in it.
+        outgoing = { status: 500, headers: [["Content-Type", "application/json; charset=utf-8"]], body: Buffer.from('{"success":false,"error":{"code":"INTERNAL_ERROR","message":"Internal error"}}'), contentLength: 0, route: "(crash)", requestId: "" };
+      }
+      write(res, outgoing);
+      options.onResponse?.(outgoing, request, performance.now() - started);
+    };
+    if (request.method !== "POST" && request.method !== "PUT" && request.method !== "PATCH") {
+      finish();
+      return;
+    }
+    readBody(res, req, request, options, finish);
+  });
+  return new Promise((resolve, reject) => {
+    app.listen(options.host, options.port, (socket) => {
+      if (!socket) {
+        reject(new Error(`cannot listen on ${options.host}:${options.port} (is another process holding the port?)`));
+        return;
+      }
+      resolve({
+        port: uWS.us_socket_local_port(socket),
+        close: () => {
+          uWS.us_listen_socket_close(socket);
+        },
+      });
+    });
+  });
+}
+
+/** Counts bytes as they stream; past the cap it stops collecting and answers 413 without reading the rest. */
+function readBody(res: uWS.HttpResponse, req: uWS.HttpRequest, request: IncomingRequest, options: ServerOptions, finish: () => void): void {
+  let isDone = false;
+  const declared = Number(req.getHeader("content-length") || "0");
+  const timer = setTimeout(() => {
+    if (isDone) return;
+    isDone = true;
+    res.cork(() => res.close());
+  }, options.bodyTimeoutMs);
+  res.onAborted(() => {
+    isDone = true;
+    clearTimeout(timer);
+  });
+  const complete = () => {
+    isDone = true;
+    clearTimeout(timer);
+    res.cork(finish);
+  };
+  if (Number.isFinite(declared) && declared > options.maxBodyBytes) {
+    request.isBodyTooLarge = true;
+    complete();
+    return;
+  }
+  const chunks: Buffer[] = [];
+  let received = 0;
+  res.onData((chunk, isLast) => {
+    if (isDone) return;
+    received += chunk.byteLength;
+    if (received > options.maxBodyBytes) {
+      request.isBodyTooLarge = true;
+      complete();
+      return;
+    }
+    // uWS reuses the chunk's memory after this callback returns: copy it.
+    chunks.push(Buffer.from(chunk.slice(0)));
+    if (isLast) {
+      request.body = Buffer.concat(chunks, received);
+      complete();
+    }
+  });
+}
+
+function write(res: uWS.HttpResponse, outgoing: Outgoing): void {
+  res.writeStatus(STATUS_TEXT[outgoing.status] ?? `${outgoing.status} Unknown`);
+  for (const [name, value] of outgoing.headers) res.writeHeader(name, value);
+  const closeAfter = outgoing.status === 413;
+  if (outgoing.body === null) {
+    if (outgoing.status !== 304 && outgoing.status !== 204) res.writeHeader("Content-Length", String(outgoing.contentLength));
+    res.endWithoutBody();
+  } else {
+    res.end(outgoing.body, closeAfter);
+  }
+}

@@ -1,0 +1,70 @@
+// The one table of error codes with their HTTP status and default message. Handlers throw
+// ApiError; exactly one place (the HTTP funnel) turns it into an envelope.
+
+export const ERROR_TABLE = {
+  UNKNOWN_PARAMETERS: { status: 400, message: "Unknown query parameters" },
+  INVALID_PARAMETER: { status: 400, message: "Invalid parameter value" },
+  MISSING_PARAMETER: { status: 400, message: "A required parameter is missing" },
+  INVALID_VERSION: { status: 400, message: "Invalid game version: use 2K followed by two digits, e.g. 2K26" },
+  INVALID_JSON: { status: 400, message: "The request body is not valid JSON" },
+  VALIDATION_ERROR: { status: 400, message: "The request body does not have the expected shape" },
+  TOO_MANY_IDENTIFIERS: { status: 400, message: "At most 100 names and slugs per batch" },
+  MISSING_API_KEY: { status: 401, message: "An API key is required: send it in the X-API-Key header" },
+  INVALID_API_KEY: { status: 401, message: "The API key is invalid" },
+  VERSION_NOT_FOUND: { status: 404, message: "No such game version" },
+  PLAYER_NOT_FOUND: { status: 404, message: "Player not found" },
+  TEAM_NOT_FOUND: { status: 404, message: "Team not found" },
+  NOT_FOUND: { status: 404, message: "No such route" },
+  METHOD_NOT_ALLOWED: { status: 405, message: "Method not allowed on this route" },
+  PAYLOAD_TOO_LARGE: { status: 413, message: "The request body is too large" },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: "The request body must be application/json" },
+  RATE_LIMIT_EXCEEDED: { status: 429, message: "Rate limit exceeded" },
+  INTERNAL_ERROR: { status: 500, message: "Internal error" },
+  SERVICE_UNAVAILABLE: { status: 503, message: "The service is shutting down" },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_TABLE;
+
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(readonly code: ErrorCode, readonly details?: Record<string, unknown>, message?: string) {
+    super(message ?? ERROR_TABLE[code].message);
+    this.name = "ApiError";
+    this.status = ERROR_TABLE[code].status;
+  }
+}
+
+export function invalidParameter(parameter: string, value: unknown, reason: string, allowed?: readonly unknown[]): ApiError {
+  return new ApiError(
+    "INVALID_PARAMETER",
+    { parameter, value, reason, ...(allowed ? { allowed } : {}) },
+    `Invalid value for ${parameter}: ${reason}`,
+  );
+}
+
+/** Plain edit distance, for suggestions (names are short; this never runs on a hot path). */
+export function editDistance(a: string, b: string): number {
+  const previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = previous[0] as number;
+    previous[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = previous[j] as number;
+      previous[j] = Math.min(above + 1, (previous[j - 1] as number) + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return previous[b.length] as number;
+}
+
+/** The closest candidates within a distance proportional to the text's length. */
+export function closest(text: string, candidates: readonly string[], count = 3): string[] {
+  const folded = text.toLowerCase();
+  const limit = Math.max(2, Math.floor(folded.length / 3));
+  return candidates
+    .map((candidate) => ({ candidate, distance: editDistance(folded, candidate.toLowerCase()) }))
+    .filter(({ distance, candidate }) => distance <= limit || candidate.toLowerCase().includes(folded))
+    .sort((a, b) => a.distance - b.distance || (a.candidate < b.candidate ? -1 : 1))
+    .slice(0, count)
+    .map(({ candidate }) => candidate);
+}

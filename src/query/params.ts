@@ -1,0 +1,173 @@
+// Query-parameter schemas per route (ajv-compiled once; the OpenAPI document is generated from
+// the same objects) and validation of a raw parameter map against them. Values are strings on
+// the wire: strict decimal integers are converted before validation, so `1e2`, `0x10`, ` 5` and
+// `2.5` fail as non-integers; case-insensitive enums are canonicalised first.
+
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { ATTRIBUTE_BY_PARAM_NAME } from "../model/attributes.js";
+import { BADGES, BADGE_TIERS, parseBadgeTier } from "../model/badges.js";
+import { POSITIONS, POSITION_GROUPS } from "../model/positions.js";
+import { ApiError, closest, invalidParameter } from "./api-error.js";
+import type { QueryParams } from "./query-string.js";
+
+export interface ParamSchema {
+  type: "string" | "integer";
+  description: string;
+  enum?: readonly string[];
+  minimum?: number;
+  maximum?: number;
+  pattern?: string;
+  default?: string | number;
+  /** Why a pattern failed, in words (an annotation ajv ignores). */
+  "x-reason"?: string;
+  /** Canonicalise before validation (case-insensitive enums). */
+  "x-normalise"?: "lower" | "position" | "badgeTier";
+}
+
+export type ParamSchemas = Readonly<Record<string, ParamSchema>>;
+
+const ERA_VALUES = ["curr", "class", "allt"] as const;
+const era = (withAll: boolean): ParamSchema => ({
+  type: "string",
+  enum: withAll ? [...ERA_VALUES, "all"] : ERA_VALUES,
+  description: withAll ? "Era: curr (default), class, allt, or all" : "Era: curr (default), class or allt",
+  "x-normalise": "lower",
+});
+const rating = (description: string): ParamSchema => ({ type: "integer", minimum: 0, maximum: 99, description });
+
+/** `{attribute}_gte` / `{attribute}_lte` for every snake_case name and alias. */
+const attributeBoundParams: ParamSchemas = Object.fromEntries(
+  [...ATTRIBUTE_BY_PARAM_NAME.keys()].flatMap((name) => [
+    [`${name}_gte`, rating(`Lower bound on ${name}`)],
+    [`${name}_lte`, rating(`Upper bound on ${name}`)],
+  ]),
+);
+
+/** The filters shared by every player-listing route. */
+export function playerFilterParams(options: { withAllEras: boolean }): ParamSchemas {
+  return {
+    era: era(options.withAllEras),
+    teamType: { ...era(options.withAllEras), description: "Alias of era (era wins when both are given)" },
+    position: {
+      type: "string",
+      enum: [...POSITIONS, ...Object.keys(POSITION_GROUPS)],
+      description: "PG, SG, SF, PF, C, or a group: guard (PG, SG), wing (SG, SF), big (PF, C); any case",
+      "x-normalise": "position",
+    },
+    team: { type: "string", description: "Exact full team name (historic teams use the season prefix), or its slug" },
+    minRating: rating("Lowest overall"),
+    maxRating: rating("Highest overall"),
+    ...attributeBoundParams,
+    badge: { type: "string", enum: BADGES.map((badge) => badge.slug), description: "Badge slug, e.g. post-up-poet" },
+    badgeTier: {
+      type: "string",
+      enum: BADGE_TIERS,
+      description: "Badge tier (Hall of Fame, hall-of-fame, hallOfFame, any case); with badge the exact tier, alone any badge of that tier",
+      "x-normalise": "badgeTier",
+    },
+    sort: {
+      type: "string",
+      pattern: "^[a-z_]+(:(asc|desc))?$",
+      description: "<field>:<asc|desc>: overall, name or any attribute's snake_case name; default overall:desc",
+      "x-reason": "must look like <field>:<asc|desc>, e.g. three_point_shot:desc",
+    },
+    fields: {
+      type: "string",
+      pattern: "^[A-Za-z_]+(,[A-Za-z_]+)*$",
+      description: "Comma-separated top-level fields to return, e.g. name,overall,attributes",
+      "x-reason": "must be a comma-separated list of field names",
+    },
+  };
+}
+
+export const CURSOR_PARAM: ParamSchema = { type: "string", pattern: "^\\d{1,9}$", description: "Offset cursor from meta.pagination.nextCursor", "x-reason": "must be a non-negative decimal integer" };
+export const OFFSET_PARAM: ParamSchema = { type: "integer", minimum: 0, maximum: 1_000_000_000, default: 0, description: "Rows to skip" };
+export const limitParam = (maximum: number, fallback: number): ParamSchema => ({
+  type: "integer", minimum: 1, maximum, default: fallback, description: `Page size, 1 to ${maximum}, default ${fallback}`,
+});
+
+/** Names people try, mapped to what the route calls them (or where to go instead). */
+const SUGGESTIONS: Readonly<Record<string, string>> = {
+  page: "cursor", per_page: "limit", perPage: "limit", pageSize: "limit", page_size: "limit", size: "limit",
+  type: "teamType", team_type: "teamType", pos: "position", positions: "position", order: "sort", sortBy: "sort", sort_by: "sort",
+  name: "/api/players/search", q: "/api/players/search", query: "/api/players/search", search: "/api/players/search",
+  min_rating: "minRating", max_rating: "maxRating", minOverall: "minRating", maxOverall: "maxRating", tier: "badgeTier",
+  version: "/api/versions/:version/…", gameVersion: "/api/versions/:version/…", skip: "offset", start: "offset",
+};
+
+const ajv = new Ajv({ allErrors: false, strict: true });
+ajv.addKeyword({ keyword: "x-reason" });
+ajv.addKeyword({ keyword: "x-normalise" });
+
+export interface CompiledParams {
+  readonly schemas: ParamSchemas;
+  readonly names: readonly string[];
+  readonly validate: ValidateFunction;
+}
+
+export function compileParams(schemas: ParamSchemas): CompiledParams {
+  const validate = ajv.compile({ type: "object", additionalProperties: false, properties: schemas });
+  return { schemas, names: Object.keys(schemas), validate };
+}
+
+export type ParamValues = Record<string, string | number>;
+
+/** Unknown names → UNKNOWN_PARAMETERS; bad values → INVALID_PARAMETER naming parameter, value and reason. */
+export function validateParams(compiled: CompiledParams, params: QueryParams): ParamValues {
+  const unknown = [...params.keys()].filter((name) => !Object.hasOwn(compiled.schemas, name));
+  if (unknown.length > 0) {
+    throw new ApiError(
+      "UNKNOWN_PARAMETERS",
+      {
+        unknownParams: unknown.map((param) => {
+          const suggestion = suggestParam(param, compiled.names);
+          return suggestion === undefined ? { param } : { param, suggestion };
+        }),
+        validParams: compiled.names.filter((name) => !/_(gte|lte)$/.test(name)).concat("{attribute}_gte", "{attribute}_lte"),
+      },
+      `Unknown query parameter${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}`,
+    );
+  }
+  const values: ParamValues = {};
+  for (const [name, raw] of params) {
+    const schema = compiled.schemas[name] as ParamSchema;
+    values[name] = normalise(schema, raw);
+  }
+  if (!compiled.validate(values)) throw describeFailure(compiled, values, params, compiled.validate.errors?.[0]);
+  return values;
+}
+
+function suggestParam(param: string, names: readonly string[]): string | undefined {
+  const fixed = SUGGESTIONS[param];
+  if (fixed !== undefined && (fixed.startsWith("/") || names.includes(fixed))) return fixed;
+  return closest(param, names, 1)[0];
+}
+
+function normalise(schema: ParamSchema, raw: string): string | number {
+  if (schema.type === "integer") return /^-?\d{1,10}$/.test(raw) ? Number(raw) : raw;
+  switch (schema["x-normalise"]) {
+    case "lower": return raw.toLowerCase();
+    case "position": return /^(pg|sg|sf|pf|c)$/i.test(raw) ? raw.toUpperCase() : raw.toLowerCase();
+    case "badgeTier": return parseBadgeTier(raw) ?? raw;
+    default: return raw;
+  }
+}
+
+function describeFailure(compiled: CompiledParams, values: ParamValues, params: QueryParams, error: ErrorObject | undefined): ApiError {
+  const name = (error?.instancePath ?? "").slice(1);
+  const schema = compiled.schemas[name];
+  const value = params.get(name) ?? values[name];
+  if (!schema || !error) return invalidParameter(name || "query", value, "is invalid");
+  switch (error.keyword) {
+    case "type":
+    case "minimum":
+    case "maximum":
+      return invalidParameter(name, value, `must be a decimal integer from ${schema.minimum ?? 0} to ${schema.maximum ?? "any"}`);
+    case "enum":
+      return invalidParameter(name, value, `must be one of the allowed values`, schema.enum);
+    case "pattern":
+      return invalidParameter(name, value, schema["x-reason"] ?? `must match ${schema.pattern}`);
+    default:
+      return invalidParameter(name, value, error.message ?? "is invalid");
+  }
+}

@@ -1,0 +1,134 @@
+// Validated parameter values → an edition-independent player selection, then → a PlayerQuery
+// in one edition's column terms (team codes, badge availability).
+
+import { ATTRIBUTE_BY_PARAM_NAME, ATTRIBUTE_PARAM_NAMES } from "../model/attributes.js";
+import { BADGE_INDEX_BY_SLUG, TIER_CODE, type BadgeTier } from "../model/badges.js";
+import { ERA_CODE, type Era } from "../model/eras.js";
+import { parsePositionMask } from "../model/positions.js";
+import type { Edition } from "../store/edition.js";
+import { ALL_FIELDS_MASK, FIELD_BIT, PLAYER_FIELDS, type PlayerField } from "../store/fragments.js";
+import { invalidParameter } from "./api-error.js";
+import type { ParamValues } from "./params.js";
+import { ALL_ERAS_MASK, type AttributeBound, type PlayerQuery, type SortKey } from "./plan.js";
+
+export interface PlayerSelection {
+  era: Era | "all";
+  positionMask: number;
+  team: string | undefined;
+  minOverall: number;
+  maxOverall: number;
+  attributeBounds: AttributeBound[];
+  badge: number;
+  badgeTier: number;
+  sortKey: SortKey;
+  isDescending: boolean;
+  fieldMask: number;
+  /** Every applied filter as the client would write it, canonicalised (bulk's meta.filters, cache keys). */
+  filters: Record<string, string | number>;
+}
+
+const SORT_NAMES: ReadonlyMap<string, SortKey> = new Map<string, SortKey>([
+  ["overall", "overall"],
+  ["name", "name"],
+  ...[...ATTRIBUTE_BY_PARAM_NAME].map(([name, column]) => [name, column] as [string, SortKey]),
+]);
+
+export function selectPlayers(values: ParamValues, defaults: { era: Era | "all" }): PlayerSelection {
+  const text = (name: string) => (typeof values[name] === "string" ? (values[name] as string) : undefined);
+  const number = (name: string) => (typeof values[name] === "number" ? (values[name] as number) : undefined);
+  const filters: Record<string, string | number> = {};
+
+  // era wins over its alias teamType when both are given; a team alone implies its own era.
+  const team = text("team");
+  const era = (text("era") ?? text("teamType") ?? (team === undefined ? defaults.era : "all")) as Era | "all";
+  filters.era = era;
+  if (team !== undefined) filters.team = team;
+
+  const position = text("position");
+  const positionMask = position === undefined ? 0 : (parsePositionMask(position) ?? 0);
+  if (position !== undefined) filters.position = position;
+
+  const minOverall = number("minRating") ?? 0;
+  const maxOverall = number("maxRating") ?? 99;
+  if (minOverall > maxOverall) throw invalidParameter("minRating", minOverall, `must not exceed maxRating (${maxOverall})`);
+  if (number("minRating") !== undefined) filters.minRating = minOverall;
+  if (number("maxRating") !== undefined) filters.maxRating = maxOverall;
+
+  const bounds = new Map<number, AttributeBound>();
+  for (const [name, value] of Object.entries(values)) {
+    const match = /^(.+)_(gte|lte)$/.exec(name);
+    const column = match ? ATTRIBUTE_BY_PARAM_NAME.get(match[1] as string) : undefined;
+    if (!match || column === undefined || typeof value !== "number") continue;
+    const bound = bounds.get(column) ?? { column, min: 0, max: 99 };
+    if (match[2] === "gte") bound.min = Math.max(bound.min, value);
+    else bound.max = Math.min(bound.max, value);
+    if (bound.min > bound.max) throw invalidParameter(name, value, `leaves an empty range for ${ATTRIBUTE_PARAM_NAMES[column]} (${bound.min} to ${bound.max})`);
+    bounds.set(column, bound);
+  }
+  const attributeBounds = [...bounds.values()].sort((a, b) => a.column - b.column);
+  for (const bound of attributeBounds) {
+    const name = ATTRIBUTE_PARAM_NAMES[bound.column] as string;
+    if (bound.min > 0) filters[`${name}_gte`] = bound.min;
+    if (bound.max < 99) filters[`${name}_lte`] = bound.max;
+  }
+
+  const badgeSlug = text("badge");
+  const badge = badgeSlug === undefined ? -1 : (BADGE_INDEX_BY_SLUG.get(badgeSlug) ?? -1);
+  if (badgeSlug !== undefined) filters.badge = badgeSlug;
+  const tier = text("badgeTier") as BadgeTier | undefined;
+  const badgeTier = tier === undefined ? 0 : (TIER_CODE.get(tier) ?? 0);
+  if (tier !== undefined) filters.badgeTier = tier;
+
+  const { sortKey, isDescending, canonical } = parseSort(text("sort"));
+  filters.sort = canonical;
+
+  const fieldMask = parseFields(text("fields"));
+  return { era, positionMask, team, minOverall, maxOverall, attributeBounds, badge, badgeTier, sortKey, isDescending, fieldMask, filters };
+}
+
+function parseSort(sort: string | undefined): { sortKey: SortKey; isDescending: boolean; canonical: string } {
+  if (sort === undefined) return { sortKey: "overall", isDescending: true, canonical: "overall:desc" };
+  const [name = "", direction] = sort.split(":");
+  const sortKey = SORT_NAMES.get(name);
+  if (sortKey === undefined) throw invalidParameter("sort", sort, `${name} is not a sortable field`, ["overall", "name", ...ATTRIBUTE_PARAM_NAMES]);
+  // Without a direction, ratings sort best first and names alphabetically.
+  const isDescending = direction === undefined ? sortKey !== "name" : direction === "desc";
+  const canonicalName = typeof sortKey === "number" ? (ATTRIBUTE_PARAM_NAMES[sortKey] as string) : sortKey;
+  return { sortKey, isDescending, canonical: `${canonicalName}:${isDescending ? "desc" : "asc"}` };
+}
+
+function parseFields(fields: string | undefined): number {
+  if (fields === undefined) return ALL_FIELDS_MASK;
+  let mask = 0;
+  for (const field of fields.split(",")) {
+    if (field === "gameVersion") continue; // always present on versioned rows; harmless elsewhere
+    const bit = FIELD_BIT[field as PlayerField];
+    if (bit === undefined) throw invalidParameter("fields", fields, `${field} is not a player field`, [...PLAYER_FIELDS, "gameVersion"]);
+    mask |= bit;
+  }
+  return mask;
+}
+
+/** Resolves the selection in one edition. A badge filter on an edition without badge lists is a 400. */
+export function planQuery(edition: Edition, selection: PlayerSelection): PlayerQuery {
+  if (selection.badge >= 0 && !edition.hasBadgeLists) {
+    throw invalidParameter("badge", selection.filters.badge, `edition ${edition.key} is an archive that keeps badge counts, not badge lists, so it cannot filter by badge`);
+  }
+  const eraMask = selection.era === "all" ? ALL_ERAS_MASK : 1 << ERA_CODE[selection.era];
+  const teamCodes = selection.team === undefined
+    ? null
+    : edition.findTeams(selection.team, undefined).map((team) => team.code);
+  return {
+    eraMask,
+    positionMask: selection.positionMask,
+    teamCodes,
+    minOverall: selection.minOverall,
+    maxOverall: selection.maxOverall,
+    attributeBounds: selection.attributeBounds,
+    badge: selection.badge,
+    badgeTier: selection.badgeTier,
+    sortKey: selection.sortKey,
+    isDescending: selection.isDescending,
+  };
+}
+

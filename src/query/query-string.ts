@@ -1,0 +1,40 @@
+// Raw query string → ordered name/value pairs. Broken percent-encoding, invalid UTF-8, repeated
+// parameters and oversized values are client errors, never exceptions that escape.
+
+import { ApiError, invalidParameter } from "./api-error.js";
+
+export const MAX_PARAMETER_LENGTH = 512;
+export const MAX_PARAMETERS = 100;
+
+export type QueryParams = ReadonlyMap<string, string>;
+
+export function parseQueryString(raw: string): QueryParams {
+  const params = new Map<string, string>();
+  if (raw.length === 0) return params;
+  const parts = raw.split("&");
+  if (parts.length > MAX_PARAMETERS) {
+    throw new ApiError("INVALID_PARAMETER", { parameter: "query", reason: `more than ${MAX_PARAMETERS} parameters` }, `At most ${MAX_PARAMETERS} query parameters`);
+  }
+  for (const part of parts) {
+    if (part.length === 0) continue;
+    const equals = part.indexOf("=");
+    const rawName = equals === -1 ? part : part.slice(0, equals);
+    const rawValue = equals === -1 ? "" : part.slice(equals + 1);
+    const name = decodeComponent(rawName, "query", rawName);
+    const value = decodeComponent(rawValue, name, rawValue);
+    if (value.length > MAX_PARAMETER_LENGTH) {
+      throw invalidParameter(name, `${value.slice(0, 32)}…`, `longer than ${MAX_PARAMETER_LENGTH} characters`);
+    }
+    if (params.has(name)) throw invalidParameter(name, value, "given more than once");
+    params.set(name, value);
+  }
+  return params;
+}
+
+function decodeComponent(text: string, parameter: string, raw: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, " "));
+  } catch {
+    throw invalidParameter(parameter, raw.slice(0, 64), "malformed percent-encoding or invalid UTF-8");
+  }
+}

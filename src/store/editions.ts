@@ -1,0 +1,71 @@
+// Every edition loaded from the data directory, the current one, and what spans editions
+// (each roster entry's overall in every edition, for ratingHistory). Immutable: a reload builds
+// a new EditionSet and swaps the reference.
+
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { SnapshotError } from "../data/snapshot.js";
+import { Edition, loadEdition } from "./edition.js";
+
+export interface EditionRating {
+  gameVersion: string;
+  overall: number;
+  delta?: number;
+}
+
+export class EditionSet {
+  readonly byKey: ReadonlyMap<string, Edition>;
+  /** Current first, then archived newest first. */
+  readonly ordered: readonly Edition[];
+  readonly current: Edition;
+  private readonly ratingsById = new Map<string, EditionRating[]>();
+
+  constructor(editions: readonly Edition[]) {
+    const currents = editions.filter((edition) => edition.isCurrent);
+    if (currents.length !== 1) {
+      throw new SnapshotError("data directory", `needs exactly one current edition, found ${currents.length} (${currents.map((e) => e.key).join(", ") || "none"})`);
+    }
+    this.current = currents[0] as Edition;
+    const archived = editions.filter((edition) => !edition.isCurrent).sort((a, b) => (a.key < b.key ? 1 : -1));
+    this.ordered = [this.current, ...archived];
+    this.byKey = new Map(this.ordered.map((edition) => [edition.key, edition]));
+    const newestFirst = [...this.ordered].sort((a, b) => (a.key < b.key ? 1 : -1));
+    for (const edition of newestFirst) {
+      for (const player of edition.players) {
+        const list = this.ratingsById.get(player._id);
+        const entry = { gameVersion: edition.key, overall: player.overall };
+        if (list) list.push(entry);
+        else this.ratingsById.set(player._id, [entry]);
+      }
+    }
+    for (const list of this.ratingsById.values()) {
+      list.forEach((entry, i) => {
+        const older = list[i + 1];
+        if (older) entry.delta = entry.overall - older.overall;
+      });
+    }
+  }
+
+  /** The roster entry's overall in every edition where its _id exists, newest first. */
+  ratingHistory(id: string): readonly EditionRating[] {
+    return this.ratingsById.get(id) ?? [];
+  }
+
+  keys(): string[] {
+    return this.ordered.map((edition) => edition.key);
+  }
+}
+
+export function snapshotFiles(dir: string): string[] {
+  return readdirSync(dir)
+    .filter((name) => /^2K\d{2}\.msgpack$/i.test(name))
+    .sort()
+    .map((name) => join(dir, name));
+}
+
+/** Loads every snapshot in `dir`; any refused file stops the boot with its name and reason. */
+export function loadEditionSet(dir: string): EditionSet {
+  const files = snapshotFiles(dir);
+  if (files.length === 0) throw new SnapshotError(dir, "holds no snapshots (run npm run build-index)");
+  return new EditionSet(files.map((file) => loadEdition(file)));
+}

@@ -1,0 +1,172 @@
+import t from "tap";
+import { startHarness } from "./harness.js";
+import { oracle } from "../query/oracle.js";
+import { mulberry32 } from "../fixtures/random-edition.js";
+import { ATTRIBUTE_KEYS, ATTRIBUTE_PARAM_NAMES } from "../../src/model/attributes.js";
+import { BADGES } from "../../src/model/badges.js";
+
+const h = await startHarness();
+t.teardown(() => h.close());
+const edition = h.service.editions().current;
+const teamKey = (code: number) => `${edition.teams[code]!.teamType}/${edition.teams[code]!.teamName}`;
+
+t.test("the default page is 50 current-era players by overall desc with pagination meta", async (t) => {
+  const { status, body, headers } = await h.json("/api/players");
+  t.equal(status, 200);
+  t.equal(body.success, true);
+  t.equal(body.data.length, 50);
+  t.ok(body.data.every((p: any) => p.teamType === "curr"));
+  const overalls = body.data.map((p: any) => p.overall);
+  t.same(overalls, [...overalls].sort((a, b) => b - a));
+  t.equal(body.meta.pagination.total, edition.eraRange("curr")[1] - edition.eraRange("curr")[0]);
+  t.equal(body.meta.pagination.nextCursor, "50");
+  t.match(headers.get("etag"), /^W\/"/);
+  t.equal(headers.get("cache-control"), "private, max-age=3600");
+  t.equal(headers.get("x-ratelimit-limit"), "100000");
+  t.ok(headers.get("x-request-id"));
+});
+
+t.test("every filter agrees with the oracle", async (t) => {
+  const random = mulberry32(5);
+  const positions = ["PG", "sg", "guard", "wing", "BIG", "c"];
+  for (let i = 0; i < 60; i++) {
+    const params = new URLSearchParams();
+    params.set("era", ["curr", "class", "allt", "all"][i % 4]!);
+    if (random() < 0.4) params.set("position", positions[Math.floor(random() * positions.length)]!);
+    if (random() < 0.3) params.set("minRating", String(70 + Math.floor(random() * 4)));
+    if (random() < 0.3) params.set("maxRating", String(74 + Math.floor(random() * 4)));
+    if (random() < 0.4) params.set(`${ATTRIBUTE_PARAM_NAMES[Math.floor(random() * 43)]}_gte`, String(60 + Math.floor(random() * 8)));
+    if (random() < 0.2) params.set("three_ball_lte", "68");
+    if (random() < 0.2) params.set("badge", BADGES[Math.floor(random() * 40)]!.slug);
+    if (random() < 0.2) params.set("badgeTier", ["Hall of Fame", "hall-of-fame", "gold", "Legendary"][Math.floor(random() * 4)]!);
+    if (random() < 0.2) params.set("team", edition.teams[Math.floor(random() * edition.teams.length)]!.teamName);
+    const sortName = ["overall", "name", "speed", "shot_iq", "three_ball"][Math.floor(random() * 5)]!;
+    params.set("sort", `${sortName}:${random() < 0.5 ? "asc" : "desc"}`);
+    params.set("limit", String(1 + Math.floor(random() * 100)));
+    const { status, body } = await h.json(`/api/players?${params}`);
+    t.equal(status, 200, params.toString());
+    // The oracle's query is written out here from the contract's words, not by the code under test.
+    const era = params.get("era")!;
+    const positionText = params.get("position")?.toLowerCase();
+    const positionMask = positionText === undefined ? 0
+      : ({ pg: 1, sg: 2, sf: 4, pf: 8, c: 16, guard: 3, wing: 6, big: 24 } as Record<string, number>)[positionText]!;
+    const tierText = params.get("badgeTier");
+    const tierCode = tierText === null ? 0 : ({ "Hall of Fame": 4, "hall-of-fame": 4, gold: 3, Legendary: 5 } as Record<string, number>)[tierText]!;
+    const bounds = [...params].filter(([name]) => /_(gte|lte)$/.test(name)).map(([name, value]) => {
+      const attribute = name.replace(/_(gte|lte)$/, "");
+      const column = attribute === "three_ball" ? ATTRIBUTE_KEYS.indexOf("threePointShot") : ATTRIBUTE_PARAM_NAMES.indexOf(attribute);
+      return name.endsWith("_gte") ? { column, min: Number(value), max: 99 } : { column, min: 0, max: Number(value) };
+    });
+    const [sortField, direction] = params.get("sort")!.split(":") as [string, string];
+    const sortKey = sortField === "overall" || sortField === "name" ? sortField
+      : sortField === "three_ball" ? ATTRIBUTE_KEYS.indexOf("threePointShot") : ATTRIBUTE_PARAM_NAMES.indexOf(sortField);
+    const team = params.get("team");
+    const query = {
+      eraMask: era === "all" ? 7 : 1 << ["curr", "class", "allt"].indexOf(era),
+      positionMask,
+      teamCodes: team === null ? null : edition.teams.filter((info) => info.teamName === team).map((info) => info.code),
+      minOverall: Number(params.get("minRating") ?? 0),
+      maxOverall: Number(params.get("maxRating") ?? 99),
+      attributeBounds: bounds,
+      badge: params.has("badge") ? BADGES.findIndex((badge) => badge.slug === params.get("badge")) : -1,
+      badgeTier: tierCode,
+      sortKey,
+      isDescending: direction === "desc",
+    };
+    const expected = oracle(edition.players, teamKey, query);
+    t.equal(body.meta.pagination.total, expected.length, `total for ${params}`);
+    t.same(body.data.map((p: any) => p._id), expected.slice(0, Number(params.get("limit"))).map((p) => p._id), `rows for ${params}`);
+  }
+});
+
+t.test("walking the cursor to the end yields exactly total players", async (t) => {
+  let cursor: string | null = "0";
+  const seen = new Set<string>();
+  let total = 0;
+  while (cursor !== null) {
+    const { body } = await h.json(`/api/players?era=all&limit=100&sort=name:asc&cursor=${cursor}`);
+    total = body.meta.pagination.total;
+    for (const player of body.data) seen.add(player._id);
+    cursor = body.meta.pagination.nextCursor;
+  }
+  t.equal(seen.size, total);
+  t.equal(total, edition.rowCount);
+});
+
+t.test("fields trims every row to the named fields", async (t) => {
+  const { body } = await h.json("/api/players?fields=name,overall,attributes&limit=5");
+  for (const player of body.data) t.same(Object.keys(player).sort(), ["attributes", "name", "overall"].filter((k) => k in player).sort());
+  t.ok(body.data.every((p: any) => typeof p.name === "string" && typeof p.overall === "number"));
+});
+
+t.test("rows carry the full record shape with badge lists and no nulls", async (t) => {
+  const { body } = await h.json("/api/players?limit=100");
+  for (const player of body.data) {
+    t.notOk(JSON.stringify(player).includes("null"), "no null values");
+    t.ok(player._id && player.slug && Array.isArray(player.positions));
+    t.ok(Array.isArray(player.badges.list), "unversioned rows carry the badge list");
+    t.equal(player.badges.top, undefined, "unversioned rows carry no top");
+    for (const key of Object.keys(player.attributes)) t.ok(ATTRIBUTE_KEYS.includes(key as never));
+  }
+});
+
+t.test("teamType is an alias of era and era wins when both are given", async (t) => {
+  const alias = await h.json("/api/players?teamType=allt&limit=5");
+  t.ok(alias.body.data.every((p: any) => p.teamType === "allt"));
+  const both = await h.json("/api/players?teamType=allt&era=class&limit=5");
+  t.ok(both.body.data.every((p: any) => p.teamType === "class"));
+});
+
+t.test("invalid values are 400 INVALID_PARAMETER naming parameter, value and reason", async (t) => {
+  const cases: [string, string][] = [
+    ["limit=2.5", "limit"], ["limit=", "limit"], ["limit=101", "limit"], ["limit=0", "limit"], ["minRating=abc", "minRating"],
+    ["minRating=100", "minRating"], ["minRating=80&maxRating=70", "minRating"], ["cursor=-1", "cursor"], ["cursor=1.5", "cursor"],
+    ["era=future", "era"], ["position=center", "position"], ["sort=height:desc", "sort"], ["sort=overall:up", "sort"],
+    ["fields=name,salary", "fields"], ["badge=deadeyes", "badge"], ["badgeTier=platinum", "badgeTier"], ["speed_gte=1e2", "speed_gte"],
+    ["speed_gte=90&speed_lte=80", "speed_lte"], ["limit=0x10", "limit"], ["limit=%205", "limit"],
+  ];
+  for (const [query, parameter] of cases) {
+    const { status, body } = await h.json(`/api/players?${query}`);
+    t.equal(status, 400, query);
+    t.equal(body.error.code, "INVALID_PARAMETER", query);
+    t.equal(body.error.details.parameter, parameter, query);
+    t.ok(body.error.details.reason, `${query} says why`);
+    t.ok("value" in body.error.details, `${query} echoes the value`);
+  }
+  const allowed = await h.json("/api/players?era=future");
+  t.same(allowed.body.error.details.allowed, ["curr", "class", "allt", "all"]);
+});
+
+t.test("unknown parameters are 400 UNKNOWN_PARAMETERS with suggestions", async (t) => {
+  const { status, body } = await h.json("/api/players?page=2&per_page=10&pos=PG&type=curr&name=x&limt=5");
+  t.equal(status, 400);
+  t.equal(body.error.code, "UNKNOWN_PARAMETERS");
+  const suggestions = Object.fromEntries(body.error.details.unknownParams.map((u: any) => [u.param, u.suggestion]));
+  t.same(suggestions, { page: "cursor", per_page: "limit", pos: "position", type: "teamType", name: "/api/players/search", limt: "limit" });
+  t.ok(body.error.details.validParams.includes("cursor"));
+});
+
+t.test("a filter that matches nothing is a 200 with an empty page", async (t) => {
+  const { status, body } = await h.json("/api/players?minRating=99");
+  t.equal(status, 200);
+  t.same(body.data, []);
+  t.equal(body.meta.pagination.total, 0);
+  t.equal(body.meta.pagination.nextCursor, null);
+});
+
+t.test("a player by slug comes in full with hot zones, rating history and variants", async (t) => {
+  const player = edition.players.find((p) => p.teamType === "curr")!;
+  const { status, body } = await h.json(`/api/players/slug/${player.slug}`);
+  t.equal(status, 200);
+  t.equal(body.data._id, player._id);
+  t.ok(Array.isArray(body.data.ratingHistory));
+  t.equal(body.data.ratingHistory[0].gameVersion, "2K27");
+  const missing = await h.json("/api/players/slug/nobody-at-all");
+  t.equal(missing.status, 404);
+  t.equal(missing.body.error.code, "PLAYER_NOT_FOUND");
+  t.ok(missing.body.error.details.hint);
+  const wrongEra = await h.json(`/api/players/slug/${player.slug}?teamType=allt`);
+  t.equal(wrongEra.status, 404);
+  const badEra = await h.json(`/api/players/slug/${player.slug}?teamType=nope`);
+  t.equal(badEra.status, 400);
+});
