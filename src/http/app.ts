@@ -2,12 +2,15 @@
 
 import { Dispatcher, type DispatchOptions } from "./dispatch.js";
 import { Router, type RouteDefinition } from "./router.js";
+import { bulkRoutes } from "./routes/bulk.js";
+import { historyRoutes } from "./routes/history.js";
 import { playerRoutes } from "./routes/players.js";
 import { serviceRoutes } from "./routes/service.js";
 import { teamRoutes } from "./routes/teams.js";
+import { versionedRoutes } from "./routes/versioned.js";
 
 export function buildRoutes(isReady: () => boolean): RouteDefinition[] {
-  return [...playerRoutes, ...teamRoutes, ...serviceRoutes(isReady)];
+  return [...playerRoutes, ...bulkRoutes, ...historyRoutes, ...teamRoutes, ...versionedRoutes, ...serviceRoutes(isReady)];
 }
 
 export function createDispatcher(options: Omit<DispatchOptions, "router">): Dispatcher {

@@ -138,8 +138,10 @@ export class Dispatcher {
       throw new ApiError(key.length === 0 ? "MISSING_API_KEY" : "INVALID_API_KEY");
     }
     const capacity = verified.rateLimit;
-    const result = buckets.take(verified.slot, capacity, refillPerMs(capacity, KEY_POLICY.windowSeconds), now);
-    return ensureAllowed({ result, capacity, windowSeconds: KEY_POLICY.windowSeconds, policy: capacity === KEY_POLICY.capacity ? "free" : "custom", slot: verified.slot });
+    // Past the slots allocated at boot, keys share buckets (stricter, never laxer) instead of failing.
+    const slot = verified.slot % buckets.keySlots;
+    const result = buckets.take(slot, capacity, refillPerMs(capacity, KEY_POLICY.windowSeconds), now);
+    return ensureAllowed({ result, capacity, windowSeconds: KEY_POLICY.windowSeconds, policy: capacity === KEY_POLICY.capacity ? "free" : "custom", slot });
   }
 
   private cached(key: string, build: () => Reply): Reply {
@@ -172,7 +174,7 @@ export class Dispatcher {
     headers.push(["Vary", "Accept-Encoding"]);
     if (isNotModified) return { status: 304, headers, body: null, contentLength: 0, route, requestId };
     const { body, encoding } = encodedBody(reply, chooseEncoding(request.acceptEncoding));
-    headers.push(["Content-Type", JSON_TYPE]);
+    headers.push(["Content-Type", reply.contentType ?? JSON_TYPE]);
     if (encoding !== "identity") headers.push(["Content-Encoding", encoding]);
     const isHead = request.method === "HEAD";
     return { status: reply.status, headers, body: isHead ? null : body, contentLength: body.length, route, requestId };

@@ -132,7 +132,25 @@ function write(res: uWS.HttpResponse, outgoing: Outgoing): void {
   if (outgoing.body === null) {
     if (outgoing.status !== 304 && outgoing.status !== 204) res.writeHeader("Content-Length", String(outgoing.contentLength));
     res.endWithoutBody();
-  } else {
+  } else if (outgoing.body.length <= STREAM_THRESHOLD_BYTES) {
     res.end(outgoing.body, closeAfter);
+  } else {
+    streamBody(res, outgoing.body);
   }
+}
+
+/** Large bodies (bulk) go out as the socket drains, instead of being copied into uWS's buffer. */
+const STREAM_THRESHOLD_BYTES = 256 * 1024;
+
+function streamBody(res: uWS.HttpResponse, body: Buffer): void {
+  let isAborted = false;
+  res.onAborted(() => { isAborted = true; });
+  const start = res.getWriteOffset();
+  const [, isDone] = res.tryEnd(body, body.length);
+  if (isDone) return;
+  res.onWritable((offset) => {
+    if (isAborted) return true;
+    const [isOk] = res.tryEnd(body.subarray(offset - start), body.length);
+    return isOk;
+  });
 }

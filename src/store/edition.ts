@@ -29,6 +29,10 @@ export class Edition {
   /** Rows by slug, in era order (curr, class, allt). */
   readonly rowsBySlug: ReadonlyMap<string, readonly number[]>;
   readonly rowById: ReadonlyMap<string, number>;
+  /** Rows by the slug of the name alone (`michael-jordan`), so one person's rosters are found together. */
+  readonly rowsByNameSlug: ReadonlyMap<string, readonly number[]>;
+  /** Memoised replies of this edition that must outlive the LRU (full bulk bodies, compressed once). */
+  readonly memo = new Map<string, unknown>();
   /** Team codes by exact name and by slug (a name may exist in several eras). */
   readonly teamsByName: ReadonlyMap<string, readonly number[]>;
   readonly teamsBySlug: ReadonlyMap<string, readonly number[]>;
@@ -66,6 +70,7 @@ export class Edition {
     this.teamsBySlug = groupBy(this.teams, (info) => info.slug, (info) => info.code);
     this.rowsBySlug = groupBy(this.players.map((player, row) => ({ player, row })), (entry) => entry.player.slug, (entry) => entry.row);
     this.rowById = new Map(this.players.map((player, row) => [player._id, row]));
+    this.rowsByNameSlug = groupBy(this.players.map((player, row) => ({ player, row })), (entry) => slugify(entry.player.name), (entry) => entry.row);
     this.fragments = new RecordFragments(this.players, this.key);
     this.scratch = new Uint32Array(Math.ceil(this.rowCount / 32) + 1);
     this.scratchRows = new Uint32Array(this.rowCount);

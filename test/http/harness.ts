@@ -64,7 +64,8 @@ export async function rawRequest(port: number, request: string): Promise<{ statu
       const end = data.indexOf("\r\n\r\n");
       if (end === -1) return;
       const head = data.slice(0, end);
-      const length = Number(/content-length: (\d+)/i.exec(head)?.[1] ?? 0);
+      // A HEAD response declares the GET's length but sends no body.
+      const length = request.startsWith("HEAD ") ? 0 : Number(/content-length: (\d+)/i.exec(head)?.[1] ?? 0);
       if (data.length >= end + 4 + length) {
         socket.end();
         resolve({ status: Number(head.split(" ")[1]), head, body: data.slice(end + 4, end + 4 + length) });

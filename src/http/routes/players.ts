@@ -49,7 +49,11 @@ const slugParams = compileParams({
 
 /** Rows with the slug, narrowed to an era when given; throws PLAYER_NOT_FOUND with a hint. */
 export function rowsForSlug(edition: Edition, slug: string, era: Era | undefined): readonly number[] {
-  const rows = (edition.rowsBySlug.get(slug.toLowerCase()) ?? []).filter((row) => era === undefined || edition.players[row]?.teamType === era);
+  const wanted = slug.toLowerCase();
+  // A roster slug, or a name's own slug standing for every roster of that person; rows are in
+  // era order (curr, class, allt) because rows are stored that way.
+  const union = new Set([...(edition.rowsBySlug.get(wanted) ?? []), ...(edition.rowsByNameSlug.get(wanted) ?? [])]);
+  const rows = [...union].sort((a, b) => a - b).filter((row) => era === undefined || edition.players[row]?.teamType === era);
   if (rows.length > 0) return rows;
   const similar = closest(slug.toLowerCase(), [...edition.rowsBySlug.keys()], 3);
   throw new ApiError(
@@ -82,13 +86,10 @@ function playerBySlug(context: RequestContext): Reply {
   const era = teamTypeOf(context.values);
   const edition = context.editions.current;
   const rows = rowsForSlug(edition, context.pathParams.slug ?? "", era);
-  const row = rows[0] as number;
-  const player = edition.players[row];
-  return successReply(playerDetail(context.editions, edition, row, false), {
+  // Without teamType the first of curr, class, allt; the others are named in meta.variants.
+  return successReply(playerDetail(context.editions, edition, rows[0] as number, false), {
     gameVersion: edition.key,
-    ...(rows.length > 1 || (edition.rowsBySlug.get(player?.slug ?? "")?.length ?? 0) > 1
-      ? { variants: (edition.rowsBySlug.get(player?.slug ?? "") ?? []).map((other) => ({ teamType: edition.players[other]?.teamType, team: edition.players[other]?.team })) }
-      : {}),
+    ...(rows.length > 1 ? { variants: rows.map((row) => ({ teamType: edition.players[row]?.teamType, team: edition.players[row]?.team, slug: edition.players[row]?.slug })) } : {}),
   });
 }
 

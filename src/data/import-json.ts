@@ -1,0 +1,435 @@
+// Reads player records in the public API's own shape (an array, or an envelope whose `data` is
+// one) into PlayerRecords. Every field is checked; a bad one stops the import at its record's line.
+
+import { ATTRIBUTE_INDEX, ATTRIBUTE_KEYS, type AttributeKey, type Attributes, type GroupScoreKey } from "../model/attributes.js";
+import { countBadges, topBadges } from "../model/badge-summary.js";
+import {
+  BADGES, BADGE_INDEX_BY_FOLDED_NAME, BADGE_INDEX_BY_SLUG, TIER_COUNT_KEYS, parseBadgeTier, type BadgeTier,
+} from "../model/badges.js";
+import { eraOfTeamName, isEra } from "../model/eras.js";
+import {
+  HOT_ZONE_KEYS, HOT_ZONE_VALUES, playerSlug, type BadgeEntry, type Badges, type HotZones, type PlayerRecord, type TopBadge,
+} from "../model/player.js";
+import { isPosition, type Position } from "../model/positions.js";
+import { assembleRecord, checkRecord, collapseSpaces, parseRating, type ImportOptions } from "./import-csv.js";
+import { ImportError } from "./import-error.js";
+
+/** The API's group-score abbreviations. */
+const CATS: Readonly<Record<string, GroupScoreKey>> = {
+  ins: "insideScoring", out: "outsideScoring", ply: "playmaking", def: "defending", ath: "athleticism", reb: "rebounding",
+};
+
+const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+const MEASURE = /^\d+'\d{1,2}"$/;
+const POUNDS = /^(\d+)(?: ?lbs)?$/;
+const URL = /^https?:\/\/\S+$/;
+
+type Fail = (field: string | undefined, reason: string) => never;
+
+/** The records of one JSON file; `file` names it in errors. */
+export function importJson(file: string, text: string, options: ImportOptions): PlayerRecord[] {
+  // JSON.parse refuses a byte-order mark, which editors on some systems write.
+  const body = text.charCodeAt(0) === 0xfeff ? ` ${text.slice(1)}` : text;
+  let root: unknown;
+  try {
+    root = JSON.parse(body);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const offset = findSyntaxError(body) ?? positionInMessage(message);
+    throw new ImportError(file, offset === undefined ? undefined : lineAt(body, offset), undefined, `not valid JSON: ${message}`);
+  }
+
+  const isEnvelope = !Array.isArray(root);
+  const items = Array.isArray(root) ? root : isObject(root) && Array.isArray(root["data"]) ? root["data"] : undefined;
+  if (items === undefined) {
+    throw new ImportError(file, undefined, undefined, "expected an array of player records, or an object whose data is one");
+  }
+  const lines = recordStartOffsets(body, isEnvelope).map((offset) => lineAt(body, offset));
+  return items.map((item: unknown, i) => readRecord(file, lines[i], item, options));
+}
+
+function readRecord(file: string, line: number | undefined, item: unknown, options: ImportOptions): PlayerRecord {
+  const fail: Fail = (field, reason) => {
+    throw new ImportError(file, line, field, reason);
+  };
+  if (!isObject(item)) return fail(undefined, "a player record must be an object");
+
+  const name = typeof item["name"] === "string" ? collapseSpaces(item["name"]) : "";
+  if (name === "") fail("name", "the name is missing or empty");
+  const team = typeof item["team"] === "string" ? collapseSpaces(item["team"]) : "";
+  if (team === "") fail("team", "the team is missing or empty");
+  const overall = readRating(item["overall"], "overall", fail);
+  if (overall === undefined) return fail("overall", "the overall rating is missing");
+
+  const teamType = typeof item["teamType"] === "string" && isEra(item["teamType"]) ? item["teamType"] : eraOfTeamName(team);
+  // The source's slug is kept even where it departs from ours (`lebron-james-12-13-miami-heat`):
+  // it is the key existing clients already use.
+  const slug = typeof item["slug"] === "string" && SLUG.test(item["slug"]) ? item["slug"] : playerSlug(name, teamType, team);
+
+  const height = readText(item["height"], "height", fail);
+  if (height !== undefined && !MEASURE.test(height)) fail("height", `${height} is not a height like 6'8"`);
+  const wingspan = readText(item["wingspan"], "wingspan", fail);
+  if (wingspan !== undefined && !MEASURE.test(wingspan)) fail("wingspan", `${wingspan} is not a length like 7'0"`);
+  const weight = readWeight(item["weight"], fail);
+  const archetype = readText(item["archetype"], "archetype", fail);
+  const college = readText(item["college"], "college", fail);
+  const playerImage = readText(item["playerImage"], "playerImage", fail);
+  if (playerImage !== undefined && !URL.test(playerImage)) fail("playerImage", "is not an http(s) URL");
+  const teamImg = readText(item["teamImg"], "teamImg", fail);
+  if (teamImg !== undefined && !URL.test(teamImg)) fail("teamImg", "is not an http(s) URL");
+  const lastUpdated = readText(item["lastUpdated"], "lastUpdated", fail) ?? options.capturedAt;
+  const hotZones = item["hotZones"] === undefined || item["hotZones"] === null ? undefined : readHotZones(item["hotZones"], fail);
+
+  const record = assembleRecord({
+    name,
+    slug,
+    team,
+    teamType,
+    overall,
+    positions: readPositions(item["positions"], fail),
+    ...(height !== undefined && { height }),
+    ...(weight !== undefined && { weight }),
+    ...(wingspan !== undefined && { wingspan }),
+    ...(archetype !== undefined && { archetype }),
+    ...(college !== undefined && { college }),
+    ...(playerImage !== undefined && { playerImage }),
+    ...(teamImg !== undefined && { teamImg }),
+    attributes: readAttributes(item["attributes"], item["cats"], fail),
+    badges: readBadges(item["badges"], fail),
+    ...(hotZones !== undefined && { hotZones }),
+    lastUpdated,
+  });
+  return checkRecord(file, line, record);
+}
+
+/** A rating 0–99; null or absent is no rating. */
+function readRating(value: unknown, field: string, fail: Fail): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  const rating = typeof value === "number" && Number.isInteger(value) ? parseRating(String(value)) : undefined;
+  return rating ?? fail(field, `${JSON.stringify(value)} is not an integer from 0 to 99`);
+}
+
+/** An optional text field: absent, null or blank is no value; anything but a string is an error. */
+function readText(value: unknown, field: string, fail: Fail): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "string") return fail(field, `${JSON.stringify(value)} is not text`);
+  const text = collapseSpaces(value);
+  return text === "" ? undefined : text;
+}
+
+/** `250 lbs`, and the bare `250` or 250 some exports write, all become `250 lbs`. */
+function readWeight(value: unknown, fail: Fail): string | undefined {
+  const text = typeof value === "number" ? String(value) : readText(value, "weight", fail);
+  if (text === undefined) return undefined;
+  const pounds = POUNDS.exec(text)?.[1];
+  return pounds === undefined ? fail("weight", `${JSON.stringify(value)} is not a weight like 250 lbs`) : `${Number(pounds)} lbs`;
+}
+
+function readPositions(value: unknown, fail: Fail): Position[] {
+  if (!Array.isArray(value) || value.length === 0) return fail("positions", "positions must be a list of one or two of PG, SG, SF, PF, C");
+  const positions: Position[] = [];
+  value.forEach((entry: unknown, i) => {
+    const text = typeof entry === "string" ? entry.trim().toUpperCase() : "";
+    if (!isPosition(text)) fail(`positions[${i}]`, `${JSON.stringify(entry)} is not a position (PG, SG, SF, PF or C)`);
+    else if (!positions.includes(text)) positions.push(text);
+  });
+  if (positions.length > 2) fail("positions", `a player has at most two positions, not ${positions.length}`);
+  return positions;
+}
+
+/** Attributes by registry key, plus the group scores from `cats`; in registry order. */
+function readAttributes(value: unknown, cats: unknown, fail: Fail): Attributes {
+  const found = new Map<AttributeKey, number>();
+  if (value !== undefined && value !== null) {
+    if (!isObject(value)) return fail("attributes", "attributes must be an object of ratings");
+    for (const [key, rating] of Object.entries(value)) {
+      const field = `attributes.${key}`;
+      // An unknown key would be dropped without a word; refuse it so the source gets fixed.
+      if (!isAttributeKey(key)) return fail(field, "is not an attribute the service knows");
+      const parsed = readRating(rating, field, fail);
+      if (parsed !== undefined) found.set(key, parsed);
+    }
+  }
+  if (cats !== undefined && cats !== null) {
+    if (!isObject(cats)) return fail("cats", "cats must be an object of group scores");
+    for (const [abbreviation, rating] of Object.entries(cats)) {
+      const field = `cats.${abbreviation}`;
+      const key = CATS[abbreviation] ?? fail(field, "is not a group score (ins, out, ply, def, ath, reb)");
+      const parsed = readRating(rating, field, fail);
+      if (parsed === undefined) continue;
+      const other = found.get(key);
+      if (other !== undefined && other !== parsed) fail(field, `${parsed} disagrees with attributes.${key} ${other}`);
+      found.set(key, parsed);
+    }
+  }
+  const attributes: Attributes = {};
+  for (const key of ATTRIBUTE_KEYS) {
+    const rating = found.get(key);
+    if (rating !== undefined) attributes[key] = rating;
+  }
+  return attributes;
+}
+
+/**
+ * Counts and `top` as the source has them; a `list`, where a record carries one, is kept (in
+ * catalogue order) and must agree with the counts. A record without badges holds none.
+ */
+function readBadges(value: unknown, fail: Fail): Badges {
+  if (value === undefined || value === null) return countBadges([]);
+  if (!isObject(value)) return fail("badges", "badges must be an object of tier counts");
+
+  const list = value["list"] === undefined || value["list"] === null ? undefined : readBadgeList(value["list"], fail);
+  const fromList = list === undefined ? undefined : countBadges(list);
+  const counts = countBadges([]);
+  for (const key of TIER_COUNT_KEYS) {
+    const raw = value[key];
+    const field = `badges.${key}`;
+    if (raw === undefined || raw === null) {
+      counts[key] = fromList?.[key] ?? 0;
+      continue;
+    }
+    if (typeof raw !== "number" || !Number.isInteger(raw) || raw < 0) fail(field, `${JSON.stringify(raw)} is not a count`);
+    else if (fromList !== undefined && fromList[key] !== raw) fail(field, `says ${raw} but the list holds ${fromList[key]}`);
+    else counts[key] = raw;
+  }
+  const sum = TIER_COUNT_KEYS.reduce((total, key) => total + counts[key], 0);
+  const total = value["total"];
+  if (total !== undefined && total !== null && total !== sum) {
+    fail("badges.total", `${JSON.stringify(total)} is not the sum of the tier counts (${sum})`);
+  }
+  counts.total = sum;
+
+  const top = value["top"] === undefined || value["top"] === null ? list && topBadges(list) : readTop(value["top"], fail);
+  return { ...counts, ...(list !== undefined && { list }), ...(top !== undefined && { top }) };
+}
+
+function readBadgeList(value: unknown, fail: Fail): BadgeEntry[] {
+  if (!Array.isArray(value)) return fail("badges.list", "the badge list must be an array");
+  const tiers = new Map<number, BadgeTier>();
+  value.forEach((entry: unknown, i) => {
+    const field = `badges.list[${i}]`;
+    if (!isObject(entry)) return fail(field, "a badge must be an object with a name and a tier");
+    const name = typeof entry["name"] === "string" ? entry["name"] : "";
+    const index = BADGE_INDEX_BY_FOLDED_NAME.get(name.toLowerCase().replace(/[^a-z]/g, "")) ?? BADGE_INDEX_BY_SLUG.get(name);
+    if (index === undefined) return fail(`${field}.name`, `${JSON.stringify(entry["name"])} is not a badge of the catalogue`);
+    if (tiers.has(index)) return fail(`${field}.name`, `${name} appears twice`);
+    const tier = typeof entry["tier"] === "string" ? parseBadgeTier(entry["tier"]) : undefined;
+    tiers.set(index, tier ?? fail(`${field}.tier`, `${JSON.stringify(entry["tier"])} is not a badge tier`));
+  });
+  return BADGES.flatMap((badge, index) => {
+    const tier = tiers.get(index);
+    return tier === undefined ? [] : [{ name: badge.name, slug: badge.slug, tier, category: badge.category }];
+  });
+}
+
+function readTop(value: unknown, fail: Fail): TopBadge[] {
+  if (!Array.isArray(value) || value.length > 3) return fail("badges.top", "top must be a list of at most three badges");
+  return value.map((entry: unknown, i) => {
+    const field = `badges.top[${i}]`;
+    if (!isObject(entry)) return fail(field, "a badge must be an object with a name and a tier");
+    const name = typeof entry["name"] === "string" ? collapseSpaces(entry["name"]) : "";
+    if (name === "") return fail(`${field}.name`, "the badge name is missing");
+    const tier = typeof entry["tier"] === "string" ? parseBadgeTier(entry["tier"]) : undefined;
+    return { name, tier: tier ?? fail(`${field}.tier`, `${JSON.stringify(entry["tier"])} is not a badge tier`) };
+  });
+}
+
+function readHotZones(value: unknown, fail: Fail): HotZones {
+  if (!isObject(value)) return fail("hotZones", "hotZones must be an object of the 12 zones");
+  const zones: Partial<HotZones> = {};
+  for (const key of HOT_ZONE_KEYS) {
+    const zone = HOT_ZONE_VALUES.find((allowed) => allowed === value[key]);
+    zones[key] = zone ?? fail(`hotZones.${key}`, `${JSON.stringify(value[key])} is not hot, cold or neutral`);
+  }
+  const extra = Object.keys(value).find((key) => !(HOT_ZONE_KEYS as readonly string[]).includes(key));
+  if (extra !== undefined) fail(`hotZones.${extra}`, "is not a zone");
+  return zones as HotZones; // every key was filled by the loop above
+}
+
+function isAttributeKey(key: string): key is AttributeKey {
+  return ATTRIBUTE_INDEX.has(key);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** 1-based line of a character offset; CRLF and a lone CR count as one line end each. */
+function lineAt(text: string, offset: number): number {
+  let line = 1;
+  const end = Math.min(offset, text.length);
+  for (let i = 0; i < end; i += 1) {
+    const code = text.charCodeAt(i);
+    if (code === 0x0a || (code === 0x0d && text.charCodeAt(i + 1) !== 0x0a)) line += 1;
+  }
+  return line;
+}
+
+/** Offsets at which each element of the records array starts (the root array, or the envelope's `data`). */
+function recordStartOffsets(text: string, isEnvelope: boolean): number[] {
+  interface Frame { isArray: boolean; expectsKey: boolean; key: string | undefined; isRecords: boolean; awaitsElement: boolean }
+  const stack: Frame[] = [];
+  const starts: number[] = [];
+  for (let i = 0; i < text.length; i += 1) {
+    const char = text[i];
+    if (char === " " || char === "\n" || char === "\r" || char === "\t") continue;
+    const top = stack[stack.length - 1];
+    if (top?.isRecords && top.awaitsElement && char !== "]") {
+      starts.push(i);
+      top.awaitsElement = false;
+    }
+    switch (char) {
+      case '"': {
+        const close = endOfString(text, i);
+        if (top !== undefined && !top.isArray && top.expectsKey) top.key = JSON.parse(text.slice(i, close + 1)) as string; // a valid JSON string: the text parsed above
+        i = close;
+        break;
+      }
+      case "{":
+      case "[": {
+        const isArray = char === "[";
+        const isRecords = isArray && (isEnvelope ? stack.length === 1 && top?.key === "data" : stack.length === 0);
+        stack.push({ isArray, expectsKey: !isArray, key: undefined, isRecords, awaitsElement: isRecords });
+        break;
+      }
+      case "}":
+      case "]":
+        stack.pop();
+        break;
+      case ":":
+        if (top !== undefined) top.expectsKey = false;
+        break;
+      case ",":
+        if (top?.isArray) top.awaitsElement = top.isRecords;
+        else if (top !== undefined) top.expectsKey = true;
+        break;
+      default:
+        break;
+    }
+  }
+  return starts;
+}
+
+/** Offset of the quote closing the string that opens at `open`. */
+function endOfString(text: string, open: number): number {
+  let i = open + 1;
+  while (i < text.length && text[i] !== '"') i += text[i] === "\\" ? 2 : 1;
+  return i;
+}
+
+/** `… in JSON at position 17` → 17; Node's messages do not always carry it. */
+function positionInMessage(message: string): number | undefined {
+  const match = /at position (\d+)/.exec(message);
+  return match?.[1] === undefined ? undefined : Number(match[1]);
+}
+
+/**
+ * Where the first syntax error of `text` is, found by walking the JSON grammar, because V8's
+ * messages give no position for an unexpected token. At the end of the input, the offset of the
+ * last non-blank character, so the line reported is one the file really has.
+ */
+function findSyntaxError(text: string): number | undefined {
+  let i = 0;
+  const fault = (at: number): never => {
+    throw new SyntaxAt(Math.min(at, text.trimEnd().length - 1));
+  };
+  const skipBlanks = (): void => {
+    while (i < text.length && " \t\r\n".includes(text[i] ?? "")) i += 1;
+  };
+  const expect = (char: string): void => {
+    skipBlanks();
+    if (text[i] !== char) fault(i);
+    i += 1;
+  };
+  const readString = (): void => {
+    i += 1;
+    for (;;) {
+      if (i >= text.length) fault(i);
+      const code = text.charCodeAt(i);
+      if (code === 0x22) break;
+      if (code < 0x20) fault(i);
+      if (code === 0x5c) {
+        const escape = text[i + 1] ?? "";
+        if (escape === "u") {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) fault(i);
+          i += 6;
+        } else if ('"\\/bfnrt'.includes(escape) && escape !== "") i += 2;
+        else fault(i);
+      } else i += 1;
+    }
+    i += 1;
+  };
+  const readValue = (): void => {
+    skipBlanks();
+    const char = text[i];
+    if (char === "{") {
+      i += 1;
+      skipBlanks();
+      if (text[i] === "}") {
+        i += 1;
+        return;
+      }
+      for (;;) {
+        skipBlanks();
+        if (text[i] !== '"') fault(i);
+        readString();
+        expect(":");
+        readValue();
+        skipBlanks();
+        if (text[i] === ",") i += 1;
+        else if (text[i] === "}") {
+          i += 1;
+          return;
+        } else fault(i);
+      }
+    }
+    if (char === "[") {
+      i += 1;
+      skipBlanks();
+      if (text[i] === "]") {
+        i += 1;
+        return;
+      }
+      for (;;) {
+        readValue();
+        skipBlanks();
+        if (text[i] === ",") i += 1;
+        else if (text[i] === "]") {
+          i += 1;
+          return;
+        } else fault(i);
+      }
+    }
+    if (char === '"') return readString();
+    const literal = ["true", "false", "null"].find((word) => text.startsWith(word, i));
+    if (literal !== undefined) {
+      i += literal.length;
+      return;
+    }
+    NUMBER.lastIndex = i;
+    if (!NUMBER.test(text)) fault(i);
+    i = NUMBER.lastIndex;
+  };
+
+  try {
+    readValue();
+    skipBlanks();
+    if (i < text.length) fault(i);
+    return undefined;
+  } catch (error) {
+    if (error instanceof SyntaxAt) return Math.max(error.offset, 0);
+    // Nesting deep enough to overflow the stack: fall back to the position in V8's message.
+    if (error instanceof RangeError) return undefined;
+    throw error;
+  }
+}
+
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+
+/** Thrown inside findSyntaxError only, to unwind the grammar walk to its caller. */
+class SyntaxAt {
+  readonly offset: number;
+  constructor(offset: number) {
+    this.offset = offset;
+  }
+}

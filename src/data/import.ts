@@ -1,0 +1,83 @@
+// Reads every `--input` file of one edition, dispatching by extension, and merges their records
+// into one deterministic list in which each (teamType, slug) names exactly one player.
+
+import { readFileSync } from "node:fs";
+import { extname } from "node:path";
+import { compareText } from "../model/badge-summary.js";
+import { ERA_CODE } from "../model/eras.js";
+import { foldName } from "../model/names.js";
+import { playerId, type PlayerRecord } from "../model/player.js";
+import { importCsv, type ImportOptions } from "./import-csv.js";
+import { ImportError } from "./import-error.js";
+import { importJson } from "./import-json.js";
+
+/** All records of `paths`, merged, sorted by era, team, name (then slug, so ties cannot reorder). */
+export function importFiles(paths: readonly string[], options: ImportOptions): PlayerRecord[] {
+  const merged = new Merge();
+  for (const path of paths) {
+    for (const record of importFile(path, options)) merged.add(record);
+  }
+  return merged.records.sort(
+    (a, b) => ERA_CODE[a.teamType] - ERA_CODE[b.teamType] || compareText(a.team, b.team)
+      || compareText(a.name, b.name) || compareText(a.slug, b.slug),
+  );
+}
+
+function importFile(path: string, options: ImportOptions): PlayerRecord[] {
+  const extension = extname(path).toLowerCase();
+  if (extension !== ".csv" && extension !== ".json") {
+    throw new ImportError(path, undefined, undefined, `cannot import ${extension || "a file without an extension"}: inputs are .csv or .json`);
+  }
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    const code = error instanceof Error && "code" in error ? String(error.code) : "";
+    throw new ImportError(path, undefined, undefined, `cannot read the file${code ? ` (${code})` : ""}`);
+  }
+  return extension === ".csv" ? importCsv(path, text, options) : importJson(path, text, options);
+}
+
+/**
+ * Records keyed two ways: by who they are (era, team, folded name) to spot the same row given
+ * twice, and by (era, slug) to keep slugs unique. Folding the name lets `Nikola Jokic` from one
+ * source and `Nikola Jokić` from another count as one row.
+ */
+class Merge {
+  readonly records: PlayerRecord[] = [];
+  private readonly rowOfPlayer = new Map<string, number>();
+  private readonly rowOfSlug = new Map<string, number>();
+
+  add(record: PlayerRecord): void {
+    const player = `${record.teamType}\u0000${record.team}\u0000${foldName(record.name)}`;
+    const existing = this.rowOfPlayer.get(player);
+    if (existing !== undefined) {
+      // The same player on the same team again: inputs are given oldest first (a newer scrape
+      // after an older one), so the later row is the truth and replaces the earlier in place.
+      const replaced = this.records[existing];
+      if (replaced !== undefined) this.rowOfSlug.delete(slugKey(replaced.teamType, replaced.slug));
+      const unique = this.uniqueSlug(record);
+      this.records[existing] = unique;
+      this.rowOfSlug.set(slugKey(unique.teamType, unique.slug), existing);
+      return;
+    }
+    // A different player whose slug is taken (two namesakes in one era): the later one gets
+    // `-2`, `-3` …, so the first keeps the slug clients already know.
+    const unique = this.uniqueSlug(record);
+    const row = this.records.push(unique) - 1;
+    this.rowOfPlayer.set(player, row);
+    this.rowOfSlug.set(slugKey(unique.teamType, unique.slug), row);
+  }
+
+  private uniqueSlug(record: PlayerRecord): PlayerRecord {
+    if (!this.rowOfSlug.has(slugKey(record.teamType, record.slug))) return record;
+    let suffix = 2;
+    while (this.rowOfSlug.has(slugKey(record.teamType, `${record.slug}-${suffix}`))) suffix += 1;
+    const slug = `${record.slug}-${suffix}`;
+    return { ...record, _id: playerId(record.teamType, record.team, slug), slug };
+  }
+}
+
+function slugKey(teamType: string, slug: string): string {
+  return `${teamType}\u0000${slug}`;
+}

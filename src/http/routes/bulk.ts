@@ -1,0 +1,68 @@
+// Bulk export: GET /api/players/bulk (current edition, era default all) and
+// GET /api/versions/:version/players/bulk (one edition, era default curr). At most 10,000 rows,
+// overall desc then name. An unfiltered full-edition body is memoised on its edition so it is
+// rendered and compressed once per edition, not per request and not subject to LRU eviction.
+
+import { executeQuery } from "../../query/execute.js";
+import { compileParams, playerFilterParams } from "../../query/params.js";
+import { planQuery, selectPlayers, type PlayerSelection } from "../../query/player-params.js";
+import type { Edition } from "../../store/edition.js";
+import { ALL_FIELDS_MASK } from "../../store/fragments.js";
+import type { RequestContext } from "../context.js";
+import { encodedBody } from "../encoding.js";
+import type { Reply } from "../reply.js";
+import type { RouteDefinition } from "../router.js";
+import { resolveEdition } from "./edition-param.js";
+import { playerPage } from "./players.js";
+
+export const BULK_MAX_ROWS = 10_000;
+/** Full bodies are compressed harder than per-request ones: it happens once per edition. */
+const BULK_BROTLI_QUALITY = 9;
+
+function withoutSort(schemas: ReturnType<typeof playerFilterParams>) {
+  const { sort: _sort, ...rest } = schemas;
+  return rest;
+}
+
+const bulkParams = compileParams(withoutSort(playerFilterParams({ withAllEras: true })));
+const versionedBulkParams = compileParams(withoutSort(playerFilterParams({ withAllEras: false })));
+
+function bulkReply(context: RequestContext, edition: Edition, selection: PlayerSelection, isVersioned: boolean): Reply {
+  const { sort: _sort, ...filters } = selection.filters;
+  const canonical = JSON.stringify(filters);
+  const build = (): Reply => {
+    const { total, rows } = executeQuery(edition, planQuery(edition, selection), 0, BULK_MAX_ROWS);
+    const meta = isVersioned
+      ? { gameVersion: edition.key, count: rows.length, total, filters, capturedAt: edition.payload.meta.capturedAt, source: edition.payload.meta.source }
+      : { count: rows.length, total, filters };
+    return playerPage(edition, rows, { fieldMask: selection.fieldMask, isVersioned }, meta);
+  };
+  // Only the era is set: the whole era (or edition) in full, the body most clients download.
+  const isFullEdition = Object.keys(filters).length === 1 && selection.fieldMask === ALL_FIELDS_MASK;
+  if (!isFullEdition) return context.cached(`bulk|${edition.checksum}|${isVersioned}|${canonical}|${selection.fieldMask}`, build);
+  const memoKey = `bulk|${isVersioned}|${canonical}`;
+  let reply = edition.memo.get(memoKey) as Reply | undefined;
+  if (!reply) {
+    reply = build();
+    encodedBody(reply, "br", BULK_BROTLI_QUALITY);
+    encodedBody(reply, "gzip");
+    edition.memo.set(memoKey, reply);
+  }
+  return reply;
+}
+
+export const bulkRoutes: RouteDefinition[] = [
+  {
+    method: "GET", path: "/api/players/bulk", access: "key", params: bulkParams,
+    summary: "Every matching player of the current edition in one call (one request against the rate limit)",
+    handle: (context) => bulkReply(context, context.editions.current, selectPlayers(context.values, { era: "all" }), false),
+  },
+  {
+    method: "GET", path: "/api/versions/:version/players/bulk", access: "key", params: versionedBulkParams,
+    summary: "Every matching player of one edition in one call, at most 10,000 rows",
+    handle: (context) => {
+      const edition = resolveEdition(context.editions, context.pathParams.version ?? "");
+      return bulkReply(context, edition, selectPlayers(context.values, { era: "curr" }), true);
+    },
+  },
+];

@@ -1,0 +1,60 @@
+// The per-edition routes: /api/versions/:version/players (offset pages), /players/:slug
+// (variants across rosters) and /teams. Every row carries gameVersion and badges.top.
+
+import { ERAS } from "../../model/eras.js";
+import { executeQuery } from "../../query/execute.js";
+import { compileParams, limitParam, OFFSET_PARAM, playerFilterParams } from "../../query/params.js";
+import { planQuery, selectPlayers } from "../../query/player-params.js";
+import type { RequestContext } from "../context.js";
+import { successReply, type Reply } from "../reply.js";
+import type { RouteDefinition } from "../router.js";
+import { resolveEdition } from "./edition-param.js";
+import { playerDetail, playerPage, rowsForSlug, teamTypeOf } from "./players.js";
+import { listTeams, teamsParams } from "./teams.js";
+
+const playersParams = compileParams({ ...playerFilterParams({ withAllEras: true }), offset: OFFSET_PARAM, limit: limitParam(100, 50) });
+
+function versionedPlayers(context: RequestContext): Reply {
+  const edition = resolveEdition(context.editions, context.pathParams.version ?? "");
+  const selection = selectPlayers(context.values, { era: "curr" });
+  const limit = (context.values.limit as number | undefined) ?? 50;
+  const offset = (context.values.offset as number | undefined) ?? 0;
+  const key = `vplayers|${edition.checksum}|${JSON.stringify(selection.filters)}|${selection.fieldMask}|${limit}|${offset}`;
+  return context.cached(key, () => {
+    const { total, rows } = executeQuery(edition, planQuery(edition, selection), offset, limit);
+    return playerPage(edition, rows, { fieldMask: selection.fieldMask, isVersioned: true }, {
+      gameVersion: edition.key, count: rows.length, total, hasMore: offset + rows.length < total, offset, limit,
+    });
+  });
+}
+
+const slugParams = compileParams({
+  teamType: { type: "string", enum: ERAS, description: "curr, class or allt: narrows to one era's rosters", "x-normalise": "lower" },
+});
+
+/**
+ * One player of one edition. The slug may be a roster slug or the name's own slug
+ * (`michael-jordan`), which finds every roster of that person: one roster gives an object, several
+ * give an array with meta.variants.
+ */
+function versionedPlayer(context: RequestContext): Reply {
+  const edition = resolveEdition(context.editions, context.pathParams.version ?? "");
+  const era = teamTypeOf(context.values);
+  const rows = rowsForSlug(edition, context.pathParams.slug ?? "", era);
+  const details = rows.map((row) => playerDetail(context.editions, edition, row, true));
+  if (details.length === 1) return successReply(details[0], { gameVersion: edition.key });
+  return successReply(details, {
+    gameVersion: edition.key,
+    count: details.length,
+    variants: rows.map((row) => ({ teamType: edition.players[row]?.teamType, team: edition.players[row]?.team })),
+  });
+}
+
+export const versionedRoutes: RouteDefinition[] = [
+  { method: "GET", path: "/api/versions/:version/players", access: "key", params: playersParams, summary: "Players of one edition, filtered, sorted, offset pages", handle: versionedPlayers },
+  { method: "GET", path: "/api/versions/:version/players/:slug", access: "key", params: slugParams, summary: "One player of one edition, with a variant per roster", handle: versionedPlayer },
+  {
+    method: "GET", path: "/api/versions/:version/teams", access: "key", params: teamsParams, summary: "Teams of one edition, with logos",
+    handle: (context) => listTeams(context, resolveEdition(context.editions, context.pathParams.version ?? "").key),
+  },
+];

@@ -1,0 +1,197 @@
+// The `npm run keys -- …` command: parses arguments, runs one key-store operation, prints the result.
+// Only the entry block at the bottom touches process; runKeysCommand gets everything injected.
+
+import { realpathSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { createKey, KeyStoreError, listKeys, regenerateKey, revokeKey, type IssuedKey, type KeyInfo } from "./key-store.js";
+
+export interface KeysCommandEnv {
+  /** The keys file when no --keys-file is given (the entry passes $KEYS_FILE, else keys.json). */
+  readonly keysFile: string;
+  readonly now: () => Date;
+  /** One call per block of output; the entry adds the final line break. */
+  readonly out: (s: string) => void;
+  readonly err: (s: string) => void;
+}
+
+export const EXIT_OK = 0;
+export const EXIT_FAILURE = 1;
+export const EXIT_USAGE = 2;
+
+export const KEYS_USAGE = `Usage: npm run keys -- <command> [options]
+
+Commands:
+  create --email ADDRESS [--name NAME] [--rate-limit N]
+                      create a key (at most 3 active keys per e-mail address);
+                      N requests per hour, default 500
+  list                list keys: id, e-mail, name, rate limit, created, status
+  regenerate --key KEY
+                      replace a key under the same id; the old key stops working
+  revoke --key KEY    revoke a key
+
+Options:
+  --json              print JSON (create and regenerate: one object whose "key" is the new key)
+  --keys-file PATH    the keys file (default: $KEYS_FILE, else keys.json)
+  -h, --help          show this text`;
+
+const COMMANDS = {
+  create: ["email", "name", "rate-limit"],
+  list: [],
+  regenerate: ["key"],
+  revoke: ["key"],
+} as const satisfies Record<string, readonly string[]>;
+type Command = keyof typeof COMMANDS;
+
+const OPTIONS = {
+  email: { type: "string" },
+  name: { type: "string" },
+  "rate-limit": { type: "string" },
+  key: { type: "string" },
+  json: { type: "boolean" },
+  "keys-file": { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+// Accepted by every command.
+const COMMON_OPTIONS: ReadonlySet<string> = new Set(["json", "keys-file", "help"]);
+
+/** Raised for a malformed command line; turned into the usage text and exit code 2. */
+class UsageError extends Error {}
+
+/** Runs the keys command; returns the process exit code (0 done, 1 failed, 2 usage). */
+export function runKeysCommand(argv: string[], env: KeysCommandEnv): number {
+  try {
+    return run(argv, env);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      env.err(`${error.message}\n\n${KEYS_USAGE}`);
+      return EXIT_USAGE;
+    }
+    if (error instanceof KeyStoreError) {
+      env.err(error.message);
+      return EXIT_FAILURE;
+    }
+    throw error;
+  }
+}
+
+function run(argv: string[], env: KeysCommandEnv): number {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    // parseArgs reports unknown options and missing option values as TypeErrors.
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const { values, positionals } = parsed;
+  if (values.help === true) {
+    env.out(KEYS_USAGE);
+    return EXIT_OK;
+  }
+  const [commandName, ...extra] = positionals;
+  if (commandName === undefined) throw new UsageError("Missing command.");
+  if (!isCommand(commandName)) throw new UsageError(`Unknown command "${commandName}".`);
+  if (extra.length > 0) throw new UsageError(`Unexpected argument "${extra[0]}".`);
+  const allowed: readonly string[] = COMMANDS[commandName];
+  for (const option of Object.keys(values)) {
+    if (!COMMON_OPTIONS.has(option) && !allowed.includes(option)) throw new UsageError(`${commandName} does not take --${option}.`);
+  }
+
+  const file = values["keys-file"] ?? env.keysFile;
+  const isJson = values.json === true;
+  switch (commandName) {
+    case "create": {
+      if (values.email === undefined) throw new UsageError("create needs --email.");
+      const issued = createKey(file, {
+        email: values.email,
+        name: values.name,
+        rateLimit: parseRateLimit(values["rate-limit"]),
+        now: env.now(),
+      });
+      env.out(isJson ? issuedJson(issued) : issuedText("Created", issued));
+      return EXIT_OK;
+    }
+    case "list": {
+      const records = listKeys(file);
+      env.out(isJson ? JSON.stringify(records.map(listEntry)) : listTable(file, records));
+      return EXIT_OK;
+    }
+    case "regenerate": {
+      if (values.key === undefined) throw new UsageError("regenerate needs --key.");
+      const issued = regenerateKey(file, { key: values.key, now: env.now() });
+      env.out(isJson ? issuedJson(issued) : issuedText("Regenerated", issued));
+      return EXIT_OK;
+    }
+    case "revoke": {
+      if (values.key === undefined) throw new UsageError("revoke needs --key.");
+      const record = revokeKey(file, { key: values.key, now: env.now() });
+      env.out(isJson ? JSON.stringify({ revoked: record.id }) : `Revoked key ${record.id} (${record.email}).`);
+      return EXIT_OK;
+    }
+  }
+}
+
+function isCommand(name: string): name is Command {
+  return Object.hasOwn(COMMANDS, name);
+}
+
+function parseRateLimit(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  // Digits only: Number() would accept "1e3", "0x10" and " 5 ", none of which anyone means here.
+  if (!/^[0-9]+$/.test(text)) throw new UsageError(`--rate-limit must be a whole number of requests per hour, got "${text}".`);
+  return Number(text);
+}
+
+function issuedJson({ key, record }: IssuedKey): string {
+  return JSON.stringify({ key, ...record });
+}
+
+function issuedText(verb: "Created" | "Regenerated", { key, record }: IssuedKey): string {
+  const label = record.name === undefined ? "" : ` "${record.name}"`;
+  return [
+    `${verb} key ${record.id}${label} for ${record.email}, ${record.rateLimit} requests per hour.`,
+    ...(verb === "Regenerated" ? ["The old key no longer works; a running server refuses it within a second."] : []),
+    "",
+    `  ${key}`,
+    "",
+    "Store it now: this key cannot be shown again (only its SHA-256 digest is kept).",
+  ].join("\n");
+}
+
+function status(record: KeyInfo): string {
+  return record.revokedAt === undefined ? "active" : `revoked ${record.revokedAt}`;
+}
+
+function listEntry(record: KeyInfo): KeyInfo & { status: "active" | "revoked" } {
+  return { ...record, status: record.revokedAt === undefined ? "active" : "revoked" };
+}
+
+function listTable(file: string, records: readonly KeyInfo[]): string {
+  if (records.length === 0) return `No keys in ${file}.`;
+  const rows = [
+    ["ID", "EMAIL", "NAME", "RATE LIMIT", "CREATED", "STATUS"],
+    ...records.map((record) => [record.id, record.email, record.name ?? "-", String(record.rateLimit), record.createdAt, status(record)]),
+  ];
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0))) ?? [];
+  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join("  ").trimEnd()).join("\n");
+}
+
+function isEntryPoint(): boolean {
+  const script = process.argv[1];
+  if (script === undefined) return false;
+  try {
+    // realpath: import.meta.url is resolved through symlinks, argv[1] is not.
+    return import.meta.url === pathToFileURL(realpathSync(script)).href;
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) {
+  process.exitCode = runKeysCommand(process.argv.slice(2), {
+    keysFile: process.env["KEYS_FILE"] || "keys.json",
+    now: () => new Date(),
+    out: (s) => process.stdout.write(`${s}\n`),
+    err: (s) => process.stderr.write(`${s}\n`),
+  });
+}

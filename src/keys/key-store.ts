@@ -1,0 +1,391 @@
+// API keys at rest: the keys file (SHA-256 digests only, never a key), the operations the keys
+// command runs on it, and the registry the server checks presented keys against. No clock reads.
+
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { closeSync, fchmodSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, unwatchFile, watchFile, writeSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+
+/** Everything that can go wrong with the keys file or a key operation, in words for the operator. */
+export class KeyStoreError extends Error {
+  override readonly name = "KeyStoreError";
+}
+
+/** One key as stored. `digest` is the SHA-256 (hex) of the key; the key itself is never written. */
+export interface KeyRecord {
+  readonly id: string;
+  readonly digest: string;
+  readonly email: string;
+  readonly name?: string;
+  readonly rateLimit: number;
+  readonly createdAt: string;
+  readonly revokedAt?: string;
+  readonly regeneratedAt?: string;
+}
+
+/** A record as shown to people and the command's output: no digest, so nothing can leak it. */
+export type KeyInfo = Omit<KeyRecord, "digest">;
+
+export interface KeyStoreFile {
+  readonly version: 1;
+  readonly keys: readonly KeyRecord[];
+}
+
+/** What a freshly created or regenerated key comes back as: the key (shown once) and its record. */
+export interface IssuedKey {
+  readonly key: string;
+  readonly record: KeyInfo;
+}
+
+/** What the server needs per request: who (id), which token bucket (slot), and its capacity. */
+export interface KeyRecordView {
+  readonly id: string;
+  readonly slot: number;
+  readonly rateLimit: number;
+}
+
+export const KEY_PREFIX = "2k_";
+export const KEY_BODY_LENGTH = 32;
+export const MAX_ACTIVE_KEYS_PER_EMAIL = 3;
+export const DEFAULT_RATE_LIMIT = 500;
+export const DEMO_EMAIL = "demo@courtside.local";
+
+const KEY_SHAPE = /^2k_[a-z0-9]{32}$/;
+const ID_SHAPE = /^k_[0-9a-f]{8}$/;
+const DIGEST_SHAPE = /^[0-9a-f]{64}$/;
+// Loose on purpose: catches typos like a missing "@" or domain without refusing unusual addresses.
+const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const KEY_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
+// 252 = 7 × 36: bytes at or above it are dropped so every symbol is equally likely (no modulo bias).
+const UNBIASED_BYTE_LIMIT = Math.floor(256 / KEY_ALPHABET.length) * KEY_ALPHABET.length;
+
+/** `2k_` + 32 symbols of [a-z0-9], each drawn uniformly from the CSPRNG (≈165 bits). */
+export function generateKey(): string {
+  let body = "";
+  while (body.length < KEY_BODY_LENGTH) {
+    for (const byte of randomBytes(KEY_BODY_LENGTH)) {
+      if (byte >= UNBIASED_BYTE_LIMIT) continue;
+      body += KEY_ALPHABET[byte % KEY_ALPHABET.length];
+      if (body.length === KEY_BODY_LENGTH) break;
+    }
+  }
+  return KEY_PREFIX + body;
+}
+
+export function isKeyShaped(key: string): boolean {
+  return KEY_SHAPE.test(key);
+}
+
+export function digestKey(key: string): string {
+  return createHash("sha256").update(key, "utf8").digest("hex");
+}
+
+/** Reads the keys file. A missing file is an empty store; anything unreadable or malformed is a KeyStoreError naming it. */
+export function readKeyStore(file: string): KeyStoreFile {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    if (isErrnoException(error) && error.code === "ENOENT") return { version: 1, keys: [] };
+    throw new KeyStoreError(`${file}: cannot read the keys file (${describe(error)})`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new KeyStoreError(`${file}: the keys file is not valid JSON (${describe(error)})`);
+  }
+  return validateKeyStore(file, parsed);
+}
+
+/**
+ * Writes the keys file atomically: a temporary file in the same directory (so the rename never
+ * crosses file systems), flushed, then renamed over the old one. A reader — the server's watcher —
+ * sees the old file or the new one, never half of one. Mode 0600: digests are not keys, but the
+ * file still says who holds keys, and there is no reason for other users to read it.
+ */
+export function writeKeyStore(file: string, store: KeyStoreFile): void {
+  const temporary = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  const text = `${JSON.stringify(store, null, 2)}\n`;
+  let fd: number | undefined;
+  try {
+    fd = openSync(temporary, "wx", 0o600);
+    // openSync's mode is filtered by the umask; fchmod makes 0600 exact whatever the umask.
+    fchmodSync(fd, 0o600);
+    writeSync(fd, text);
+    fsyncSync(fd);
+    closeSync(fd);
+    fd = undefined;
+    renameSync(temporary, file);
+  } catch (error) {
+    if (fd !== undefined) closeSync(fd);
+    try {
+      unlinkSync(temporary);
+    } catch {
+      // Nothing to clean up: the temporary file was never created or was already renamed.
+    }
+    throw new KeyStoreError(`${file}: cannot write the keys file (${describe(error)})`);
+  }
+}
+
+export interface CreateKeyOptions {
+  readonly email: string;
+  readonly name?: string | undefined;
+  readonly rateLimit?: number | undefined;
+  readonly now: Date;
+}
+
+/** Creates a key for `email`; refuses a fourth active key for the same address (compared lower-case). */
+export function createKey(file: string, options: CreateKeyOptions): IssuedKey {
+  const email = options.email.trim();
+  if (!EMAIL_SHAPE.test(email)) throw new KeyStoreError(`"${options.email}" is not an e-mail address`);
+  const rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
+  if (!Number.isSafeInteger(rateLimit) || rateLimit < 1) {
+    throw new KeyStoreError(`rate limit ${rateLimit} is not a positive whole number of requests per hour`);
+  }
+  const name = options.name?.trim();
+
+  const store = readKeyStore(file);
+  const lowerEmail = email.toLowerCase();
+  const activeForEmail = store.keys.filter((record) => record.revokedAt === undefined && record.email.toLowerCase() === lowerEmail);
+  if (activeForEmail.length >= MAX_ACTIVE_KEYS_PER_EMAIL) {
+    throw new KeyStoreError(
+      `${email} already has ${MAX_ACTIVE_KEYS_PER_EMAIL} active keys (${activeForEmail.map((record) => record.id).join(", ")}), ` +
+        `the most one e-mail address may hold; revoke one first`,
+    );
+  }
+
+  const key = generateKey();
+  const record: KeyRecord = {
+    id: newRecordId(store.keys),
+    digest: digestKey(key),
+    email,
+    ...(name === undefined || name === "" ? {} : { name }),
+    rateLimit,
+    createdAt: options.now.toISOString(),
+  };
+  // Appended, never inserted: a record's index is its rate-limit slot and must not move.
+  writeKeyStore(file, { version: 1, keys: [...store.keys, record] });
+  return { key, record: toKeyInfo(record) };
+}
+
+/** Every record in file order (the order of their rate-limit slots), revoked ones included. */
+export function listKeys(file: string): KeyInfo[] {
+  return readKeyStore(file).keys.map(toKeyInfo);
+}
+
+export interface KeyOperationOptions {
+  readonly key: string;
+  readonly now: Date;
+}
+
+/**
+ * Replaces an active key by a new one under the same record id, so its rate-limit slot and history
+ * stay with the holder. Only the digest changes, so the old key stops matching at once.
+ */
+export function regenerateKey(file: string, options: KeyOperationOptions): IssuedKey {
+  const store = readKeyStore(file);
+  const { index, record: old } = findActive(file, store, options.key);
+  const key = generateKey();
+  const record: KeyRecord = { ...old, digest: digestKey(key), regeneratedAt: options.now.toISOString() };
+  writeKeyStore(file, { version: 1, keys: store.keys.map((other, i) => (i === index ? record : other)) });
+  return { key, record: toKeyInfo(record) };
+}
+
+/** Marks an active key revoked. The record stays (its slot must not be reused by a later key). */
+export function revokeKey(file: string, options: KeyOperationOptions): KeyInfo {
+  const store = readKeyStore(file);
+  const { index, record: old } = findActive(file, store, options.key);
+  const record: KeyRecord = { ...old, revokedAt: options.now.toISOString() };
+  writeKeyStore(file, { version: 1, keys: store.keys.map((other, i) => (i === index ? record : other)) });
+  return toKeyInfo(record);
+}
+
+/**
+ * For `npm start`: when the file holds no active key, creates one for the demo address so a
+ * first run is usable, and returns it to be printed once. Otherwise returns undefined.
+ */
+export function ensureDemoKey(file: string, now: Date): IssuedKey | undefined {
+  if (readKeyStore(file).keys.some((record) => record.revokedAt === undefined)) return undefined;
+  return createKey(file, { email: DEMO_EMAIL, name: "demo", now });
+}
+
+interface RegistryEntry {
+  readonly digest: Buffer;
+  readonly view: KeyRecordView;
+}
+
+export interface KeyRegistryOptions {
+  /** Told when a reload finds the file unreadable or corrupt; the registry then keeps the keys it had. */
+  readonly onError?: (error: KeyStoreError) => void;
+}
+
+/**
+ * The server's view of the keys file: active keys by digest. Construction reads the file and throws
+ * a KeyStoreError if it is corrupt (a boot error); later reloads never throw.
+ */
+export class KeyRegistry {
+  readonly file: string;
+  readonly #onError: ((error: KeyStoreError) => void) | undefined;
+  #entriesByDigest: Map<string, RegistryEntry>;
+  #slotCount: number;
+  #listener: (() => void) | undefined;
+  #catchUp: NodeJS.Timeout | undefined;
+
+  constructor(file: string, options: KeyRegistryOptions = {}) {
+    this.file = file;
+    this.#onError = options.onError;
+    const store = readKeyStore(file);
+    this.#entriesByDigest = indexActiveKeys(store);
+    this.#slotCount = store.keys.length;
+  }
+
+  /** Records in the file, revoked included: every slot verify can return is below this. */
+  get slotCount(): number {
+    return this.#slotCount;
+  }
+
+  /** The active key's id, token-bucket slot and rate limit; undefined for anything else. */
+  verify(key: string): KeyRecordView | undefined {
+    // Shape first: garbage (and oversized headers) are refused without spending a hash on them.
+    if (!KEY_SHAPE.test(key)) return undefined;
+    const digest = createHash("sha256").update(key, "utf8").digest();
+    // The Map lookup is keyed by the digest, not the key, so its timing says nothing useful about the
+    // key (finding a near-miss digest would need a SHA-256 preimage). The constant-time compare is the
+    // final word on the bytes, so a lookup bug can never turn into accepting a different key.
+    const entry = this.#entriesByDigest.get(digest.toString("hex"));
+    if (entry === undefined || !timingSafeEqual(digest, entry.digest)) return undefined;
+    return entry.view;
+  }
+
+  /** Re-reads the file. On a read or parse failure keeps the current keys, reports, and returns false. */
+  reload(): boolean {
+    let store: KeyStoreFile;
+    try {
+      store = readKeyStore(this.file);
+    } catch (error) {
+      const reported = error instanceof KeyStoreError ? error : new KeyStoreError(`${this.file}: ${describe(error)}`);
+      this.#onError?.(reported);
+      return false;
+    }
+    this.#entriesByDigest = indexActiveKeys(store);
+    this.#slotCount = store.keys.length;
+    return true;
+  }
+
+  /**
+   * Reloads whenever the file changes, so a regenerated or revoked key is refused within a second.
+   * Polling (fs.watchFile) rather than fs.watch: the command replaces the file by rename, which
+   * fs.watch loses track of on some platforms, while a poll simply sees a new inode and mtime.
+   * The poller does not keep the process alive.
+   */
+  watch(intervalMs = 250): void {
+    if (this.#listener !== undefined) return;
+    const listener = (): void => {
+      this.reload();
+    };
+    this.#listener = listener;
+    watchFile(this.file, { interval: intervalMs, persistent: false }, listener);
+    // The poller takes its baseline stat asynchronously, so a change landing between the last read
+    // and that stat would go unnoticed until the next one. One catch-up reload closes that gap.
+    this.#catchUp = setTimeout(listener, intervalMs);
+    this.#catchUp.unref();
+  }
+
+  /** Stops watching; never keeps the process alive either way. */
+  close(): void {
+    if (this.#catchUp !== undefined) clearTimeout(this.#catchUp);
+    this.#catchUp = undefined;
+    if (this.#listener === undefined) return;
+    unwatchFile(this.file, this.#listener);
+    this.#listener = undefined;
+  }
+}
+
+function indexActiveKeys(store: KeyStoreFile): Map<string, RegistryEntry> {
+  const entries = new Map<string, RegistryEntry>();
+  store.keys.forEach((record, slot) => {
+    if (record.revokedAt !== undefined) return;
+    entries.set(record.digest, {
+      digest: Buffer.from(record.digest, "hex"),
+      view: Object.freeze({ id: record.id, slot, rateLimit: record.rateLimit }),
+    });
+  });
+  return entries;
+}
+
+function findActive(file: string, store: KeyStoreFile, key: string): { index: number; record: KeyRecord } {
+  if (!KEY_SHAPE.test(key)) throw new KeyStoreError(`that is not a key: keys look like ${KEY_PREFIX} followed by ${KEY_BODY_LENGTH} lower-case letters and digits`);
+  const digest = digestKey(key);
+  const index = store.keys.findIndex((record) => record.digest === digest);
+  const record = store.keys[index];
+  if (record === undefined) throw new KeyStoreError(`no key in ${file} matches the key given (it may have been regenerated)`);
+  if (record.revokedAt !== undefined) throw new KeyStoreError(`key ${record.id} was revoked at ${record.revokedAt}`);
+  return { index, record };
+}
+
+function newRecordId(existing: readonly KeyRecord[]): string {
+  const taken = new Set(existing.map((record) => record.id));
+  for (;;) {
+    const id = `k_${randomBytes(4).toString("hex")}`;
+    if (!taken.has(id)) return id;
+  }
+}
+
+function toKeyInfo(record: KeyRecord): KeyInfo {
+  const { digest: _digest, ...info } = record;
+  return info;
+}
+
+/** Checks the parsed file field by field so a hand edit gone wrong is named, not half-loaded. */
+function validateKeyStore(file: string, parsed: unknown): KeyStoreFile {
+  const fail = (reason: string): never => {
+    throw new KeyStoreError(`${file}: corrupt keys file: ${reason}`);
+  };
+  if (!isObject(parsed)) return fail("expected a JSON object");
+  if (parsed["version"] !== 1) return fail(`unknown version ${JSON.stringify(parsed["version"])} (expected 1)`);
+  const keys = parsed["keys"];
+  if (!Array.isArray(keys)) return fail(`"keys" is not an array`);
+  const seenIds = new Set<string>();
+  const records = keys.map((raw: unknown, i): KeyRecord => {
+    const at = `keys[${i}]`;
+    if (!isObject(raw)) return fail(`${at} is not an object`);
+    const { id, digest, email, name, rateLimit, createdAt, revokedAt, regeneratedAt } = raw;
+    if (typeof id !== "string" || !ID_SHAPE.test(id)) return fail(`${at}.id is not k_ followed by 8 hex digits`);
+    if (seenIds.has(id)) return fail(`${at}.id ${id} appears twice`);
+    seenIds.add(id);
+    if (typeof digest !== "string" || !DIGEST_SHAPE.test(digest)) return fail(`${at}.digest is not a SHA-256 hex digest`);
+    if (typeof email !== "string" || email === "") return fail(`${at}.email is missing`);
+    if (name !== undefined && typeof name !== "string") return fail(`${at}.name is not a string`);
+    if (typeof rateLimit !== "number" || !Number.isSafeInteger(rateLimit) || rateLimit < 1) return fail(`${at}.rateLimit is not a positive integer`);
+    if (!isTimestamp(createdAt)) return fail(`${at}.createdAt is not an ISO timestamp`);
+    if (revokedAt !== undefined && !isTimestamp(revokedAt)) return fail(`${at}.revokedAt is not an ISO timestamp`);
+    if (regeneratedAt !== undefined && !isTimestamp(regeneratedAt)) return fail(`${at}.regeneratedAt is not an ISO timestamp`);
+    return {
+      id,
+      digest,
+      email,
+      ...(name === undefined ? {} : { name }),
+      rateLimit,
+      createdAt,
+      ...(revokedAt === undefined ? {} : { revokedAt }),
+      ...(regeneratedAt === undefined ? {} : { regeneratedAt }),
+    };
+  });
+  return { version: 1, keys: records };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isTimestamp(value: unknown): value is string {
+  return typeof value === "string" && !Number.isNaN(Date.parse(value));
+}
+
+function isErrnoException(error: unknown): error is NodeJS.ErrnoException {
+  return error instanceof Error && "code" in error;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,185 @@
+import { readFileSync } from "node:fs";
+import t from "tap";
+import { ImportError } from "../../src/data/import-error.js";
+import { importJson } from "../../src/data/import-json.js";
+import type { PlayerRecord } from "../../src/model/player.js";
+import { isPlayerRecord } from "../../src/model/schemas.js";
+
+const capturedAt = "2026-06-01T00:00:00.000Z";
+const sampleText = readFileSync(new URL("../../../shared/realdata/2k26-api-export-sample.json", import.meta.url), "utf8");
+const sample = importJson("sample.json", sampleText, { capturedAt });
+
+/** The ImportError `run` throws; anything else (or nothing) fails the test. */
+function importError(run: () => unknown): ImportError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ImportError) return error;
+    throw error;
+  }
+  throw new Error("expected an ImportError, but the import succeeded");
+}
+
+function find(records: readonly PlayerRecord[], slug: string): PlayerRecord {
+  const found = records.find((record) => record.slug === slug);
+  if (found === undefined) throw new Error(`no record ${slug}`);
+  return found;
+}
+
+const player = (fields: Record<string, unknown> = {}): Record<string, unknown> => ({
+  name: "Test Player", team: "Boston Celtics", overall: 80, positions: ["PG"], ...fields,
+});
+
+t.test("the API-shaped sample reads as 63 valid records", async (t) => {
+  t.equal(sample.length, 63);
+  t.ok(sample.every((record) => isPlayerRecord(record)), "all pass the player schema");
+  t.same(
+    [sample.filter((r) => r.teamType === "curr").length, sample.filter((r) => r.teamType === "class").length,
+      sample.filter((r) => r.teamType === "allt").length],
+    [14, 31, 18],
+  );
+});
+
+t.test("Hakeem Olajuwon keeps every value of the source, cats mapped to group scores", async (t) => {
+  const hakeem = find(sample, "hakeem-olajuwon-all-time-houston-rockets");
+  t.equal(hakeem.name, "Hakeem Olajuwon");
+  t.equal(hakeem.team, "All-Time Houston Rockets");
+  t.equal(hakeem.teamType, "allt");
+  t.equal(hakeem.overall, 99);
+  t.same(hakeem.positions, ["C", "PF"]);
+  t.equal(hakeem.height, "7'0\"");
+  t.equal(hakeem.weight, "255 lbs");
+  t.equal(hakeem.wingspan, "7'3\"");
+  t.equal(hakeem.college, "Houston");
+  t.equal(hakeem.teamImg, "https://www.2kratings.com/wp-content/uploads/Houston-Rockets-Current-Logo.svg");
+  t.equal(hakeem.playerImage, "https://www.2kratings.com/wp-content/uploads/Hakeem-Olajuwon-1.png");
+  t.equal(hakeem.lastUpdated, capturedAt);
+  t.strictSame(hakeem.attributes, {
+    closeShot: 98, midRangeShot: 89, threePointShot: 71, freeThrow: 78, shotIQ: 98, offensiveConsistency: 98,
+    speed: 65, agility: 57, strength: 92, vertical: 60, stamina: 95, hustle: 79, durability: 92,
+    drivingLayup: 82, standingDunk: 95, drivingDunk: 75, postHook: 98, postFade: 98, postControl: 99, drawFoul: 95, hands: 97,
+    passAccuracy: 68, ballHandle: 61, speedWithBall: 26, passIQ: 82, passVision: 63,
+    interiorDefense: 99, perimeterDefense: 57, steal: 65, block: 95, helpDefenseIQ: 98, passPerception: 98, defensiveConsistency: 98,
+    offensiveRebound: 95, defensiveRebound: 98,
+    outsideScoring: 87, athleticism: 75, insideScoring: 94, playmaking: 60, defending: 87, rebounding: 97,
+  });
+  t.strictSame(hakeem.badges, {
+    total: 19, legendary: 2, hallOfFame: 3, gold: 11, silver: 1, bronze: 2,
+    top: [{ name: "Post Lockdown", tier: "Legendary" }, { name: "Post-Up Poet", tier: "Legendary" }, { name: "Brick Wall", tier: "Hall of Fame" }],
+  });
+  t.equal(hakeem._id.length, 24);
+});
+
+t.test("the source's own slugs are kept even where ours would differ", async (t) => {
+  t.equal(find(sample, "lebron-james-12-13-miami-heat").team, "2012-13 Miami Heat");
+  t.equal(find(sample, "jj-barea-2010-11-dallas-mavericks").name, "J.J. Barea");
+});
+
+t.test("a record with no badges has zero counts and no top", async (t) => {
+  const small = find(sample, "javon-small");
+  t.strictSame(small.badges, { total: 0, legendary: 0, hallOfFame: 0, gold: 0, silver: 0, bronze: 0 });
+});
+
+t.test("an envelope whose data is the array reads like the bare array", async (t) => {
+  const envelope = `{"success":true,"meta":{"pages":[{"n":1}]},"data":${sampleText}}`;
+  t.same(importJson("env.json", envelope, { capturedAt }), sample);
+});
+
+t.test("a missing or invalid slug or teamType is derived from name and team", async (t) => {
+  const [derived, invalid] = importJson("x.json", JSON.stringify([
+    player({ name: "Michael Jordan", team: "1995-96 Chicago Bulls" }),
+    player({ name: "Michael Jordan", team: "All-Time Chicago Bulls", slug: "Not A Slug", teamType: "legends" }),
+  ]), { capturedAt });
+  t.equal(derived?.teamType, "class");
+  t.equal(derived?.slug, "michael-jordan-1995-96-chicago-bulls");
+  t.equal(invalid?.teamType, "allt");
+  t.equal(invalid?.slug, "michael-jordan-all-time-chicago-bulls");
+});
+
+t.test("a badge list a record carries is kept in catalogue order and fills counts and top", async (t) => {
+  const [record] = importJson("x.json", JSON.stringify([player({
+    badges: { list: [{ name: "Brick Wall", tier: "Gold" }, { name: "Deadeye", tier: "hof" }] },
+  })]), { capturedAt });
+  t.strictSame(record?.badges, {
+    total: 2, legendary: 0, hallOfFame: 1, gold: 1, silver: 0, bronze: 0,
+    list: [
+      { name: "Deadeye", slug: "deadeye", tier: "Hall of Fame", category: "Shooting" },
+      { name: "Brick Wall", slug: "brick-wall", tier: "Gold", category: "General" },
+    ],
+    top: [{ name: "Deadeye", tier: "Hall of Fame" }, { name: "Brick Wall", tier: "Gold" }],
+  });
+});
+
+t.test("invalid JSON names the line of the syntax error", async (t) => {
+  const text = '[\n  {"name": "A", "team": "Boston Celtics", "overall": 80, "positions": ["PG"]},\n  {"name": "B", "overall": }\n]\n';
+  const error = importError(() => importJson("bad.json", text, { capturedAt }));
+  t.equal(error.file, "bad.json");
+  t.equal(error.line, 3);
+  t.equal(error.field, undefined);
+  t.match(error.reason, /not valid JSON/);
+});
+
+t.test("a trailing comma and a truncated file point at a line the file has", async (t) => {
+  const trailing = importError(() => importJson("x.json", '[\n  {"name": "A",},\n  {}\n]', { capturedAt }));
+  t.equal(trailing.line, 2);
+  const truncated = importError(() => importJson("x.json", '[\n  {"name": "A",\n   "team": "Bost', { capturedAt }));
+  t.equal(truncated.line, 3);
+  t.match(truncated.reason, /not valid JSON/);
+});
+
+t.test("a record with a bad position names the line where that record starts and the field path", async (t) => {
+  const records = JSON.parse(sampleText) as Record<string, unknown>[];
+  const broken = records.map((record, i) => (i === 4 ? { ...record, positions: ["SF", "Forward"] } : record));
+  const text = JSON.stringify(broken, null, 2);
+  const name = text.indexOf('"name": "LeBron James"');
+  const expectedLine = text.slice(0, name).split("\n").length - 1; // the `{` line just above the name
+  const error = importError(() => importJson("pretty.json", text, { capturedAt }));
+  t.equal(error.file, "pretty.json");
+  t.equal(error.line, expectedLine);
+  t.equal(error.field, "positions[1]");
+  t.match(error.reason, /"Forward" is not a position/);
+});
+
+t.test("a record inside an envelope is located inside data, not in other arrays", async (t) => {
+  const text = [
+    "{",
+    '  "meta": {"data": [{"name": "decoy"}, {"name": "decoy"}]},',
+    '  "data": [',
+    `    ${JSON.stringify(player())},`,
+    `    ${JSON.stringify(player({ name: "Other", attributes: { steal: 120 } }))}`,
+    "  ]",
+    "}",
+  ].join("\n");
+  const error = importError(() => importJson("env.json", text, { capturedAt }));
+  t.equal(error.line, 5);
+  t.equal(error.field, "attributes.steal");
+  t.equal(error.reason, "120 is not an integer from 0 to 99");
+});
+
+t.test("a record without a name is refused", async (t) => {
+  const text = `[\n${JSON.stringify(player())},\n${JSON.stringify(player({ name: undefined }))}\n]`;
+  const error = importError(() => importJson("x.json", text, { capturedAt }));
+  t.equal(error.line, 3);
+  t.equal(error.field, "name");
+  t.match(error.reason, /name is missing/);
+});
+
+t.test("an unknown attribute or cats key is refused rather than dropped", async (t) => {
+  const attribute = importError(() => importJson("x.json", JSON.stringify([player({ attributes: { clutch: 90 } })]), { capturedAt }));
+  t.equal(attribute.field, "attributes.clutch");
+  t.equal(attribute.line, 1);
+  const cats = importError(() => importJson("x.json", JSON.stringify([player({ cats: { mid: 90 } })]), { capturedAt }));
+  t.equal(cats.field, "cats.mid");
+});
+
+t.test("badge counts that disagree with their total are refused", async (t) => {
+  const error = importError(() => importJson("x.json", JSON.stringify([player({ badges: { gold: 2, total: 3 } })]), { capturedAt }));
+  t.equal(error.field, "badges.total");
+  t.match(error.reason, /sum of the tier counts \(2\)/);
+});
+
+t.test("a top-level value that holds no records is refused as a whole", async (t) => {
+  const error = importError(() => importJson("x.json", '{"players": []}', { capturedAt }));
+  t.equal(error.line, undefined);
+  t.match(error.reason, /expected an array/);
+});
