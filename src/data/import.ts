@@ -14,9 +14,9 @@ import { importJson } from "./import-json.js";
 /** All records of `paths`, merged, sorted by era, team, name (then slug, so ties cannot reorder). */
 export function importFiles(paths: readonly string[], options: ImportOptions): PlayerRecord[] {
   const merged = new Merge();
-  for (const path of paths) {
-    for (const record of importFile(path, options)) merged.add(record);
-  }
+  paths.forEach((path, file) => {
+    for (const record of importFile(path, options)) merged.add(record, file);
+  });
   return merged.records.sort(
     (a, b) => ERA_CODE[a.teamType] - ERA_CODE[b.teamType] || compareText(a.team, b.team)
       || compareText(a.name, b.name) || compareText(a.slug, b.slug),
@@ -47,10 +47,12 @@ class Merge {
   readonly records: PlayerRecord[] = [];
   private readonly rowOfPlayer = new Map<string, number>();
   private readonly rowOfSlug = new Map<string, number>();
+  /** Current-era rows by folded name, with the input they came from. */
+  private readonly currentRowsByName = new Map<string, { row: number; file: number }[]>();
 
-  add(record: PlayerRecord): void {
+  add(record: PlayerRecord, file: number): void {
     const player = `${record.teamType}\u0000${record.team}\u0000${foldName(record.name)}`;
-    const existing = this.rowOfPlayer.get(player);
+    const existing = this.rowOfPlayer.get(player) ?? this.tradedFrom(record, file);
     if (existing !== undefined) {
       // The same player on the same team again: inputs are given oldest first (a newer scrape
       // after an older one), so the later row is the truth and replaces the earlier in place.
@@ -59,6 +61,7 @@ class Merge {
       const unique = this.uniqueSlug(record);
       this.records[existing] = unique;
       this.rowOfSlug.set(slugKey(unique.teamType, unique.slug), existing);
+      this.rowOfPlayer.set(player, existing);
       return;
     }
     // A different player whose slug is taken (two namesakes in one era): the later one gets
@@ -67,6 +70,21 @@ class Merge {
     const row = this.records.push(unique) - 1;
     this.rowOfPlayer.set(player, row);
     this.rowOfSlug.set(slugKey(unique.teamType, unique.slug), row);
+    if (record.teamType === "curr") {
+      const name = foldName(record.name);
+      this.currentRowsByName.set(name, [...(this.currentRowsByName.get(name) ?? []), { row, file }]);
+    }
+  }
+
+  /**
+   * A player stands on one current roster at a time, so one earlier input's only current row
+   * with this name, on another team, is the same person traded since: the later input wins.
+   * Namesakes inside one input (two Marcus Williams on two teams) stay two players.
+   */
+  private tradedFrom(record: PlayerRecord, file: number): number | undefined {
+    if (record.teamType !== "curr") return undefined;
+    const earlier = (this.currentRowsByName.get(foldName(record.name)) ?? []).filter((entry) => entry.file < file);
+    return earlier.length === 1 ? earlier[0]?.row : undefined;
   }
 
   private uniqueSlug(record: PlayerRecord): PlayerRecord {
