@@ -58,7 +58,7 @@ t.test("every filter agrees with the oracle", async (t) => {
       return name.endsWith("_gte") ? { column, min: Number(value), max: 99 } : { column, min: 0, max: Number(value) };
     });
     const [sortField, direction] = params.get("sort")!.split(":") as [string, string];
-    const sortKey = sortField === "overall" || sortField === "name" ? sortField
+    const sortKey: "overall" | "name" | number = sortField === "overall" || sortField === "name" ? sortField
       : sortField === "three_ball" ? ATTRIBUTE_KEYS.indexOf("threePointShot") : ATTRIBUTE_PARAM_NAMES.indexOf(sortField);
     const team = params.get("team");
     const query = {
