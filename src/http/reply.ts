@@ -12,6 +12,8 @@ export interface Reply {
   headers?: readonly (readonly [string, string])[];
   /** `Cache-Control: no-store` (health, readiness, errors). */
   isNoStore?: boolean;
+  /** Defaults to JSON; the API reference page and its assets set their own. */
+  contentType?: string;
   /** Encoded bodies, filled once on first use and kept with a cached reply. */
   encoded?: { br?: Buffer; gzip?: Buffer };
 }

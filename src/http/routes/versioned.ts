@@ -42,12 +42,12 @@ function versionedPlayer(context: RequestContext): Reply {
   const era = teamTypeOf(context.values);
   const rows = rowsForSlug(edition, context.pathParams.slug ?? "", era);
   const details = rows.map((row) => playerDetail(context.editions, edition, row, true));
-  if (details.length === 1) return successReply(details[0], { gameVersion: edition.key });
+  if (details.length === 1) return successReply(details[0], { gameVersion: edition.key }, { isCacheable: true });
   return successReply(details, {
     gameVersion: edition.key,
     count: details.length,
     variants: rows.map((row) => ({ teamType: edition.players[row]?.teamType, team: edition.players[row]?.team })),
-  });
+  }, { isCacheable: true });
 }
 
 export const versionedRoutes: RouteDefinition[] = [

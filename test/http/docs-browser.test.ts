@@ -1,0 +1,83 @@
+import t from "tap";
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildRoutes } from "../../src/http/app.js";
+import { Dispatcher } from "../../src/http/dispatch.js";
+import { openApiPath, OPENAPI_PATH } from "../../src/http/openapi.js";
+import { Router, type RouteDefinition } from "../../src/http/router.js";
+import { docsRoutes } from "../../src/http/routes/docs.js";
+import { startServer } from "../../src/http/server.js";
+import { TokenBuckets } from "../../src/http/token-buckets.js";
+import { startHarness, type Harness } from "./harness.js";
+
+const CHROMIUM = "/usr/bin/chromium";
+
+/** The service's route table with the documentation routes, whether or not app.ts lists them yet. */
+function allRoutes(): RouteDefinition[] {
+  const routes = buildRoutes(() => true);
+  if (routes.some((route) => route.path === OPENAPI_PATH)) return routes;
+  const withDocs: RouteDefinition[] = [...routes, ...docsRoutes(() => withDocs)];
+  return withDocs;
+}
+
+/** The harness's server when it serves the docs routes, else the same service's data behind a dispatcher over allRoutes(). */
+async function serveDocs(h: Harness): Promise<{ base: string; close: () => void }> {
+  const probe = await fetch(`${h.base}${OPENAPI_PATH}`);
+  await probe.arrayBuffer();
+  if (probe.status === 200) return { base: h.base, close: () => {} };
+  const dispatcher = new Dispatcher({
+    router: new Router(allRoutes()), editions: () => h.service.editions(), keys: h.service.keys, buckets: new TokenBuckets(16, 64),
+    now: Date.now, responseCacheBytes: 1 << 20, corsOrigins: [], isDraining: () => false, maxBodyBytes: 64 * 1024,
+  });
+  const server = await startServer({ host: "127.0.0.1", port: 0, dispatcher, maxBodyBytes: 64 * 1024, bodyTimeoutMs: 10_000 });
+  return { base: `http://127.0.0.1:${server.port}`, close: () => server.close() };
+}
+
+/** Headless Chromium's DOM of a page after its scripts ran (virtual time lets the fetches finish). */
+function dumpDom(url: string): Promise<string> {
+  const profile = mkdtempSync(join(tmpdir(), "courtside-chromium-"));
+  const args = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage", `--user-data-dir=${profile}`,
+    "--dump-dom", "--virtual-time-budget=10000", url,
+  ];
+  return new Promise((resolve, reject) => {
+    execFile(CHROMIUM, args, { timeout: 90_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      rmSync(profile, { recursive: true, force: true });
+      if (error) reject(new Error(`chromium failed: ${error.message}\n${stderr.slice(-2000)}`));
+      else resolve(stdout);
+    });
+  });
+}
+
+if (!existsSync(CHROMIUM)) {
+  t.test("the API reference page renders every route in headless Chromium", {
+    skip: `${CHROMIUM} is missing: install Debian's chromium (bash .ci/install-chromium) to run this test`,
+  }, () => {});
+} else {
+  const h = await startHarness();
+  const docs = await serveDocs(h);
+  t.teardown(() => {
+    docs.close();
+    h.close();
+  });
+
+  t.test("the API reference page renders every route in headless Chromium", { timeout: 120_000 }, async (t) => {
+    const html = await dumpDom(`${docs.base}/docs`);
+    // Swagger UI puts zero-width spaces after each slash of a path so long paths can wrap.
+    const dom = html.replace(/\u200b|&ZeroWidthSpace;|&#8203;/g, "");
+    t.match(dom, /class="[^"]*swagger-ui/, "Swagger UI mounted");
+    t.match(dom, /Courtside player ratings API/, "the document's title is shown");
+    t.notMatch(dom, /Failed to load API definition|Could not render/i, "no rendering error");
+    const paths = [...new Set(allRoutes().map((route) => openApiPath(route.path)))];
+    for (const path of paths) t.ok(dom.includes(`data-path="${path}"`), `lists ${path}`);
+    t.ok(dom.includes('data-path="/api/versions"') && dom.includes('data-path="/api/players"'), "the players list and the edition list are there");
+    const rendered = [...dom.matchAll(/data-path="([^"]+)"/g)].map((match) => match[1]);
+    t.equal(new Set(rendered).size, paths.length, "no other paths");
+    const loads = [...dom.matchAll(/<(?:script|link|img|iframe|source)\b[^>]*\s(?:src|href)="([^"]+)"/g)].map((match) => match[1] as string);
+    t.ok(loads.length > 0, "the page loads its assets");
+    t.ok(loads.every((url) => !/^(https?:)?\/\//.test(url) || url.startsWith(docs.base)), `loads only from the service: ${loads.join(" ")}`);
+  });
+}
