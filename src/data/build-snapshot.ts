@@ -113,15 +113,15 @@ function buildColumns(players: readonly PlayerRecord[], teams: readonly TeamEntr
       if (index !== undefined && columns.badgeTiers) columns.badgeTiers[row * BADGE_COUNT + index] = TIER_CODE.get(badge.tier) ?? 0;
     }
   });
-  const byName = players.map((_, row) => row).sort((a, b) => compareByName(players, a, b));
+  // Folded once per row, not per comparison: the comparator runs n·log n times.
+  const folded = players.map((player) => foldName(player.name));
+  const byName = players.map((_, row) => row).sort((a, b) => {
+    const pa = players[a] as PlayerRecord;
+    const pb = players[b] as PlayerRecord;
+    return compareText(folded[a] as string, folded[b] as string) || compareText(pa.name, pb.name) || compareText(pa._id, pb._id);
+  });
   byName.forEach((row, rank) => { columns.nameRank[row] = rank; });
   return columns;
-}
-
-function compareByName(players: readonly PlayerRecord[], a: number, b: number): number {
-  const pa = players[a] as PlayerRecord;
-  const pb = players[b] as PlayerRecord;
-  return compareText(foldName(pa.name), foldName(pb.name)) || compareText(pa.name, pb.name) || compareText(pa._id, pb._id);
 }
 
 /** Sorting is an integer compare: the value, then the name rank. */
