@@ -1,0 +1,127 @@
+// The build-index command: the demo generator or --input files → one MessagePack snapshot per
+// edition in the data directory. Usage (CONTRACT §5):
+//   build-index                                   all demo editions into $DATA_DIR (default data/)
+//   build-index --edition 2K26 --status current|archived --input FILE [--input FILE …] [--out DIR] [--as-of YYYY-MM-DD]
+//   build-index --scale 1000000 --edition 2K99 [--out DIR]   a generated edition of N players (benchmarks)
+
+import { mkdirSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { generateDemoEditions, generateScaleEdition } from "./demo.js";
+import { importFiles } from "./import.js";
+import { ImportError } from "./import-error.js";
+import { writeEdition, type WriteOutcome } from "./build-edition.js";
+import { createProgress } from "./progress.js";
+import { SnapshotError } from "./snapshot.js";
+import { EDITION_STATUSES, normaliseEditionKey, type EditionStatus } from "../model/eras.js";
+import type { EditionSource } from "../model/player.js";
+
+const USAGE = `usage: build-index [--out DIR] [--as-of YYYY-MM-DD]
+       build-index --edition 2K26 --status current|archived --input FILE [--input FILE …] [--out DIR] [--as-of YYYY-MM-DD]
+       build-index --scale N [--edition 2K99] [--out DIR]`;
+
+class UsageError extends Error {}
+
+interface BuildOptions {
+  out: string;
+  asOf: string;
+  edition: string | undefined;
+  status: EditionStatus | undefined;
+  inputs: string[];
+  scale: number | undefined;
+}
+
+function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BuildOptions {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: {
+      edition: { type: "string" },
+      status: { type: "string" },
+      input: { type: "string", multiple: true },
+      out: { type: "string" },
+      "as-of": { type: "string" },
+      scale: { type: "string" },
+      help: { type: "boolean" },
+    },
+    strict: true,
+    allowPositionals: true,
+  });
+  if (values.help) throw new UsageError("");
+  if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
+  const asOf = values["as-of"] ?? new Date().toISOString().slice(0, 10);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(asOf) || Number.isNaN(Date.parse(`${asOf}T00:00:00Z`))) throw new UsageError(`--as-of ${asOf} is not a YYYY-MM-DD date`);
+  const edition = values.edition === undefined ? undefined : normaliseEditionKey(values.edition);
+  if (values.edition !== undefined && edition === undefined) throw new UsageError(`--edition ${values.edition} is not 2K + two digits`);
+  const status = values.status as EditionStatus | undefined;
+  if (status !== undefined && !EDITION_STATUSES.includes(status)) throw new UsageError(`--status must be current or archived, not ${status}`);
+  const inputs = values.input ?? [];
+  const scale = values.scale === undefined ? undefined : Number(values.scale);
+  if (scale !== undefined && (!Number.isInteger(scale) || scale < 1)) throw new UsageError(`--scale ${values.scale} is not a positive integer`);
+  if (inputs.length > 0 && (edition === undefined || status === undefined)) throw new UsageError("--input needs --edition and --status");
+  if (inputs.length === 0 && scale === undefined && (edition !== undefined || status !== undefined)) {
+    throw new UsageError("--edition and --status build from --input files; without them every demo edition is built");
+  }
+  return { out: values.out ?? env.DATA_DIR ?? "data", asOf, edition, status, inputs, scale };
+}
+
+function sourcesFor(options: BuildOptions): EditionSource[] {
+  if (options.scale !== undefined) {
+    return [generateScaleEdition({ players: options.scale, gameVersion: options.edition ?? "2K99" })];
+  }
+  if (options.inputs.length > 0) {
+    const players = importFiles(options.inputs, { capturedAt: `${options.asOf}T00:00:00.000Z` });
+    return [{
+      gameVersion: options.edition as string,
+      status: options.status as EditionStatus,
+      capturedAt: `${options.asOf}T00:00:00.000Z`,
+      source: options.inputs.map((input) => input.split("/").pop()).join(", "),
+      players,
+      history: [],
+    }];
+  }
+  return generateDemoEditions({ asOf: options.asOf });
+}
+
+function describe(outcome: WriteOutcome): string {
+  switch (outcome.kind) {
+    case "written": return `wrote ${outcome.file} (${outcome.payload.meta.playerCount} players, ${(outcome.bytes / 1024).toFixed(0)} KiB)`;
+    case "unchanged": return `${outcome.file} unchanged (archived, same content)`;
+    case "refused": return `refused ${outcome.file}: ${outcome.reason}`;
+  }
+}
+
+export interface BuildIndexIo {
+  env: NodeJS.ProcessEnv;
+  stderr: NodeJS.WriteStream;
+}
+
+export function runBuildIndex(argv: string[], io: BuildIndexIo = { env: process.env, stderr: process.stderr }): number {
+  let options: BuildOptions;
+  try {
+    options = parseOptions(argv, io.env);
+  } catch (error) {
+    const message = error instanceof UsageError || error instanceof TypeError ? error.message : String(error);
+    io.stderr.write(`${message ? `build-index: ${message}\n` : ""}${USAGE}\n`);
+    return 2;
+  }
+  const started = performance.now();
+  try {
+    const sources = sourcesFor(options);
+    mkdirSync(options.out, { recursive: true });
+    const progress = createProgress(sources.length, io.stderr);
+    let refused = 0;
+    for (const source of sources) {
+      const outcome = writeEdition(options.out, source, options.asOf);
+      if (outcome.kind === "refused") refused += 1;
+      progress.step(describe(outcome));
+    }
+    progress.done(`${sources.length - refused}/${sources.length} editions in ${options.out} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    return refused > 0 ? 1 : 0;
+  } catch (error) {
+    if (error instanceof ImportError || error instanceof SnapshotError) {
+      io.stderr.write(`build-index: ${error.message}\nnothing was written\n`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
