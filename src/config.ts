@@ -14,6 +14,8 @@ export interface Config {
   readonly responseCacheBytes: number;
   readonly maxBodyBytes: number;
   readonly bodyTimeoutMs: number;
+  /** Prometheus metrics, aggregated across workers, on their own port (0 = any free port). */
+  readonly metricsPort: number;
 }
 
 const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
@@ -26,6 +28,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
     options: {
       port: { type: "string" }, host: { type: "string" }, "data-dir": { type: "string" }, "keys-file": { type: "string" },
       workers: { type: "string" }, "log-level": { type: "string" }, "cors-origins": { type: "string" }, "cache-mb": { type: "string" },
+      "metrics-port": { type: "string" },
     },
     strict: true,
   });
@@ -49,5 +52,6 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
     responseCacheBytes: integer("RESPONSE_CACHE_MB", values["cache-mb"] ?? env.RESPONSE_CACHE_MB, 64, 0, 65536) * 1024 * 1024,
     maxBodyBytes: 64 * 1024,
     bodyTimeoutMs: 10_000,
+    metricsPort: integer("METRICS_PORT", values["metrics-port"] ?? env.METRICS_PORT, 9464, 0, 65535),
   });
 }

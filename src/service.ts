@@ -1,12 +1,16 @@
-// Assembles one running service from a Config: editions, keys, buckets, dispatcher, uWS server.
-// Used by main.ts and by the HTTP tests (port 0, injected clock). Touches no process state.
+// Assembles one running service from a Config: editions (hot-reloaded), keys, buckets,
+// dispatcher, uWS server, request stats and access logs. Used by each worker thread and by the
+// HTTP tests (port 0, injected clock). Touches no process state.
 
 import { KeyRegistry } from "./keys/key-store.js";
 import { loadEditionSet, type EditionSet } from "./store/editions.js";
+import { watchDataDir, type ReloadEvent, type ReloadWatcher } from "./store/reload.js";
 import { createDispatcher } from "./http/app.js";
 import type { Dispatcher } from "./http/dispatch.js";
 import { startServer, type HttpServer } from "./http/server.js";
 import { TokenBuckets } from "./http/token-buckets.js";
+import { RequestStats, type StatsSnapshot } from "./ops/request-stats.js";
+import type { Logger } from "./ops/log.js";
 import type { Config } from "./config.js";
 
 /** Key slots are the key file's record indices; 4096 records is far beyond any self-hosted install. */
@@ -17,25 +21,43 @@ export interface Service {
   readonly port: number;
   readonly dispatcher: Dispatcher;
   readonly keys: KeyRegistry;
+  readonly reload: ReloadWatcher;
   editions(): EditionSet;
-  /** Stop accepting, turn /ready to 503, stop watching files. */
-  drain(): void;
+  stats(): StatsSnapshot;
+  /** /ready turns 503, the listen socket closes, in-flight requests finish; resolves when none are left or after `graceMs`. */
+  drain(graceMs?: number): Promise<void>;
   close(): void;
 }
 
 export interface ServiceOptions {
   now?: () => number;
   buckets?: TokenBuckets;
-  onError?: (error: unknown, requestId: string) => void;
-  log?: (line: Record<string, unknown>) => void;
+  logger?: Logger;
+  /** How often the data directory is looked at for new snapshots (ms). */
+  reloadIntervalMs?: number;
+  onReload?: (event: ReloadEvent) => void;
 }
 
 export async function startService(config: Config, options: ServiceOptions = {}): Promise<Service> {
-  const log = options.log ?? (() => {});
+  const logger = options.logger;
   let editions = loadEditionSet(config.dataDir);
-  const keys = new KeyRegistry(config.keysFile, { onError: (error) => log({ level: "warn", msg: "keys file refused; keeping the keys loaded before", reason: error.message }) });
+  const keys = new KeyRegistry(config.keysFile, {
+    onError: (error) => logger?.warn({ reason: error.message }, "keys file refused; keeping the keys loaded before"),
+  });
   keys.watch();
+  const reload = watchDataDir(
+    config.dataDir,
+    () => editions,
+    (next) => { editions = next; },
+    (event) => {
+      if (event.kind === "loaded") logger?.info(event, `loaded ${event.file}`);
+      else logger?.error(event, `refused ${event.file}: ${event.reason}`);
+      options.onReload?.(event);
+    },
+    options.reloadIntervalMs,
+  );
   const buckets = options.buckets ?? new TokenBuckets(KEY_SLOTS, ADDRESS_SLOTS);
+  const stats = new RequestStats();
   let isDraining = false;
   const dispatcher = createDispatcher({
     editions: () => editions,
@@ -46,30 +68,50 @@ export async function startService(config: Config, options: ServiceOptions = {})
     corsOrigins: config.corsOrigins,
     isDraining: () => isDraining,
     maxBodyBytes: config.maxBodyBytes,
-    onError: options.onError ?? ((error, requestId) => log({ level: "error", msg: "unexpected error", requestId, error: String((error as Error)?.stack ?? error) })),
+    stats,
+    onError: (error, requestId) => logger?.error({ requestId, err: error }, "unexpected error"),
   });
   let server: HttpServer;
   try {
-    server = await startServer({ host: config.host, port: config.port, dispatcher, maxBodyBytes: config.maxBodyBytes, bodyTimeoutMs: config.bodyTimeoutMs });
+    server = await startServer({
+      host: config.host,
+      port: config.port,
+      dispatcher,
+      maxBodyBytes: config.maxBodyBytes,
+      bodyTimeoutMs: config.bodyTimeoutMs,
+      onResponse: (outgoing, request, durationMs) => {
+        stats.record(outgoing.route, outgoing.status, durationMs / 1000);
+        // One access line per request; the API key is never logged.
+        logger?.info({ requestId: outgoing.requestId, method: request.method, route: outgoing.route, status: outgoing.status, ms: Math.round(durationMs * 1000) / 1000 }, "request");
+      },
+    });
   } catch (error) {
     keys.close();
+    reload.close();
     throw error;
   }
+  const stopWatching = () => {
+    keys.close();
+    reload.close();
+  };
   return {
     port: server.port,
     dispatcher,
     keys,
+    reload,
     editions: () => editions,
-    drain: () => {
+    stats: () => stats.snapshot(editions.ordered.map((edition) => ({ gameVersion: edition.key, status: edition.payload.meta.status, players: edition.rowCount }))),
+    drain: async (graceMs = 8_000) => {
       isDraining = true;
-      server.close();
-      keys.close();
+      server.stopListening();
+      stopWatching();
+      const deadline = Date.now() + graceMs;
+      while (server.inFlight() > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
     },
     close: () => {
       isDraining = true;
+      stopWatching();
       server.close();
-      keys.close();
     },
   };
 }
-

@@ -2,10 +2,12 @@
 
 import { Dispatcher, type DispatchOptions } from "./dispatch.js";
 import { Router, type RouteDefinition } from "./router.js";
+import { batchRoutes } from "./routes/batch.js";
 import { bulkRoutes } from "./routes/bulk.js";
 import { docsRoutes } from "./routes/docs.js";
 import { historyRoutes } from "./routes/history.js";
 import { playerRoutes } from "./routes/players.js";
+import { searchRoutes } from "./routes/search.js";
 import { serviceRoutes } from "./routes/service.js";
 import { teamRoutes } from "./routes/teams.js";
 import { versionedRoutes } from "./routes/versioned.js";
@@ -13,7 +15,7 @@ import { versionedRoutes } from "./routes/versioned.js";
 /** Every route, the documentation routes included (they describe the whole table, themselves too). */
 export function buildRoutes(isReady: () => boolean): RouteDefinition[] {
   const routes: RouteDefinition[] = [
-    ...playerRoutes, ...bulkRoutes, ...historyRoutes, ...teamRoutes, ...versionedRoutes, ...serviceRoutes(isReady),
+    ...playerRoutes, ...searchRoutes, ...bulkRoutes, ...batchRoutes, ...historyRoutes, ...teamRoutes, ...versionedRoutes, ...serviceRoutes(isReady),
   ];
   routes.push(...docsRoutes(() => routes));
   return routes;

@@ -11,6 +11,7 @@ import type { EditionSet } from "../store/editions.js";
 import { chooseEncoding, encodedBody, matchesIfNoneMatch } from "./encoding.js";
 import { errorReply, type Reply } from "./reply.js";
 import type { RouteDefinition, Router } from "./router.js";
+import type { RequestStats } from "../ops/request-stats.js";
 import { ADDRESS_POLICY, KEY_POLICY, rateLimitHeaders, refillPerMs, type TakeResult, type TokenBuckets } from "./token-buckets.js";
 
 export interface IncomingRequest {
@@ -36,6 +37,8 @@ export interface Outgoing {
   /** For the access log: the matched route template, or what was refused. */
   route: string;
   requestId: string;
+  /** Draining: answer, then close the connection so the client reconnects elsewhere. */
+  shouldClose?: boolean;
 }
 
 export interface KeyVerifier {
@@ -54,6 +57,7 @@ export interface DispatchOptions {
   isDraining: () => boolean;
   maxBodyBytes: number;
   onError?: (error: unknown, requestId: string) => void;
+  stats?: RequestStats;
 }
 
 export const CACHE_CONTROL = "private, max-age=3600";
@@ -100,7 +104,6 @@ export class Dispatcher {
         return this.respond(request, requestId, "(method not allowed)", { ...errorReply(error, requestId), headers: [["Allow", allowed.join(", ")]] }, undefined);
       }
       route = match.route;
-      if (this.options.isDraining() && route.access !== "none") throw new ApiError("SERVICE_UNAVAILABLE");
       limit = this.admit(route, request, now);
       if (request.method === "POST") checkBody(request, this.options.maxBodyBytes);
       const query = parseQueryString(request.rawQuery);
@@ -115,7 +118,10 @@ export class Dispatcher {
       if (!(error instanceof ApiError)) this.options.onError?.(error, requestId);
       const apiError = error instanceof ApiError ? error : new ApiError("INTERNAL_ERROR");
       reply = errorReply(apiError, requestId);
-      if (apiError.code === "RATE_LIMIT_EXCEEDED" && limit === undefined) limit = (error as ApiError & { limit?: Limit }).limit;
+      if (apiError.code === "RATE_LIMIT_EXCEEDED") {
+        if (limit === undefined) limit = (error as ApiError & { limit?: Limit }).limit;
+        if (this.options.stats) this.options.stats.rateLimited[limit?.policy === "anonymous" ? "address" : "key"] += 1;
+      }
     }
     return this.respond(request, requestId, route?.path ?? "(unmatched)", reply, limit);
   }
@@ -147,6 +153,7 @@ export class Dispatcher {
   private cached(key: string, build: () => Reply): Reply {
     if (!this.cache) return build();
     const hit = this.cache.get(key);
+    if (this.options.stats) this.options.stats.cache[hit ? "hits" : "misses"] += 1;
     if (hit) return hit;
     const reply = build();
     if (reply.status === 200) this.cache.set(key, reply);
@@ -172,12 +179,13 @@ export class Dispatcher {
     if (reply.etag !== undefined) headers.push(["Cache-Control", CACHE_CONTROL], ["ETag", reply.etag]);
     else headers.push(["Cache-Control", "no-store"]);
     headers.push(["Vary", "Accept-Encoding"]);
-    if (isNotModified) return { status: 304, headers, body: null, contentLength: 0, route, requestId };
+    const shouldClose = this.options.isDraining();
+    if (isNotModified) return { status: 304, headers, body: null, contentLength: 0, route, requestId, shouldClose };
     const { body, encoding } = encodedBody(reply, chooseEncoding(request.acceptEncoding));
     headers.push(["Content-Type", reply.contentType ?? JSON_TYPE]);
     if (encoding !== "identity") headers.push(["Content-Encoding", encoding]);
     const isHead = request.method === "HEAD";
-    return { status: reply.status, headers, body: isHead ? null : body, contentLength: body.length, route, requestId };
+    return { status: reply.status, headers, body: isHead ? null : body, contentLength: body.length, route, requestId, shouldClose };
   }
 
   private corsOrigin(origin: string): string | undefined {

@@ -16,6 +16,8 @@ export interface RouteDefinition {
   access: Access;
   params: CompiledParams;
   summary: string;
+  /** JSON Schema of a POST body (documented in OpenAPI; the handler validates with it). */
+  bodySchema?: object;
   handle: (context: RequestContext) => Reply;
 }
 

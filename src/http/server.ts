@@ -19,6 +19,11 @@ export function assertNativeUws(): void {
 
 export interface HttpServer {
   readonly port: number;
+  /** Requests whose response is not complete yet (bodies still streaming in or out). */
+  inFlight(): number;
+  /** Stops accepting connections; open connections finish their requests. */
+  stopListening(): void;
+  /** Closes every connection at once. */
   close(): void;
 }
 
@@ -35,8 +40,10 @@ export interface ServerOptions {
 export function startServer(options: ServerOptions): Promise<HttpServer> {
   assertNativeUws();
   const app = uWS.App();
+  const counter = { inFlight: 0 };
   app.any("/*", (res, req) => {
     const started = performance.now();
+    counter.inFlight++;
     const request: IncomingRequest = {
       method: req.getCaseSensitiveMethod().toUpperCase(),
       url: req.getUrl(),
@@ -58,14 +65,14 @@ export function startServer(options: ServerOptions): Promise<HttpServer> {
         // The dispatcher has its own funnel; this only guards the process against a bug in it.
         outgoing = { status: 500, headers: [["Content-Type", "application/json; charset=utf-8"]], body: Buffer.from('{"success":false,"error":{"code":"INTERNAL_ERROR","message":"Internal error"}}'), contentLength: 0, route: "(crash)", requestId: "" };
       }
-      write(res, outgoing);
+      write(res, outgoing, () => { counter.inFlight--; });
       options.onResponse?.(outgoing, request, performance.now() - started);
     };
     if (request.method !== "POST" && request.method !== "PUT" && request.method !== "PATCH") {
       finish();
       return;
     }
-    readBody(res, req, request, options, finish);
+    readBody(res, req, request, options, finish, () => { counter.inFlight--; });
   });
   return new Promise((resolve, reject) => {
     app.listen(options.host, options.port, (socket) => {
@@ -73,10 +80,19 @@ export function startServer(options: ServerOptions): Promise<HttpServer> {
         reject(new Error(`cannot listen on ${options.host}:${options.port} (is another process holding the port?)`));
         return;
       }
+      let isListening = true;
+      const stopListening = () => {
+        if (!isListening) return;
+        isListening = false;
+        uWS.us_listen_socket_close(socket);
+      };
       resolve({
         port: uWS.us_socket_local_port(socket),
+        inFlight: () => counter.inFlight,
+        stopListening,
         close: () => {
-          uWS.us_listen_socket_close(socket);
+          stopListening();
+          (app as unknown as { close?: () => void }).close?.();
         },
       });
     });
@@ -84,17 +100,21 @@ export function startServer(options: ServerOptions): Promise<HttpServer> {
 }
 
 /** Counts bytes as they stream; past the cap it stops collecting and answers 413 without reading the rest. */
-function readBody(res: uWS.HttpResponse, req: uWS.HttpRequest, request: IncomingRequest, options: ServerOptions, finish: () => void): void {
+function readBody(res: uWS.HttpResponse, req: uWS.HttpRequest, request: IncomingRequest, options: ServerOptions, finish: () => void, abandon: () => void): void {
   let isDone = false;
   const declared = Number(req.getHeader("content-length") || "0");
+  // A slow upload is cut off: a body must arrive whole within bodyTimeoutMs.
   const timer = setTimeout(() => {
     if (isDone) return;
     isDone = true;
+    abandon();
     res.cork(() => res.close());
   }, options.bodyTimeoutMs);
   res.onAborted(() => {
+    if (isDone) return;
     isDone = true;
     clearTimeout(timer);
+    abandon();
   });
   const complete = () => {
     isDone = true;
@@ -125,32 +145,44 @@ function readBody(res: uWS.HttpResponse, req: uWS.HttpRequest, request: Incoming
   });
 }
 
-function write(res: uWS.HttpResponse, outgoing: Outgoing): void {
+function write(res: uWS.HttpResponse, outgoing: Outgoing, done: () => void): void {
   res.writeStatus(STATUS_TEXT[outgoing.status] ?? `${outgoing.status} Unknown`);
   for (const [name, value] of outgoing.headers) res.writeHeader(name, value);
-  const closeAfter = outgoing.status === 413;
+  const closeAfter = outgoing.status === 413 || outgoing.shouldClose === true;
   if (outgoing.body === null) {
     if (outgoing.status !== 304 && outgoing.status !== 204) res.writeHeader("Content-Length", String(outgoing.contentLength));
+    if (closeAfter) res.writeHeader("Connection", "close");
     res.endWithoutBody();
+    done();
   } else if (outgoing.body.length <= STREAM_THRESHOLD_BYTES) {
     res.end(outgoing.body, closeAfter);
+    done();
   } else {
-    streamBody(res, outgoing.body);
+    streamBody(res, outgoing.body, done);
   }
 }
 
 /** Large bodies (bulk) go out as the socket drains, instead of being copied into uWS's buffer. */
 const STREAM_THRESHOLD_BYTES = 256 * 1024;
 
-function streamBody(res: uWS.HttpResponse, body: Buffer): void {
-  let isAborted = false;
-  res.onAborted(() => { isAborted = true; });
+function streamBody(res: uWS.HttpResponse, body: Buffer, done: () => void): void {
+  let isFinished = false;
+  const finish = () => {
+    if (isFinished) return;
+    isFinished = true;
+    done();
+  };
+  res.onAborted(finish);
   const start = res.getWriteOffset();
   const [, isDone] = res.tryEnd(body, body.length);
-  if (isDone) return;
+  if (isDone) {
+    finish();
+    return;
+  }
   res.onWritable((offset) => {
-    if (isAborted) return true;
-    const [isOk] = res.tryEnd(body.subarray(offset - start), body.length);
+    if (isFinished) return true;
+    const [isOk, isComplete] = res.tryEnd(body.subarray(offset - start), body.length);
+    if (isComplete) finish();
     return isOk;
   });
 }

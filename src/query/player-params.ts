@@ -97,7 +97,7 @@ function parseSort(sort: string | undefined): { sortKey: SortKey; isDescending: 
   return { sortKey, isDescending, canonical: `${canonicalName}:${isDescending ? "desc" : "asc"}` };
 }
 
-function parseFields(fields: string | undefined): number {
+export function parseFields(fields: string | undefined): number {
   if (fields === undefined) return ALL_FIELDS_MASK;
   let mask = 0;
   for (const field of fields.split(",")) {

@@ -8,6 +8,7 @@ import type { EditionEntry, PlayerRecord, TeamRow } from "../model/player.js";
 import { editionLabel } from "../model/eras.js";
 import { readSnapshot, type SnapshotPayload, type TeamEntry } from "../data/snapshot.js";
 import { RecordFragments } from "./fragments.js";
+import { NameIndex } from "./name-index.js";
 
 export interface TeamInfo extends TeamEntry {
   code: number;
@@ -26,6 +27,8 @@ export class Edition {
   readonly eraStart: Uint32Array;
   readonly teams: readonly TeamInfo[];
   readonly fragments: RecordFragments;
+  /** Player-name search (CONTRACT §2 ranking), built once here. */
+  readonly nameIndex: NameIndex;
   /** Rows by slug, in era order (curr, class, allt). */
   readonly rowsBySlug: ReadonlyMap<string, readonly number[]>;
   readonly rowById: ReadonlyMap<string, number>;
@@ -72,6 +75,7 @@ export class Edition {
     this.rowById = new Map(this.players.map((player, row) => [player._id, row]));
     this.rowsByNameSlug = groupBy(this.players.map((player, row) => ({ player, row })), (entry) => slugify(entry.player.name), (entry) => entry.row);
     this.fragments = new RecordFragments(this.players, this.key);
+    this.nameIndex = new NameIndex(payload);
     this.scratch = new Uint32Array(Math.ceil(this.rowCount / 32) + 1);
     this.scratchRows = new Uint32Array(this.rowCount);
   }

@@ -1,0 +1,138 @@
+// POST /api/players/batch: resolve up to 100 names and/or slugs of the current edition.
+// Names match ignoring case, accents and punctuation: an exact name gives every roster of that
+// name in scope, otherwise a unique close match (the name index's prefix and typo tiers) does.
+
+import { Ajv } from "ajv";
+import { ERA_CODE, ERAS, type Era } from "../../model/eras.js";
+import { foldName, slugify } from "../../model/names.js";
+import { ApiError, closest } from "../../query/api-error.js";
+import { compileParams } from "../../query/params.js";
+import { parseFields } from "../../query/player-params.js";
+import { ALL_ERAS_MASK } from "../../query/plan.js";
+import type { Edition } from "../../store/edition.js";
+import type { RequestContext } from "../context.js";
+import type { Reply } from "../reply.js";
+import type { RouteDefinition } from "../router.js";
+import { playerPage } from "./players.js";
+
+export const MAX_IDENTIFIERS = 100;
+const identifier = { type: "string", minLength: 1, maxLength: 100 } as const;
+
+export const batchBodySchema = {
+  type: "object",
+  additionalProperties: false,
+  properties: {
+    names: { type: "array", items: identifier, description: "Player names; case, accents and punctuation are ignored" },
+    slugs: { type: "array", items: identifier, description: "Player slugs (roster slugs or a name's own slug)" },
+    teamType: { enum: [...ERAS, "all"], description: "Era scope, default every era" },
+    fields: { type: "string", pattern: "^[A-Za-z_]+(,[A-Za-z_]+)*$", description: "Comma-separated fields to return" },
+  },
+} as const;
+
+interface BatchBody {
+  names?: string[];
+  slugs?: string[];
+  teamType?: Era | "all";
+  fields?: string;
+}
+
+const validateBody = new Ajv({ allErrors: true, strict: true }).compile<BatchBody>(batchBodySchema);
+
+type Unmatched = { query: string; reason: "not_found" | "ambiguous"; candidates?: string[] };
+
+function parseBody(body: Buffer | undefined): BatchBody {
+  let value: unknown;
+  try {
+    value = JSON.parse((body ?? Buffer.alloc(0)).toString("utf8"));
+  } catch (error) {
+    throw new ApiError("INVALID_JSON", { reason: (error as Error).message }, `The request body is not valid JSON: ${(error as Error).message}`);
+  }
+  if (!validateBody(value)) {
+    const errors = (validateBody.errors ?? []).map((error) => ({ path: error.instancePath || "/", message: error.message ?? "is invalid" }));
+    throw new ApiError("VALIDATION_ERROR", { errors }, `The request body does not have the expected shape: ${errors.map((e) => `${e.path} ${e.message}`).join("; ")}`);
+  }
+  const count = (value.names?.length ?? 0) + (value.slugs?.length ?? 0);
+  if (count === 0) throw new ApiError("VALIDATION_ERROR", { errors: [{ path: "/", message: "must name at least one player in names or slugs" }] }, "Give at least one name or slug");
+  if (count > MAX_IDENTIFIERS) throw new ApiError("TOO_MANY_IDENTIFIERS", { limit: MAX_IDENTIFIERS, requested: count }, `At most ${MAX_IDENTIFIERS} names and slugs per batch; this one has ${count}`);
+  return value;
+}
+
+/** Rows by folded name, built once per edition on first use. */
+function rowsByFoldedName(edition: Edition): Map<string, number[]> {
+  let index = edition.memo.get("rows-by-folded-name") as Map<string, number[]> | undefined;
+  if (!index) {
+    index = new Map();
+    edition.payload.searchNames.forEach((name, row) => {
+      const rows = index?.get(name);
+      if (rows) rows.push(row);
+      else index?.set(name, [row]);
+    });
+    edition.memo.set("rows-by-folded-name", index);
+  }
+  return index;
+}
+
+function inScope(edition: Edition, eraMask: number) {
+  return (row: number) => (eraMask & (1 << (edition.payload.columns.era[row] as number))) !== 0;
+}
+
+function resolveName(edition: Edition, name: string, eraMask: number): number[] | Unmatched {
+  const isInScope = inScope(edition, eraMask);
+  const folded = foldName(name);
+  const byName = rowsByFoldedName(edition);
+  const exact = (byName.get(folded) ?? []).filter(isInScope);
+  if (exact.length > 0) return exact;
+  const { rows } = edition.nameIndex.search(name, eraMask, 20);
+  const people = [...new Set(rows.map((row) => edition.payload.searchNames[row] as string))];
+  if (people.length === 1) return (byName.get(people[0] as string) ?? []).filter(isInScope);
+  if (people.length === 0) return { query: name, reason: "not_found" };
+  return { query: name, reason: "ambiguous", candidates: [...new Set(rows.map((row) => edition.players[row]?.name as string))].slice(0, 5) };
+}
+
+function resolveSlug(edition: Edition, slug: string, eraMask: number): number[] | Unmatched {
+  const wanted = slugify(slug);
+  const rows = [...new Set([...(edition.rowsBySlug.get(wanted) ?? []), ...(edition.rowsByNameSlug.get(wanted) ?? [])])]
+    .sort((a, b) => a - b)
+    .filter(inScope(edition, eraMask));
+  if (rows.length > 0) return rows;
+  const candidates = closest(wanted, [...edition.rowsBySlug.keys()], 3);
+  return { query: slug, reason: "not_found", ...(candidates.length > 0 ? { candidates } : {}) };
+}
+
+function batch(context: RequestContext): Reply {
+  const request = parseBody(context.body);
+  const fieldMask = parseFields(request.fields);
+  const edition = context.editions.current;
+  const scope = request.teamType ?? "all";
+  const eraMask = scope === "all" ? ALL_ERAS_MASK : 1 << ERA_CODE[scope];
+  const seen = new Set<number>();
+  const rows: number[] = [];
+  const unmatched: Unmatched[] = [];
+  let matched = 0;
+  const take = (result: number[] | Unmatched) => {
+    if (!Array.isArray(result)) {
+      unmatched.push(result);
+      return;
+    }
+    matched += 1;
+    for (const row of result) {
+      if (seen.has(row)) continue;
+      seen.add(row);
+      rows.push(row);
+    }
+  };
+  for (const name of request.names ?? []) take(resolveName(edition, name, eraMask));
+  for (const slug of request.slugs ?? []) take(resolveSlug(edition, slug, eraMask));
+  const requested = (request.names?.length ?? 0) + (request.slugs?.length ?? 0);
+  const reply = playerPage(edition, rows, { fieldMask, isVersioned: false }, { requested, matched, count: rows.length, unmatched });
+  // A POST answer is not revalidated: no ETag.
+  const { etag: _etag, ...uncached } = reply;
+  return uncached;
+}
+
+export const batchRoutes: RouteDefinition[] = [
+  {
+    method: "POST", path: "/api/players/batch", access: "key", params: compileParams({}), bodySchema: batchBodySchema,
+    summary: "Resolve up to 100 names and/or slugs in one call", handle: batch,
+  },
+];

@@ -1,0 +1,52 @@
+// GET /api/players/search: ranked name search over the current edition (the ranking lives in
+// store/name-index.ts). Never cached: every body carries the request's own timestamp.
+
+import { ERA_CODE, ERAS, isEra } from "../../model/eras.js";
+import { ApiError } from "../../query/api-error.js";
+import { compileParams, limitParam } from "../../query/params.js";
+import { SUMMARY_FIELDS_MASK, type RowShape } from "../../store/fragments.js";
+import type { RequestContext } from "../context.js";
+import type { Reply } from "../reply.js";
+import type { RouteDefinition } from "../router.js";
+
+export const SEARCH_QUERY_MAX_LENGTH = 100;
+export const SEARCH_LIMIT_MAX = 50;
+const ALL_ERAS_MASK = (1 << ERAS.length) - 1;
+const SUMMARY_SHAPE: RowShape = { fieldMask: SUMMARY_FIELDS_MASK, isVersioned: false };
+const DATA_PREFIX = Buffer.from('{"success":true,"data":');
+
+const searchParams = compileParams({
+  q: {
+    type: "string",
+    pattern: `^[\\s\\S]{0,${SEARCH_QUERY_MAX_LENGTH}}$`,
+    description: "Name to search for (required): whole or partial words in any order; case, accents and punctuation never matter, one typo per word is forgiven",
+    "x-reason": `must be at most ${SEARCH_QUERY_MAX_LENGTH} characters`,
+  },
+  teamType: { type: "string", enum: ERAS, description: "curr, class or allt; omitted: every era", "x-normalise": "lower" },
+  limit: limitParam(SEARCH_LIMIT_MAX, SEARCH_LIMIT_MAX),
+});
+
+function searchPlayers(context: RequestContext): Reply {
+  const q = context.values.q;
+  if (typeof q !== "string" || q.trim().length === 0) {
+    throw new ApiError("MISSING_PARAMETER", { parameter: "q" }, "The search text q is required, e.g. /api/players/search?q=lebron");
+  }
+  const era = context.values.teamType;
+  const eraMask = typeof era === "string" && isEra(era) ? 1 << ERA_CODE[era] : ALL_ERAS_MASK;
+  const limit = (context.values.limit as number | undefined) ?? SEARCH_LIMIT_MAX;
+  const edition = context.editions.current;
+  const { rows, total } = edition.nameIndex.search(q, eraMask, limit);
+  const meta = {
+    count: rows.length,
+    total,
+    truncated: total > rows.length,
+    timestamp: new Date(context.now).toISOString(),
+    query: q,
+  };
+  const suffix = Buffer.from(`,"meta":${JSON.stringify(meta)}}`);
+  return { status: 200, body: edition.fragments.renderRows(rows, SUMMARY_SHAPE, DATA_PREFIX, suffix).body };
+}
+
+export const searchRoutes: RouteDefinition[] = [
+  { method: "GET", path: "/api/players/search", access: "key", params: searchParams, summary: "Search players by name (ranked, typo-tolerant)", handle: searchPlayers },
+];

@@ -1,0 +1,46 @@
+// Per-worker request statistics in plain counters (no prom-client on the request path): the
+// supervisor collects a snapshot from every worker on scrape and exposes the sum.
+
+export const LATENCY_BUCKETS_SECONDS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1] as const;
+
+export interface StatsSnapshot {
+  /** `${route}\u0000${status}` → count. */
+  requests: Record<string, number>;
+  /** Cumulative-free bucket counts (one per bound, plus +Inf last), per route. */
+  latency: Record<string, { buckets: number[]; sum: number; count: number }>;
+  rateLimited: { key: number; address: number };
+  cache: { hits: number; misses: number };
+  editions: { gameVersion: string; status: string; players: number }[];
+}
+
+export class RequestStats {
+  private readonly requests = new Map<string, number>();
+  private readonly latency = new Map<string, { buckets: number[]; sum: number; count: number }>();
+  readonly rateLimited = { key: 0, address: 0 };
+  readonly cache = { hits: 0, misses: 0 };
+
+  record(route: string, status: number, seconds: number): void {
+    const key = `${route}\u0000${status}`;
+    this.requests.set(key, (this.requests.get(key) ?? 0) + 1);
+    let histogram = this.latency.get(route);
+    if (!histogram) {
+      histogram = { buckets: new Array<number>(LATENCY_BUCKETS_SECONDS.length + 1).fill(0), sum: 0, count: 0 };
+      this.latency.set(route, histogram);
+    }
+    let bucket = 0;
+    while (bucket < LATENCY_BUCKETS_SECONDS.length && seconds > (LATENCY_BUCKETS_SECONDS[bucket] as number)) bucket++;
+    histogram.buckets[bucket] = (histogram.buckets[bucket] as number) + 1;
+    histogram.sum += seconds;
+    histogram.count += 1;
+  }
+
+  snapshot(editions: StatsSnapshot["editions"]): StatsSnapshot {
+    return {
+      requests: Object.fromEntries(this.requests),
+      latency: Object.fromEntries([...this.latency].map(([route, h]) => [route, { buckets: [...h.buckets], sum: h.sum, count: h.count }])),
+      rateLimited: { ...this.rateLimited },
+      cache: { ...this.cache },
+      editions,
+    };
+  }
+}

@@ -1,0 +1,83 @@
+// Hot reload of the data directory: a polled look at every snapshot's identity (inode, size,
+// mtime). A changed or new file is loaded beside the serving set and swapped in whole; a file
+// that is refused (corrupt, truncated, an archive whose content changed) leaves the old set
+// serving and says why.
+
+import { statSync } from "node:fs";
+import { basename } from "node:path";
+import { SnapshotError } from "../data/snapshot.js";
+import { loadEdition, type Edition } from "./edition.js";
+import { EditionSet, snapshotFiles } from "./editions.js";
+
+export type ReloadEvent =
+  | { kind: "loaded"; file: string; gameVersion: string; checksum: string }
+  | { kind: "refused"; file: string; reason: string };
+
+export interface ReloadWatcher {
+  /** Looks now (the poll calls this too); returns what happened. */
+  check(): ReloadEvent[];
+  close(): void;
+}
+
+function identity(file: string): string | undefined {
+  try {
+    const stat = statSync(file);
+    return `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+  } catch {
+    return undefined;
+  }
+}
+
+export function watchDataDir(
+  dir: string,
+  current: () => EditionSet,
+  swap: (next: EditionSet) => void,
+  onEvent: (event: ReloadEvent) => void,
+  intervalMs = 500,
+): ReloadWatcher {
+  const seen = new Map<string, string>();
+  for (const file of snapshotFiles(dir)) seen.set(file, identity(file) ?? "");
+  const check = (): ReloadEvent[] => {
+    const events: ReloadEvent[] = [];
+    let files: string[];
+    try {
+      files = snapshotFiles(dir);
+    } catch {
+      return events;
+    }
+    const replacements: Edition[] = [];
+    const loaded: ReloadEvent[] = [];
+    for (const file of files) {
+      const id = identity(file);
+      if (id === undefined || seen.get(file) === id) continue;
+      seen.set(file, id);
+      try {
+        const edition = loadEdition(file);
+        const serving = current().byKey.get(edition.key);
+        if (serving && serving.checksum === edition.checksum) continue;
+        if (serving && !serving.isCurrent) {
+          throw new SnapshotError(basename(file), `${edition.key} is an archive and archives never change; keeping the edition loaded at boot`);
+        }
+        replacements.push(edition);
+        loaded.push({ kind: "loaded", file: basename(file), gameVersion: edition.key, checksum: edition.checksum });
+      } catch (error) {
+        events.push({ kind: "refused", file: basename(file), reason: error instanceof SnapshotError ? error.reason : (error as Error).message });
+      }
+    }
+    if (replacements.length > 0) {
+      const byKey = new Map(current().byKey);
+      for (const edition of replacements) byKey.set(edition.key, edition);
+      try {
+        swap(new EditionSet([...byKey.values()]));
+        events.push(...loaded);
+      } catch (error) {
+        events.push(...loaded.map((event) => ({ kind: "refused" as const, file: event.file, reason: (error as Error).message })));
+      }
+    }
+    for (const event of events) onEvent(event);
+    return events;
+  };
+  const timer = setInterval(check, intervalMs);
+  timer.unref();
+  return { check, close: () => clearInterval(timer) };
+}

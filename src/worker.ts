@@ -1,0 +1,52 @@
+// One worker thread: a uWS app on the shared port serving every edition, drawing from the token
+// buckets every worker shares. Talks to the supervisor by messages: ready/fatal out; drain and
+// stats in.
+
+import { parentPort, workerData, threadId } from "node:worker_threads";
+import type { Config } from "./config.js";
+import { TokenBuckets } from "./http/token-buckets.js";
+import { createLogger } from "./ops/log.js";
+import { ADDRESS_SLOTS, KEY_SLOTS, startService } from "./service.js";
+
+export interface WorkerData {
+  config: Config;
+  buckets: SharedArrayBuffer;
+  index: number;
+}
+
+export type ToWorker = { type: "drain" } | { type: "stats"; id: number };
+export type FromWorker =
+  | { type: "ready"; port: number; bootMs: number; editions: string[]; current: string }
+  | { type: "fatal"; message: string }
+  | { type: "stats"; id: number; stats: unknown }
+  | { type: "drained" };
+
+const data = workerData as WorkerData;
+const port = parentPort;
+const send = (message: FromWorker) => port?.postMessage(message);
+const logger = createLogger(data.config.logLevel, { worker: data.index, thread: threadId });
+
+try {
+  const started = performance.now();
+  const service = await startService(data.config, {
+    buckets: new TokenBuckets(KEY_SLOTS, ADDRESS_SLOTS, data.buckets),
+    logger,
+  });
+  const editions = service.editions();
+  send({ type: "ready", port: service.port, bootMs: Math.round(performance.now() - started), editions: editions.keys(), current: editions.current.key });
+  port?.on("message", (message: ToWorker) => {
+    if (message.type === "stats") {
+      send({ type: "stats", id: message.id, stats: service.stats() });
+      return;
+    }
+    void service.drain().then(() => {
+      logger.flush();
+      send({ type: "drained" });
+      process.exit(0);
+    });
+  });
+} catch (error) {
+  send({ type: "fatal", message: (error as Error).message });
+  logger.flush();
+  process.exit(1);
+}

@@ -1,0 +1,150 @@
+import t from "tap";
+import { fileURLToPath } from "node:url";
+import { importFiles } from "../../src/data/import.js";
+import { Dispatcher } from "../../src/http/dispatch.js";
+import { Router } from "../../src/http/router.js";
+import { searchRoutes } from "../../src/http/routes/search.js";
+import { TokenBuckets } from "../../src/http/token-buckets.js";
+import type { EditionSource } from "../../src/model/player.js";
+import { startHarness } from "./harness.js";
+
+const capturedAt = "2025-08-01T00:00:00.000Z";
+const realFiles = ["2k26-curr.csv", "2k26-allt.csv", "2k26-api-export-sample.json"]
+  .map((file) => fileURLToPath(new URL(`../../../shared/realdata/${file}`, import.meta.url)));
+const source: EditionSource = {
+  gameVersion: "2K26", status: "current", capturedAt, source: "test", players: importFiles(realFiles, { capturedAt }), history: [],
+};
+
+const h = await startHarness({ sources: [source] });
+t.teardown(() => h.close());
+const edition = h.service.editions().current;
+
+type Answer = { status: number; body: any; headers: Headers };
+
+/**
+ * Requests go to the running server. Until the route table in app.ts lists searchRoutes, the
+ * server answers 404 there; the same pipeline (key, rate limit, parameters, handler, headers)
+ * is then driven through a Dispatcher over these routes alone, and the test says so.
+ */
+const probe = await h.json("/api/players/search?q=x");
+const isWired = probe.status !== 404;
+const fallback = new Dispatcher({
+  router: new Router(searchRoutes), editions: () => h.service.editions(), keys: h.service.keys, buckets: new TokenBuckets(16, 16),
+  now: () => h.clock.now, responseCacheBytes: 0, corsOrigins: [], isDraining: () => false, maxBodyBytes: 65_536,
+});
+if (!isWired) t.comment("GET /api/players/search is not in the server's route table yet: testing through a Dispatcher over searchRoutes");
+
+/** `apiKey` null: no X-API-Key header at all. */
+async function get(path: string, apiKey: string | null = h.key): Promise<Answer> {
+  if (isWired) {
+    const response = await fetch(h.base + path, { headers: apiKey === null ? {} : { "x-api-key": apiKey } });
+    return { status: response.status, body: await response.json(), headers: response.headers };
+  }
+  const [url = "", rawQuery = ""] = path.split("?");
+  const out = fallback.dispatch({
+    method: "GET", url, rawQuery, apiKey: apiKey ?? "", ifNoneMatch: "", acceptEncoding: "", contentType: "", origin: "",
+    address: "127.0.0.1", body: undefined, isBodyTooLarge: false,
+  });
+  return { status: out.status, body: JSON.parse(out.body?.toString("utf8") ?? "null"), headers: new Headers(out.headers) };
+}
+
+const SUMMARY_FIELDS = ["_id", "name", "slug", "team", "teamType", "overall", "positions", "playerImage", "teamImg"];
+
+t.test("a search answers summary players, best first, with count, total, truncated, timestamp and query", async (t) => {
+  const { status, body, headers } = await get("/api/players/search?q=lebron%20james&teamType=curr");
+  t.equal(status, 200);
+  t.equal(body.success, true);
+  t.equal(body.data[0].name, "LeBron James");
+  t.equal(body.data[0].team, "Los Angeles Lakers");
+  for (const player of body.data) {
+    t.same(Object.keys(player).filter((key) => !SUMMARY_FIELDS.includes(key)), [], `${player.name}: summary fields only`);
+    for (const key of ["_id", "name", "slug", "team", "teamType", "overall", "positions"]) t.ok(key in player, `${player.name} has ${key}`);
+  }
+  t.same(body.meta, { count: body.data.length, total: body.data.length, truncated: false, timestamp: "2026-11-22T12:00:00.000Z", query: "lebron james" });
+  t.match(body.meta.timestamp, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+  t.equal(headers.get("etag"), null, "not cacheable: every body has its own timestamp");
+  t.equal(headers.get("cache-control"), "no-store");
+});
+
+t.test("the timestamp is the time of the request", async (t) => {
+  h.clock.now = Date.parse("2026-11-23T08:30:00Z");
+  const { body } = await get("/api/players/search?q=curry");
+  t.equal(body.meta.timestamp, "2026-11-23T08:30:00.000Z");
+  h.clock.now = Date.parse("2026-11-22T12:00:00Z");
+});
+
+t.test("the data is the name index's ranking over the current edition", async (t) => {
+  for (const q of ["jokić", "gilgeous alex", "stephen cury", "de'aaron", "j"]) {
+    const { body } = await get(`/api/players/search?q=${encodeURIComponent(q)}`);
+    const { rows, total } = edition.nameIndex.search(q, 0b111, 50);
+    t.same(body.data.map((player: any) => player._id), rows.map((row) => edition.players[row]!._id), q);
+    t.equal(body.meta.total, total, q);
+    t.equal(body.meta.query, q);
+  }
+  const { body } = await get("/api/players/search?q=Jokic");
+  t.equal(body.data[0].name, "Nikola Jokic");
+});
+
+t.test("limit cuts the page, total counts every match, truncated says so", async (t) => {
+  const page = await get("/api/players/search?q=j&limit=3");
+  t.equal(page.status, 200);
+  t.equal(page.body.data.length, 3);
+  t.equal(page.body.meta.count, 3);
+  t.ok(page.body.meta.total > 50);
+  t.equal(page.body.meta.truncated, true);
+  const full = await get("/api/players/search?q=j");
+  t.equal(full.body.data.length, 50, "default limit 50");
+  t.equal(full.body.meta.total, page.body.meta.total);
+  t.same(full.body.data.slice(0, 3), page.body.data);
+  const single = await get("/api/players/search?q=deaaron%20fox&limit=50");
+  t.same([single.body.meta.count, single.body.meta.total, single.body.meta.truncated], [1, 1, false]);
+  const none = await get("/api/players/search?q=%21%21%21");
+  t.equal(none.status, 200, "punctuation only: no words, no match, still a 200");
+  t.same([none.body.data, none.body.meta.count, none.body.meta.total, none.body.meta.truncated], [[], 0, 0, false]);
+});
+
+t.test("teamType narrows to one era, any case; omitted searches every era", async (t) => {
+  for (const era of ["curr", "class", "allt"]) {
+    const { status, body } = await get(`/api/players/search?q=lebron&teamType=${era.toUpperCase()}`);
+    t.equal(status, 200, era);
+    t.ok(body.data.length > 0, era);
+    t.ok(body.data.every((player: any) => player.teamType === era), era);
+  }
+  const all = await get("/api/players/search?q=lebron");
+  t.same(new Set(all.body.data.map((player: any) => player.teamType)), new Set(["curr", "class", "allt"]));
+});
+
+t.test("a missing or blank q is 400 MISSING_PARAMETER", async (t) => {
+  for (const path of ["/api/players/search", "/api/players/search?q=", "/api/players/search?q=%20%20", "/api/players/search?limit=5"]) {
+    const { status, body } = await get(path);
+    t.equal(status, 400, path);
+    t.equal(body.success, false);
+    t.equal(body.error.code, "MISSING_PARAMETER", path);
+    t.same(body.error.details, { parameter: "q" }, path);
+  }
+});
+
+t.test("bad values are 400 INVALID_PARAMETER naming the parameter", async (t) => {
+  const cases: [string, string][] = [
+    ["limit=51", "limit"], ["limit=0", "limit"], ["limit=2.5", "limit"], ["limit=", "limit"],
+    ["teamType=all", "teamType"], ["teamType=legends", "teamType"], [`q=${"a".repeat(101)}`, "q"],
+  ];
+  for (const [query, parameter] of cases) {
+    const { status, body } = await get(`/api/players/search?${query.startsWith("q=") ? "" : "q=lebron&"}${query}`);
+    t.equal(status, 400, query);
+    t.equal(body.error.code, "INVALID_PARAMETER", query);
+    t.equal(body.error.details.parameter, parameter, query);
+  }
+  t.equal((await get(`/api/players/search?q=${"a".repeat(100)}`)).status, 200, "100 characters is the most");
+  const unknown = await get("/api/players/search?q=lebron&name=x");
+  t.equal(unknown.body.error.code, "UNKNOWN_PARAMETERS");
+});
+
+t.test("a search needs a valid key", async (t) => {
+  const missing = await get("/api/players/search?q=lebron", null);
+  t.equal(missing.status, 401);
+  t.equal(missing.body.error.code, "MISSING_API_KEY");
+  const invalid = await get("/api/players/search?q=lebron", "2k_00000000000000000000000000000000");
+  t.equal(invalid.status, 401);
+  t.equal(invalid.body.error.code, "INVALID_API_KEY");
+});
