@@ -51,7 +51,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
     corsOrigins: cors.split(",").map((origin) => origin.trim()).filter((origin) => origin.length > 0),
     responseCacheBytes: integer("RESPONSE_CACHE_MB", values["cache-mb"] ?? env.RESPONSE_CACHE_MB, 64, 0, 65536) * 1024 * 1024,
     maxBodyBytes: 64 * 1024,
-    bodyTimeoutMs: 10_000,
+    bodyTimeoutMs: integer("BODY_TIMEOUT_MS", env.BODY_TIMEOUT_MS, 10_000, 100, 600_000),
     metricsPort: integer("METRICS_PORT", values["metrics-port"] ?? env.METRICS_PORT, 9464, 0, 65535),
   });
 }

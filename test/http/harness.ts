@@ -27,7 +27,7 @@ export function fixtureEditions(): EditionSource[] {
   return [current, archived];
 }
 
-export async function startHarness(options: { sources?: EditionSource[]; rateLimit?: number; env?: Record<string, string> } = {}): Promise<Harness> {
+export async function startHarness(options: { sources?: EditionSource[]; rateLimit?: number; env?: Record<string, string>; reloadIntervalMs?: number } = {}): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), "courtside-test-"));
   const dataDir = join(dir, "data");
   const keysFile = join(dir, "keys.json");
@@ -36,7 +36,8 @@ export async function startHarness(options: { sources?: EditionSource[]; rateLim
   const { key } = createKey(keysFile, { email: "test@example.com", now: new Date(), rateLimit: options.rateLimit ?? 100_000 });
   const clock = { now: Date.parse("2026-11-22T12:00:00Z") };
   const config = loadConfig([], { PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, KEYS_FILE: keysFile, ...options.env });
-  const service = await startService(config, { now: () => clock.now });
+  // Reloads happen when a test calls reload.check(), unless it asks for the poll.
+  const service = await startService(config, { now: () => clock.now, reloadIntervalMs: options.reloadIntervalMs ?? 3_600_000 });
   const base = `http://127.0.0.1:${service.port}`;
   const get = (path: string, headers: Record<string, string> = {}) => fetch(base + path, { headers: { "x-api-key": key, ...headers } });
   return {

@@ -1,0 +1,91 @@
+// The supervisor: N worker threads, each a uWS app on the same port, sharing one set of token
+// buckets (a SharedArrayBuffer). Restarts a worker that dies after it was ready, collects stats
+// for metrics, and drains every worker on stop.
+
+import { Worker } from "node:worker_threads";
+import { ConfigError, type Config } from "./config.js";
+import { TokenBuckets } from "./http/token-buckets.js";
+import type { Logger } from "./ops/log.js";
+import type { StatsSnapshot } from "./ops/request-stats.js";
+import { ADDRESS_SLOTS, KEY_SLOTS } from "./service.js";
+import type { FromWorker, ToWorker, WorkerData } from "./worker.js";
+
+const SHUTDOWN_BUDGET_MS = 9_000;
+
+export class Supervisor {
+  private readonly workers = new Map<number, Worker>();
+  private readonly buckets = new TokenBuckets(KEY_SLOTS, ADDRESS_SLOTS);
+  private isStopping = false;
+  private restartCount = 0;
+  private nextStatsId = 0;
+
+  /** `script` is the worker entry (dist/src/worker.js in production; a stand-in in tests). */
+  constructor(private readonly config: Config, private readonly logger: Logger, private readonly script: URL) {}
+
+  /** Resolves when the first generation of workers is listening. */
+  start(): Promise<void> {
+    return Promise.all(Array.from({ length: this.config.workers }, (_, index) => this.spawn(index, true))).then(() => undefined);
+  }
+
+  private spawn(index: number, isBoot: boolean): Promise<void> {
+    const data: WorkerData = { config: this.config, buckets: this.buckets.buffer as SharedArrayBuffer, index };
+    const worker = new Worker(this.script, { workerData: data });
+    this.workers.set(index, worker);
+    return new Promise((resolve, reject) => {
+      let isReady = false;
+      worker.on("message", (message: FromWorker) => {
+        if (message.type === "ready") {
+          isReady = true;
+          this.logger.info({ worker: index, port: message.port, bootMs: message.bootMs, editions: message.editions, current: message.current }, `worker ${index} listening on port ${message.port}`);
+          resolve();
+        } else if (message.type === "fatal") {
+          this.logger.error({ worker: index }, message.message);
+          if (!isReady) reject(new ConfigError(message.message));
+        }
+      });
+      worker.on("error", (error) => this.logger.error({ worker: index, err: error }, `worker ${index} failed`));
+      worker.on("exit", (code) => {
+        if (this.workers.get(index) === worker) this.workers.delete(index);
+        if (this.isStopping) return;
+        if (!isReady) {
+          if (isBoot) reject(new ConfigError(`worker ${index} exited with code ${code} before it was ready`));
+          return;
+        }
+        this.restartCount += 1;
+        this.logger.error({ worker: index, code }, `worker ${index} died (exit ${code}); restarting it`);
+        this.spawn(index, false).catch((error: unknown) => this.logger.error({ worker: index, err: error }, "restart failed"));
+      });
+    });
+  }
+
+  restarts(): number {
+    return this.restartCount;
+  }
+
+  collect(): Promise<StatsSnapshot[]> {
+    return Promise.all([...this.workers.values()].map((worker) => new Promise<StatsSnapshot>((resolve, reject) => {
+      const id = ++this.nextStatsId;
+      const timer = setTimeout(() => { worker.off("message", listener); reject(new Error("a worker did not answer the scrape")); }, 2_000);
+      const listener = (message: FromWorker) => {
+        if (message.type !== "stats" || message.id !== id) return;
+        clearTimeout(timer);
+        worker.off("message", listener);
+        resolve(message.stats as StatsSnapshot);
+      };
+      worker.on("message", listener);
+      worker.postMessage({ type: "stats", id } satisfies ToWorker);
+    })));
+  }
+
+  /** Tells every worker to drain; resolves when they have all exited or the budget is spent. */
+  async stop(): Promise<void> {
+    this.isStopping = true;
+    const exits = [...this.workers.values()].map((worker) => new Promise<void>((resolve) => {
+      worker.once("exit", () => resolve());
+      worker.postMessage({ type: "drain" } satisfies ToWorker);
+    }));
+    const budget = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_BUDGET_MS).unref());
+    await Promise.race([Promise.all(exits), budget]);
+    await Promise.all([...this.workers.values()].map((worker) => worker.terminate()));
+  }
+}

@@ -1,0 +1,96 @@
+import t from "tap";
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { startHarness } from "../http/harness.js";
+import { writeEdition } from "../../src/data/build-edition.js";
+import { encodeSnapshot } from "../../src/data/snapshot.js";
+import { buildSnapshotPayload } from "../../src/data/build-snapshot.js";
+import { randomEdition } from "../fixtures/random-edition.js";
+import type { ReloadEvent } from "../../src/store/reload.js";
+
+t.test("a new current snapshot is swapped in without a restart and ETags change", async (t) => {
+  const h = await startHarness();
+  t.teardown(() => h.close());
+  const dataDir = join(h.dir, "data");
+  const before = await h.get("/api/players?limit=5");
+  const beforeBody = await before.json() as any;
+  const etag = before.headers.get("etag")!;
+
+  const next = randomEdition(400, 21);
+  for (const player of next.players) player.overall = Math.min(99, player.overall + 10);
+  writeEdition(dataDir, next, "2026-11-27");
+  const events = h.service.reload.check();
+  t.same(events.map((event) => event.kind), ["loaded"]);
+
+  const after = await h.get("/api/players?limit=5");
+  const afterBody = await after.json() as any;
+  t.not(after.headers.get("etag"), etag, "the ETag follows the data");
+  t.equal(afterBody.data[0].overall, beforeBody.data[0].overall + 10 > 99 ? 99 : beforeBody.data[0].overall + 10);
+  t.equal((await h.get("/api/players?limit=5", { "if-none-match": etag })).status, 200, "the old ETag no longer matches");
+  const history = await h.json(`/api/players/${afterBody.data[0]._id}/history`);
+  t.ok(history.body.data.length >= 2, "the rebuilt current edition carried its weeks forward");
+});
+
+t.test("a corrupt or truncated file is refused with a reason and the old edition keeps serving", async (t) => {
+  const h = await startHarness();
+  t.teardown(() => h.close());
+  const file = join(h.dir, "data", "2K27.msgpack");
+  const good = readFileSync(file);
+  const before = await (await h.get("/api/players?limit=3")).text();
+  const refused: ReloadEvent[] = [];
+  writeFileSync(file, good.subarray(0, good.length - 100));
+  refused.push(...h.service.reload.check());
+  t.equal(refused[0]?.kind, "refused");
+  t.match(refused[0]?.kind === "refused" ? refused[0].reason : "", /truncated/);
+  t.equal(await (await h.get("/api/players?limit=3")).text(), before, "still serving the old snapshot");
+  const corrupt = Buffer.from(good);
+  corrupt[corrupt.length - 50] = (corrupt[corrupt.length - 50]! + 1) % 256;
+  writeFileSync(file, corrupt);
+  const second = h.service.reload.check();
+  t.match(second[0]?.kind === "refused" ? second[0].reason : "", /checksum/);
+  t.equal(await (await h.get("/api/players?limit=3")).text(), before);
+  writeFileSync(file, good);
+  t.same(h.service.reload.check(), [], "restoring the same content changes nothing");
+});
+
+t.test("an archived edition whose file changes is refused: archives never change", async (t) => {
+  const h = await startHarness();
+  t.teardown(() => h.close());
+  const file = join(h.dir, "data", "2K26.msgpack");
+  const before = await (await h.get("/api/versions/2K26/players?limit=3")).text();
+  const other = { ...randomEdition(50, 99, "archived"), gameVersion: "2K26" };
+  writeFileSync(file, encodeSnapshot(buildSnapshotPayload(other)));
+  const events = h.service.reload.check();
+  t.equal(events[0]?.kind, "refused");
+  t.match(events[0]?.kind === "refused" ? events[0].reason : "", /archives never change/);
+  t.equal(await (await h.get("/api/versions/2K26/players?limit=3")).text(), before);
+});
+
+t.test("a new archived edition dropped into the directory is added", async (t) => {
+  const h = await startHarness();
+  t.teardown(() => h.close());
+  const dataDir = join(h.dir, "data");
+  copyFileSync(join(dataDir, "2K26.msgpack"), join(dataDir, "tmp.bin"));
+  writeEdition(dataDir, { ...randomEdition(30, 98, "archived"), gameVersion: "2K25" }, "2026-11-20");
+  const events = h.service.reload.check();
+  t.same(events.map((event) => event.kind), ["loaded"]);
+  const versions = await (await fetch(`${h.base}/api/versions`)).json() as any;
+  t.same(versions.data.map((entry: any) => entry.gameVersion), ["2K27", "2K26", "2K25"]);
+});
+
+t.test("the data directory is polled: a rebuilt current edition is served within a second", async (t) => {
+  const h = await startHarness({ reloadIntervalMs: 200 });
+  t.teardown(() => h.close());
+  const next = randomEdition(400, 77);
+  writeEdition(join(h.dir, "data"), next, "2026-11-27");
+  const wanted = next.players.length;
+  const started = Date.now();
+  let total = 0;
+  while (Date.now() - started < 2000) {
+    total = ((await h.json("/api/players?era=all&limit=1")).body as any).meta.pagination.total;
+    if (h.service.editions().current.checksum !== "" && h.service.editions().current.players.some((p) => p._id === next.players[0]!._id)) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  t.ok(Date.now() - started < 1500, "picked up by the poll");
+  t.equal(total, wanted);
+});
