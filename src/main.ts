@@ -40,24 +40,16 @@ function ensureDemoData(config: Config, logger: Logger): void {
 async function main(): Promise<void> {
   const config0 = loadConfig(process.argv.slice(2), process.env);
   const logger = createLogger(config0.logLevel, { role: "supervisor" });
-  ensureDemoData(config0, logger);
-  const demo = ensureDemoKey(config0.keysFile, new Date());
-  if (demo) process.stdout.write(`\nDemo API key (shown once; only its SHA-256 is stored in ${config0.keysFile}):\n\n    ${demo.key}\n\n`);
-  const port = await claimPort(config0.host, config0.port);
-  const config: Config = Object.freeze({ ...config0, port });
-  const started = performance.now();
-  const supervisor = new Supervisor(config, logger, new URL("./worker.js", import.meta.url));
-  await supervisor.start();
-  const metrics = await startMetricsServer(config.host, config.metricsPort, supervisor);
-  logger.info({ workers: config.workers, port, metricsPort: metrics.port, bootMs: Math.round(performance.now() - started) },
-    `Courtside listening on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port} (metrics on :${metrics.port}/metrics)`);
+  // Installed before anything boots, so a signal during boot also ends the process cleanly.
+  let supervisor: Supervisor | undefined;
+  let metricsServer: { close: () => void } | undefined;
   let isStopping = false;
   const stop = (signal: string) => {
     if (isStopping) return;
     isStopping = true;
     logger.info(`${signal}: draining`);
-    void supervisor.stop().then(() => {
-      metrics.server.close();
+    void (supervisor?.stop() ?? Promise.resolve()).then(() => {
+      metricsServer?.close();
       logger.info("stopped");
       logger.flush();
       process.exit(0);
@@ -65,6 +57,21 @@ async function main(): Promise<void> {
   };
   process.once("SIGTERM", () => stop("SIGTERM"));
   process.once("SIGINT", () => stop("SIGINT"));
+
+  ensureDemoData(config0, logger);
+  const demo = ensureDemoKey(config0.keysFile, new Date());
+  if (demo) process.stdout.write(`\nDemo API key (shown once; only its SHA-256 is stored in ${config0.keysFile}):\n\n    ${demo.key}\n\n`);
+  const port = await claimPort(config0.host, config0.port);
+  const config: Config = Object.freeze({ ...config0, port });
+  const started = performance.now();
+  supervisor = new Supervisor(config, logger, new URL("./worker.js", import.meta.url));
+  await supervisor.start();
+  if (isStopping) return;
+  const metrics = await startMetricsServer(config.host, config.metricsPort, supervisor);
+  metricsServer = metrics.server;
+  logger.info({ workers: config.workers, port, metricsPort: metrics.port, bootMs: Math.round(performance.now() - started) },
+    `Courtside listening on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port} (metrics on :${metrics.port}/metrics)`);
+  logger.flush();
 }
 
 main().catch((error: unknown) => {

@@ -16,6 +16,7 @@ import type { Config } from "./config.js";
 /** Key slots are the key file's record indices; 4096 records is far beyond any self-hosted install. */
 export const KEY_SLOTS = 4096;
 export const ADDRESS_SLOTS = 65_536;
+const DRAIN_QUIET_MS = 150;
 
 export interface Service {
   readonly port: number;
@@ -105,8 +106,14 @@ export async function startService(config: Config, options: ServiceOptions = {})
       isDraining = true;
       server.stopListening();
       stopWatching();
+      // Each keep-alive connection gets its next answer with Connection: close; once nothing is
+      // in flight and no request has come for a moment, the idle connections left are closed,
+      // so no response is ever cut off and the thread exits with no socket open.
       const deadline = Date.now() + graceMs;
-      while (server.inFlight() > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      while (Date.now() < deadline && (server.inFlight() > 0 || server.idleMs() < DRAIN_QUIET_MS)) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      server.close();
     },
     close: () => {
       isDraining = true;

@@ -42,7 +42,8 @@ try {
     void service.drain().then(() => {
       logger.flush();
       send({ type: "drained" });
-      process.exit(0);
+      // One turn later uWS has released its sockets; exiting earlier trips libuv's open-handle check.
+      setTimeout(() => process.exit(0), 20);
     });
   });
 } catch (error) {

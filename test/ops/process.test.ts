@@ -1,0 +1,157 @@
+// The real binary (dist/src/main.js, built by `npm test`'s tsc step) with worker threads.
+import t from "tap";
+import { spawn, type ChildProcess } from "node:child_process";
+import { Agent, request } from "node:http";
+import { createServer, type AddressInfo } from "node:net";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { writeEdition } from "../../src/data/build-edition.js";
+import { createKey } from "../../src/keys/key-store.js";
+import { fixtureEditions } from "../http/harness.js";
+import { Supervisor } from "../../src/supervisor.js";
+import { loadConfig } from "../../src/config.js";
+import { createLogger } from "../../src/ops/log.js";
+
+const MAIN = fileURLToPath(new URL("../../dist/src/main.js", import.meta.url));
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+function setup(t: { testdir: (fixture: Record<string, never>) => string }, rateLimit: number) {
+  const dir = t.testdir({});
+  const dataDir = join(dir, "data");
+  mkdirSync(dataDir);
+  for (const source of fixtureEditions()) writeEdition(dataDir, source, "2026-11-20");
+  const keysFile = join(dir, "keys.json");
+  const { key } = createKey(keysFile, { email: "load@example.com", now: new Date(), rateLimit });
+  return { dir, dataDir, keysFile, key };
+}
+
+async function startMain(env: Record<string, string>): Promise<{ child: ChildProcess; output: () => string; exited: Promise<number | null> }> {
+  const child = spawn(process.execPath, [MAIN], { env: { ...process.env, LOG_LEVEL: "warn", HOST: "127.0.0.1", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout?.on("data", (chunk) => { output += chunk; });
+  child.stderr?.on("data", (chunk) => { output += chunk; });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+async function waitReady(port: number, timeoutMs = 15_000): Promise<void> {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/ready`)).status === 200) return;
+    } catch { /* not listening yet */ }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("server did not become ready");
+}
+
+function get(agent: Agent, port: number, path: string, headers: Record<string, string>): Promise<{ status: number; body: string; error?: string; started: boolean }> {
+  return new Promise((resolve) => {
+    let started = false;
+    const req = request({ host: "127.0.0.1", port, path, agent, headers }, (res) => {
+      started = true;
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk) => { body += chunk; });
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body, started }));
+      res.on("aborted", () => resolve({ status: -1, body, error: "aborted mid-response", started }));
+      res.on("error", (error) => resolve({ status: -1, body, error: error.message, started }));
+    });
+    req.on("error", (error) => resolve({ status: 0, body: "", error: error.message, started }));
+    req.end();
+  });
+}
+
+t.test("a port already held by another process is refused", async (t) => {
+  const holder = createServer();
+  await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
+  const { port } = holder.address() as AddressInfo;
+  const { dataDir, keysFile } = setup(t, 500);
+  const main = await startMain({ PORT: String(port), DATA_DIR: dataDir, KEYS_FILE: keysFile, METRICS_PORT: "0" });
+  t.equal(await main.exited, 1);
+  t.match(main.output(), /port \d+ is already in use/);
+  holder.close();
+});
+
+t.test("two workers share one bucket: exactly 500 of 700 requests over 200 connections pass", async (t) => {
+  const { dataDir, keysFile, key } = setup(t, 500);
+  const port = await freePort();
+  const metricsPort = await freePort();
+  const main = await startMain({ PORT: String(port), DATA_DIR: dataDir, KEYS_FILE: keysFile, WORKERS: "2", METRICS_PORT: String(metricsPort) });
+  t.teardown(() => { main.child.kill("SIGKILL"); });
+  await waitReady(port);
+  const agent = new Agent({ keepAlive: true, maxSockets: 200 });
+  const results = await Promise.all(Array.from({ length: 700 }, () => get(agent, port, "/api/teams", { "x-api-key": key })));
+  const counts = new Map<number, number>();
+  for (const result of results) counts.set(result.status, (counts.get(result.status) ?? 0) + 1);
+  t.equal(counts.get(200), 500, `accepted (${JSON.stringify([...counts])})`);
+  t.equal(counts.get(429), 200);
+  // The metrics port opens once every worker is up, a moment after the first answers /ready.
+  let metrics = "";
+  for (let attempt = 0; attempt < 100 && metrics === ""; attempt++) {
+    try { metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text(); } catch { await new Promise((resolve) => setTimeout(resolve, 50)); }
+  }
+  t.match(metrics, /courtside_workers 2/);
+  t.match(metrics, /courtside_http_requests_total\{route="\/api\/teams",status="200"\} 500/);
+  t.match(metrics, /courtside_rate_limit_rejections_total\{bucket="key"\} 200/);
+  agent.destroy();
+  main.child.kill("SIGTERM");
+  const code = await main.exited;
+  t.equal(code, 0, `exit code (${main.output().slice(-600)})`);
+});
+
+t.test("SIGTERM under load: no response is cut off, the process exits 0 within 10 s", async (t) => {
+  const { dataDir, keysFile, key } = setup(t, 1_000_000_000);
+  const port = await freePort();
+  const main = await startMain({ PORT: String(port), DATA_DIR: dataDir, KEYS_FILE: keysFile, WORKERS: "2", METRICS_PORT: "0" });
+  await waitReady(port);
+  const agent = new Agent({ keepAlive: true, maxSockets: 32 });
+  const results: Awaited<ReturnType<typeof get>>[] = [];
+  let isRunning = true;
+  const loops = Array.from({ length: 32 }, async (_, i) => {
+    while (isRunning) {
+      const result = await get(agent, port, i % 4 === 0 ? "/api/players/bulk" : "/api/players?limit=100", { "x-api-key": key, "accept-encoding": "identity" });
+      results.push(result);
+      if (result.status === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  });
+  await new Promise((resolve) => setTimeout(resolve, 700));
+  const signalled = Date.now();
+  main.child.kill("SIGTERM");
+  const code = await main.exited;
+  const elapsed = Date.now() - signalled;
+  isRunning = false;
+  await Promise.all(loops);
+  agent.destroy();
+  t.equal(code, 0, `exit code (${main.output().slice(-600)})`);
+  t.ok(elapsed < 10_000, `exited in ${elapsed} ms`);
+  const completed = results.filter((r) => r.status === 200);
+  t.ok(completed.length > 50, `${completed.length} responses completed under load`);
+  const cut = results.filter((r) => r.started && r.status !== 200);
+  t.same(cut.map((r) => r.error), [], "no response was cut off after it started");
+  for (const r of completed) {
+    try { JSON.parse(r.body); } catch { t.fail("a completed body is not whole JSON"); break; }
+  }
+  t.ok(results.filter((r) => r.status !== 200).every((r) => r.status === 0), "the rest were refused before a response began");
+});
+
+t.test("the supervisor restarts a worker that dies", async (t) => {
+  const dir = t.testdir({});
+  const config = loadConfig([], { DATA_DIR: dir, WORKERS: "2", LOG_LEVEL: "silent" });
+  const supervisor = new Supervisor(config, createLogger("silent"), new URL("../fixtures/dying-worker.mjs", import.meta.url));
+  await supervisor.start();
+  const started = Date.now();
+  while (supervisor.restarts() === 0 && Date.now() - started < 3000) await new Promise((resolve) => setTimeout(resolve, 20));
+  t.equal(supervisor.restarts(), 1, "the dead worker was replaced");
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  t.equal((await supervisor.collect()).length, 2, "both workers answer again");
+  await supervisor.stop();
+});
