@@ -87,13 +87,13 @@ export const limitParam = (maximum: number, fallback: number): ParamSchema => ({
 });
 
 /** Names people try, mapped to what the route calls them (or where to go instead). */
-const SUGGESTIONS: Readonly<Record<string, string>> = {
+const SUGGESTIONS: ReadonlyMap<string, string> = new Map(Object.entries({
   page: "cursor", per_page: "limit", perPage: "limit", pageSize: "limit", page_size: "limit", size: "limit",
   type: "teamType", team_type: "teamType", pos: "position", positions: "position", order: "sort", sortBy: "sort", sort_by: "sort",
   name: "/api/players/search", q: "/api/players/search", query: "/api/players/search", search: "/api/players/search",
   min_rating: "minRating", max_rating: "maxRating", minOverall: "minRating", maxOverall: "maxRating", tier: "badgeTier",
   version: "/api/versions/:version/…", gameVersion: "/api/versions/:version/…", skip: "offset", start: "offset",
-};
+}));
 
 const ajv = new Ajv({ allErrors: false, strict: true });
 ajv.addKeyword({ keyword: "x-reason" });
@@ -138,7 +138,8 @@ export function validateParams(compiled: CompiledParams, params: QueryParams): P
 }
 
 function suggestParam(param: string, names: readonly string[]): string | undefined {
-  const fixed = SUGGESTIONS[param];
+  // A Map, not an object: `__proto__` or `constructor` from a client must not find Object's members.
+  const fixed = SUGGESTIONS.get(param);
   if (fixed !== undefined && (fixed.startsWith("/") || names.includes(fixed))) return fixed;
   return closest(param, names, 1)[0];
 }

@@ -102,7 +102,8 @@ export function parseFields(fields: string | undefined): number {
   let mask = 0;
   for (const field of fields.split(",")) {
     if (field === "gameVersion") continue; // always present on versioned rows; harmless elsewhere
-    const bit = FIELD_BIT[field as PlayerField];
+    // hasOwn: `fields=constructor` must not find Object's members.
+    const bit = Object.hasOwn(FIELD_BIT, field) ? FIELD_BIT[field as PlayerField] : undefined;
     if (bit === undefined) throw invalidParameter("fields", fields, `${field} is not a player field`, [...PLAYER_FIELDS, "gameVersion"]);
     mask |= bit;
   }
