@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import t from "tap";
+import { importError } from "./import-error-of.js";
 import { importCsv } from "../../src/data/import-csv.js";
-import { ImportError } from "../../src/data/import-error.js";
 import { foldName } from "../../src/model/names.js";
 import type { PlayerRecord } from "../../src/model/player.js";
 import { isPlayerRecord } from "../../src/model/schemas.js";
@@ -17,16 +17,6 @@ function find(records: readonly PlayerRecord[], name: string, team?: string): Pl
   return found[0] as PlayerRecord;
 }
 
-/** The ImportError `run` throws; anything else (or nothing) fails the test. */
-function importError(run: () => unknown): ImportError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ImportError) return error;
-    throw error;
-  }
-  throw new Error("expected an ImportError, but the import succeeded");
-}
 
 t.test("every row of both real files becomes one valid record", async (t) => {
   t.equal(current.length, 457);

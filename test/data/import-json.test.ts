@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import t from "tap";
-import { ImportError } from "../../src/data/import-error.js";
+import { importError } from "./import-error-of.js";
 import { importJson } from "../../src/data/import-json.js";
 import type { PlayerRecord } from "../../src/model/player.js";
 import { isPlayerRecord } from "../../src/model/schemas.js";
@@ -9,16 +9,6 @@ const capturedAt = "2026-06-01T00:00:00.000Z";
 const sampleText = readFileSync(new URL("../../../shared/realdata/2k26-api-export-sample.json", import.meta.url), "utf8");
 const sample = importJson("sample.json", sampleText, { capturedAt });
 
-/** The ImportError `run` throws; anything else (or nothing) fails the test. */
-function importError(run: () => unknown): ImportError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ImportError) return error;
-    throw error;
-  }
-  throw new Error("expected an ImportError, but the import succeeded");
-}
 
 function find(records: readonly PlayerRecord[], slug: string): PlayerRecord {
   const found = records.find((record) => record.slug === slug);

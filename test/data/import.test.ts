@@ -1,8 +1,8 @@
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import t from "tap";
+import { importError } from "./import-error-of.js";
 import { importFiles } from "../../src/data/import.js";
-import { ImportError } from "../../src/data/import-error.js";
 import { ERA_CODE } from "../../src/model/eras.js";
 import { playerId, type PlayerRecord } from "../../src/model/player.js";
 
@@ -14,16 +14,6 @@ const SAMPLE = real("2k26-api-export-sample.json");
 
 const HEADER = ",name,team,position_1,overall";
 
-/** The ImportError `run` throws; anything else (or nothing) fails the test. */
-function importError(run: () => unknown): ImportError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ImportError) return error;
-    throw error;
-  }
-  throw new Error("expected an ImportError, but the import succeeded");
-}
 
 const bySlug = (records: readonly PlayerRecord[], slug: string): PlayerRecord | undefined =>
   records.find((record) => record.slug === slug);

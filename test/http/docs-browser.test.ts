@@ -4,35 +4,20 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildRoutes } from "../../src/http/app.js";
-import { Dispatcher } from "../../src/http/dispatch.js";
-import { openApiPath, OPENAPI_PATH } from "../../src/http/openapi.js";
-import { Router, type RouteDefinition } from "../../src/http/router.js";
-import { docsRoutes } from "../../src/http/routes/docs.js";
-import { startServer } from "../../src/http/server.js";
-import { TokenBuckets } from "../../src/http/token-buckets.js";
+import { openApiPath } from "../../src/http/openapi.js";
+import type { RouteDefinition } from "../../src/http/router.js";
 import { startHarness, type Harness } from "./harness.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 
-/** The service's route table with the documentation routes, whether or not app.ts lists them yet. */
+/** The service's route table, the documentation routes included. */
 function allRoutes(): RouteDefinition[] {
-  const routes = buildRoutes(() => true);
-  if (routes.some((route) => route.path === OPENAPI_PATH)) return routes;
-  const withDocs: RouteDefinition[] = [...routes, ...docsRoutes(() => withDocs)];
-  return withDocs;
+  return buildRoutes(() => true);
 }
 
-/** The harness's server when it serves the docs routes, else the same service's data behind a dispatcher over allRoutes(). */
+/** The running harness server: it serves the documentation routes itself. */
 async function serveDocs(h: Harness): Promise<{ base: string; close: () => void }> {
-  const probe = await fetch(`${h.base}${OPENAPI_PATH}`);
-  await probe.arrayBuffer();
-  if (probe.status === 200) return { base: h.base, close: () => {} };
-  const dispatcher = new Dispatcher({
-    router: new Router(allRoutes()), editions: () => h.service.editions(), keys: h.service.keys, buckets: new TokenBuckets(16, 64),
-    now: Date.now, responseCacheBytes: 1 << 20, corsOrigins: [], isDraining: () => false, maxBodyBytes: 64 * 1024,
-  });
-  const server = await startServer({ host: "127.0.0.1", port: 0, dispatcher, maxBodyBytes: 64 * 1024, bodyTimeoutMs: 10_000 });
-  return { base: `http://127.0.0.1:${server.port}`, close: () => server.close() };
+  return { base: h.base, close: () => {} };
 }
 
 /** Headless Chromium's DOM of a page after its scripts ran (virtual time lets the fetches finish). */

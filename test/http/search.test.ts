@@ -1,10 +1,6 @@
 import t from "tap";
 import { fileURLToPath } from "node:url";
 import { importFiles } from "../../src/data/import.js";
-import { Dispatcher } from "../../src/http/dispatch.js";
-import { Router } from "../../src/http/router.js";
-import { searchRoutes } from "../../src/http/routes/search.js";
-import { TokenBuckets } from "../../src/http/token-buckets.js";
 import type { EditionSource } from "../../src/model/player.js";
 import { startHarness } from "./harness.js";
 
@@ -21,31 +17,10 @@ const edition = h.service.editions().current;
 
 type Answer = { status: number; body: any; headers: Headers };
 
-/**
- * Requests go to the running server. Until the route table in app.ts lists searchRoutes, the
- * server answers 404 there; the same pipeline (key, rate limit, parameters, handler, headers)
- * is then driven through a Dispatcher over these routes alone, and the test says so.
- */
-const probe = await h.json("/api/players/search?q=x");
-const isWired = probe.status !== 404;
-const fallback = new Dispatcher({
-  router: new Router(searchRoutes), editions: () => h.service.editions(), keys: h.service.keys, buckets: new TokenBuckets(16, 16),
-  now: () => h.clock.now, responseCacheBytes: 0, corsOrigins: [], isDraining: () => false, maxBodyBytes: 65_536,
-});
-if (!isWired) t.comment("GET /api/players/search is not in the server's route table yet: testing through a Dispatcher over searchRoutes");
-
-/** `apiKey` null: no X-API-Key header at all. */
+/** `apiKey` null: no X-API-Key header at all. Every request goes to the running server. */
 async function get(path: string, apiKey: string | null = h.key): Promise<Answer> {
-  if (isWired) {
-    const response = await fetch(h.base + path, { headers: apiKey === null ? {} : { "x-api-key": apiKey } });
-    return { status: response.status, body: await response.json(), headers: response.headers };
-  }
-  const [url = "", rawQuery = ""] = path.split("?");
-  const out = fallback.dispatch({
-    method: "GET", url, rawQuery, apiKey: apiKey ?? "", ifNoneMatch: "", acceptEncoding: "", contentType: "", origin: "",
-    address: "127.0.0.1", body: undefined, isBodyTooLarge: false,
-  });
-  return { status: out.status, body: JSON.parse(out.body?.toString("utf8") ?? "null"), headers: new Headers(out.headers) };
+  const response = await fetch(h.base + path, { headers: apiKey === null ? {} : { "x-api-key": apiKey } });
+  return { status: response.status, body: await response.json(), headers: response.headers };
 }
 
 const SUMMARY_FIELDS = ["_id", "name", "slug", "team", "teamType", "overall", "positions", "playerImage", "teamImg"];
