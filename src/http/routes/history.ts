@@ -30,8 +30,12 @@ function playerHistory(context: RequestContext): Reply {
   const edition = context.editions.current;
   const idOrSlug = context.pathParams.id ?? "";
   const row = edition.rowById.get(idOrSlug) ?? rowsForSlug(edition, idOrSlug, teamTypeOf(context.values))[0] as number;
-  const player = edition.players[row];
   const limit = (context.values.limit as number | undefined) ?? 52;
+  return context.cached(`history|${edition.checksum}|${row}|${limit}`, () => renderHistory(edition, row, limit));
+}
+
+function renderHistory(edition: Edition, row: number, limit: number): Reply {
+  const player = edition.players[row];
   const history = edition.payload.history;
   const i = player && history ? historyIndex(edition, history).get(player._id) : undefined;
   const weeks = history && i !== undefined

@@ -86,11 +86,14 @@ function playerBySlug(context: RequestContext): Reply {
   const era = teamTypeOf(context.values);
   const edition = context.editions.current;
   const rows = rowsForSlug(edition, context.pathParams.slug ?? "", era);
-  // Without teamType the first of curr, class, allt; the others are named in meta.variants.
-  return successReply(playerDetail(context.editions, edition, rows[0] as number, false), {
-    gameVersion: edition.key,
-    ...(rows.length > 1 ? { variants: rows.map((row) => ({ teamType: edition.players[row]?.teamType, team: edition.players[row]?.team, slug: edition.players[row]?.slug })) } : {}),
-  });
+  // Cached server-side (the detail joins editions), keyed by every edition's data version.
+  const key = `slug|${context.editions.ordered.map((e) => e.checksum).join(",")}|${rows.join(",")}`;
+  return context.cached(key, () =>
+    // Without teamType the first of curr, class, allt; the others are named in meta.variants.
+    successReply(playerDetail(context.editions, edition, rows[0] as number, false), {
+      gameVersion: edition.key,
+      ...(rows.length > 1 ? { variants: rows.map((row) => ({ teamType: edition.players[row]?.teamType, team: edition.players[row]?.team, slug: edition.players[row]?.slug })) } : {}),
+    }));
 }
 
 export function teamTypeOf(values: ParamValues): Era | undefined {

@@ -41,13 +41,16 @@ function versionedPlayer(context: RequestContext): Reply {
   const edition = resolveEdition(context.editions, context.pathParams.version ?? "");
   const era = teamTypeOf(context.values);
   const rows = rowsForSlug(edition, context.pathParams.slug ?? "", era);
-  const details = rows.map((row) => playerDetail(context.editions, edition, row, true));
-  if (details.length === 1) return successReply(details[0], { gameVersion: edition.key }, { isCacheable: true });
-  return successReply(details, {
-    gameVersion: edition.key,
-    count: details.length,
-    variants: rows.map((row) => ({ teamType: edition.players[row]?.teamType, team: edition.players[row]?.team })),
-  }, { isCacheable: true });
+  const key = `vslug|${context.editions.ordered.map((e) => e.checksum).join(",")}|${edition.key}|${rows.join(",")}`;
+  return context.cached(key, () => {
+    const details = rows.map((row) => playerDetail(context.editions, edition, row, true));
+    if (details.length === 1) return successReply(details[0], { gameVersion: edition.key }, { isCacheable: true });
+    return successReply(details, {
+      gameVersion: edition.key,
+      count: details.length,
+      variants: rows.map((row) => ({ teamType: edition.players[row]?.teamType, team: edition.players[row]?.team })),
+    }, { isCacheable: true });
+  });
 }
 
 export const versionedRoutes: RouteDefinition[] = [
