@@ -102,12 +102,29 @@ ajv.addKeyword({ keyword: "x-normalise" });
 export interface CompiledParams {
   readonly schemas: ParamSchemas;
   readonly names: readonly string[];
-  readonly validate: ValidateFunction;
+  /** One validator per parameter: a request pays for the parameters it sends, not for all ~100. */
+  readonly validators: ReadonlyMap<string, ValidateFunction>;
+}
+
+/** Parameters of the same schema (the ~100 attribute bounds) share one compiled validator. */
+const validatorsBySchema = new Map<string, ValidateFunction>();
+
+function compileOne(schema: ParamSchema): ValidateFunction {
+  const key = JSON.stringify(schema);
+  let validate = validatorsBySchema.get(key);
+  if (!validate) {
+    validate = ajv.compile(schema);
+    validatorsBySchema.set(key, validate);
+  }
+  return validate;
 }
 
 export function compileParams(schemas: ParamSchemas): CompiledParams {
-  const validate = ajv.compile({ type: "object", additionalProperties: false, properties: schemas });
-  return { schemas, names: Object.keys(schemas), validate };
+  return {
+    schemas,
+    names: Object.keys(schemas),
+    validators: new Map(Object.entries(schemas).map(([name, schema]) => [name, compileOne(schema)])),
+  };
 }
 
 export type ParamValues = Record<string, string | number>;
@@ -131,9 +148,11 @@ export function validateParams(compiled: CompiledParams, params: QueryParams): P
   const values: ParamValues = {};
   for (const [name, raw] of params) {
     const schema = compiled.schemas[name] as ParamSchema;
-    values[name] = normalise(schema, raw);
+    const value = normalise(schema, raw);
+    const validate = compiled.validators.get(name) as ValidateFunction;
+    if (!validate(value)) throw describeFailure(name, schema, raw, validate.errors?.[0]);
+    values[name] = value;
   }
-  if (!compiled.validate(values)) throw describeFailure(compiled, values, params, compiled.validate.errors?.[0]);
   return values;
 }
 
@@ -154,12 +173,8 @@ function normalise(schema: ParamSchema, raw: string): string | number {
   }
 }
 
-function describeFailure(compiled: CompiledParams, values: ParamValues, params: QueryParams, error: ErrorObject | undefined): ApiError {
-  const name = (error?.instancePath ?? "").slice(1);
-  const schema = compiled.schemas[name];
-  const value = params.get(name) ?? values[name];
-  if (!schema || !error) return invalidParameter(name || "query", value, "is invalid");
-  switch (error.keyword) {
+function describeFailure(name: string, schema: ParamSchema, value: string, error: ErrorObject | undefined): ApiError {
+  switch (error?.keyword) {
     case "type":
     case "minimum":
     case "maximum":
@@ -169,6 +184,6 @@ function describeFailure(compiled: CompiledParams, values: ParamValues, params: 
     case "pattern":
       return invalidParameter(name, value, schema["x-reason"] ?? `must match ${schema.pattern}`);
     default:
-      return invalidParameter(name, value, error.message ?? "is invalid");
+      return invalidParameter(name, value, error?.message ?? "is invalid");
   }
 }
