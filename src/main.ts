@@ -6,7 +6,6 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { createServer } from "node:net";
 import { loadConfig, ConfigError, type Config } from "./config.js";
-import { generateDemoEditions } from "./data/demo.js";
 import { writeEdition } from "./data/build-edition.js";
 import { ensureDemoKey } from "./keys/key-store.js";
 import { createLogger, type Logger } from "./ops/log.js";
@@ -29,8 +28,10 @@ function claimPort(host: string, port: number): Promise<number> {
   });
 }
 
-function ensureDemoData(config: Config, logger: Logger): void {
+async function ensureDemoData(config: Config, logger: Logger): Promise<void> {
   if (existsSync(config.dataDir) && snapshotFiles(config.dataDir).length > 0) return;
+  // Imported only when needed: the generator is the largest module and boot time counts.
+  const { generateDemoEditions } = await import("./data/demo.js");
   mkdirSync(config.dataDir, { recursive: true });
   const asOf = new Date().toISOString().slice(0, 10);
   logger.info(`no snapshots in ${config.dataDir}: building the demo editions`);
@@ -58,7 +59,7 @@ async function main(): Promise<void> {
   process.once("SIGTERM", () => stop("SIGTERM"));
   process.once("SIGINT", () => stop("SIGINT"));
 
-  ensureDemoData(config0, logger);
+  await ensureDemoData(config0, logger);
   const demo = ensureDemoKey(config0.keysFile, new Date());
   if (demo) process.stdout.write(`\nDemo API key (shown once; only its SHA-256 is stored in ${config0.keysFile}):\n\n    ${demo.key}\n\n`);
   const port = await claimPort(config0.host, config0.port);

@@ -8,14 +8,11 @@ import { watchDataDir, type ReloadEvent, type ReloadWatcher } from "./store/relo
 import { createDispatcher } from "./http/app.js";
 import type { Dispatcher } from "./http/dispatch.js";
 import { startServer, type HttpServer } from "./http/server.js";
-import { TokenBuckets } from "./http/token-buckets.js";
+import { ADDRESS_SLOTS, KEY_SLOTS, TokenBuckets } from "./http/token-buckets.js";
 import { RequestStats, type StatsSnapshot } from "./ops/request-stats.js";
 import type { Logger } from "./ops/log.js";
 import type { Config } from "./config.js";
 
-/** Key slots are the key file's record indices; 4096 records is far beyond any self-hosted install. */
-export const KEY_SLOTS = 4096;
-export const ADDRESS_SLOTS = 65_536;
 const DRAIN_QUIET_MS = 150;
 
 export interface Service {

@@ -4,10 +4,9 @@
 
 import { Worker } from "node:worker_threads";
 import { ConfigError, type Config } from "./config.js";
-import { TokenBuckets } from "./http/token-buckets.js";
+import { ADDRESS_SLOTS, KEY_SLOTS, TokenBuckets } from "./http/token-buckets.js";
 import type { Logger } from "./ops/log.js";
 import type { StatsSnapshot } from "./ops/request-stats.js";
-import { ADDRESS_SLOTS, KEY_SLOTS } from "./service.js";
 import type { FromWorker, ToWorker, WorkerData } from "./worker.js";
 
 const SHUTDOWN_BUDGET_MS = 9_000;

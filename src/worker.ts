@@ -4,9 +4,9 @@
 
 import { parentPort, workerData, threadId } from "node:worker_threads";
 import type { Config } from "./config.js";
-import { TokenBuckets } from "./http/token-buckets.js";
+import { ADDRESS_SLOTS, KEY_SLOTS, TokenBuckets } from "./http/token-buckets.js";
 import { createLogger } from "./ops/log.js";
-import { ADDRESS_SLOTS, KEY_SLOTS, startService } from "./service.js";
+import { startService } from "./service.js";
 
 export interface WorkerData {
   config: Config;

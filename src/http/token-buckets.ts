@@ -22,6 +22,11 @@ export const KEY_POLICY = { capacity: 500, windowSeconds: 3600 } as const satisf
 /** Per client address, for unkeyed routes and failed key checks: 60 a minute, so keys cannot be guessed at speed. */
 export const ADDRESS_POLICY = { capacity: 60, windowSeconds: 60 } as const satisfies RateLimitPolicy;
 
+/** Key slots are the key file's record indices; 4096 records is far beyond any self-hosted install. */
+export const KEY_SLOTS = 4096;
+/** Address buckets are chosen by hash among this many. */
+export const ADDRESS_SLOTS = 65_536;
+
 /** Tokens per millisecond for `capacity` tokens refilled evenly over `windowSeconds`. */
 export function refillPerMs(capacity: number, windowSeconds: number): number {
   return capacity / (windowSeconds * 1000);

@@ -1,0 +1,113 @@
+// The URL mixes of the load benchmark, drawn deterministically (seeded) from the current demo
+// edition so every server is asked the same paths in the same order. Knows nothing of servers.
+
+import { ATTRIBUTE_PARAM_NAMES } from "../src/model/attributes.js";
+import { BADGES, BADGE_TIERS } from "../src/model/badges.js";
+import { foldName } from "../src/model/names.js";
+import type { SnapshotPayload } from "../src/data/snapshot.js";
+
+export const MIX_NAMES = ["a", "b", "c", "d", "e"] as const;
+export type MixName = (typeof MIX_NAMES)[number];
+
+export interface Mix {
+  readonly name: MixName;
+  readonly title: string;
+  /** Whether Courtside serves it with its response cache on (the default) or off (RESPONSE_CACHE_MB=0). */
+  readonly isCacheOn: boolean;
+  /** Sent as Accept-Encoding on every request, or "" for none (identity bodies). */
+  readonly acceptEncoding: string;
+  readonly paths: readonly string[];
+}
+
+/** mulberry32: tiny, seeded, good enough to pick parameters. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function buildMixes(current: SnapshotPayload, seed = 5): Mix[] {
+  const random = seeded(seed);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  const int = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));
+  const chance = (p: number) => random() < p;
+  const query = (params: [string, string | number][]) =>
+    params.length === 0 ? "" : `?${params.map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`).join("&")}`;
+
+  // A browser's Accept-Encoding: the cached reply's brotli body is what goes out (and what the ceiling replays).
+  const defaultPage: Mix = { name: "a", title: "default players page, cache on, `Accept-Encoding: gzip, deflate, br`", isCacheOn: true, acceptEncoding: "gzip, deflate, br", paths: ["/api/players"] };
+
+  // (b) What a ratings site's filter panel sends: mostly the current era, a position, a rating floor,
+  // an attribute bound or two, sometimes a team or a badge, a sort, sometimes a field list and a later page.
+  const teamsOfEra = (era: string) => current.teams.filter((team) => team.teamType === era);
+  const sortable = ["overall", "name", ...ATTRIBUTE_PARAM_NAMES];
+  const fieldSets = ["name,overall,positions,team", "name,slug,overall,attributes", "_id,name,overall,teamImg,playerImage", "name,overall,badges"];
+  const filtered = new Set<string>();
+  while (filtered.size < 2000) {
+    const params: [string, string | number][] = [];
+    const era = chance(0.7) ? undefined : pick(["class", "allt", "all"]);
+    if (era !== undefined) params.push(["era", era]);
+    if (chance(0.12)) params.push(["team", pick(teamsOfEra(era === undefined || era === "all" ? "curr" : era)).slug]);
+    if (chance(0.5)) params.push(["position", pick(["PG", "SG", "SF", "PF", "C", "guard", "wing", "big"])]);
+    if (chance(0.4)) params.push(["minRating", int(60, 88)]);
+    if (chance(0.08)) params.push(["maxRating", int(89, 99)]);
+    const bounds = chance(0.5) ? int(1, 2) : 0;
+    for (const name of new Set(Array.from({ length: bounds }, () => pick(ATTRIBUTE_PARAM_NAMES)))) params.push([`${name}_gte`, int(55, 90)]);
+    if (chance(0.12)) {
+      params.push(["badge", pick(BADGES).slug]);
+      if (chance(0.5)) params.push(["badgeTier", pick(BADGE_TIERS)]);
+    } else if (chance(0.05)) {
+      params.push(["badgeTier", pick(BADGE_TIERS)]);
+    }
+    if (chance(0.6)) params.push(["sort", `${pick(sortable)}:${chance(0.8) ? "desc" : "asc"}`]);
+    if (chance(0.3)) params.push(["fields", pick(fieldSets)]);
+    const limit = chance(0.5) ? 50 : pick([10, 20, 25, 100]);
+    if (limit !== 50) params.push(["limit", limit]);
+    if (chance(0.25)) params.push(["cursor", limit * int(1, 4)]);
+    filtered.add(`/api/players${query(params)}`);
+  }
+
+  // (c) Names people type: full names, a last name, a first-name prefix, "first last-prefix", a typo.
+  const currentNames = current.players.map((player) => player.name);
+  const searches = new Set<string>();
+  while (searches.size < 500) {
+    const name = pick(currentNames);
+    const words = name.split(/\s+/);
+    const first = words[0] ?? name;
+    const last = words[words.length - 1] ?? name;
+    const kind = random();
+    let q: string;
+    if (kind < 0.25) q = name;
+    else if (kind < 0.5) q = last;
+    else if (kind < 0.7) q = first.slice(0, int(3, 4));
+    else if (kind < 0.85) q = `${first} ${last.slice(0, int(2, 4))}`;
+    else {
+      const folded = foldName(last);
+      const at = int(1, Math.max(1, folded.length - 1));
+      q = folded.length >= 4 ? folded.slice(0, at) + folded.slice(at + 1) : folded;
+    }
+    const params: [string, string | number][] = [["q", q]];
+    if (chance(0.2)) params.push(["teamType", pick(["curr", "class", "allt"])]);
+    if (chance(0.3)) params.push(["limit", pick([10, 20])]);
+    searches.add(`/api/players/search${query(params)}`);
+  }
+
+  const bulk = ["/api/players/bulk", "/api/players/bulk?era=curr", "/api/players/bulk?era=class", "/api/players/bulk?era=allt"];
+
+  // (e) Every team's roster (by slug) and the three team lists.
+  const rosters = current.teams.map((team) => `/api/teams/${encodeURIComponent(team.slug)}/roster`);
+  const teamLists = ["/api/teams", "/api/teams?era=class", "/api/teams?era=allt"];
+
+  return [
+    defaultPage,
+    { name: "b", title: "2,000 distinct filtered/sorted/paged queries, cache off", isCacheOn: false, acceptEncoding: "", paths: [...filtered] },
+    { name: "c", title: "500 distinct name searches", isCacheOn: true, acceptEncoding: "", paths: [...searches] },
+    { name: "d", title: "bulk download (whole edition and each era), `Accept-Encoding: br`", isCacheOn: true, acceptEncoding: "br", paths: bulk },
+    { name: "e", title: `team lists and every roster (${rosters.length + teamLists.length} URLs)`, isCacheOn: true, acceptEncoding: "", paths: [...teamLists, ...rosters] },
+  ];
+}
