@@ -5,6 +5,7 @@ import { ATTRIBUTE_PARAM_NAMES } from "../src/model/attributes.js";
 import { BADGES, BADGE_TIERS } from "../src/model/badges.js";
 import { foldName } from "../src/model/names.js";
 import type { SnapshotPayload } from "../src/data/snapshot.js";
+import { mulberry32 } from "../test/fixtures/random-edition.js";
 
 export const MIX_NAMES = ["a", "b", "c", "d", "e"] as const;
 export type MixName = (typeof MIX_NAMES)[number];
@@ -19,20 +20,9 @@ export interface Mix {
   readonly paths: readonly string[];
 }
 
-/** mulberry32: tiny, seeded, good enough to pick parameters. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function buildMixes(current: SnapshotPayload, seed = 5): Mix[] {
-  const random = seeded(seed);
+  const random = mulberry32(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   const int = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));
   const chance = (p: number) => random() < p;
