@@ -216,7 +216,10 @@ function readRow(file: string, row: CsvRow, layout: ColumnLayout, options: Impor
  * The record with its `_id`, fields in the contract's order (so snapshots and JSON read the
  * same whichever importer made them); fields with no value stay absent.
  */
-export function assembleRecord(fields: Omit<PlayerRecord, "_id">): PlayerRecord {
+/** The record's fields with the optional ones allowed to be undefined: absent fields are dropped here, once. */
+export type RecordFields = { [K in keyof Omit<PlayerRecord, "_id">]: undefined extends PlayerRecord[K] ? PlayerRecord[K] | undefined : PlayerRecord[K] };
+
+export function assembleRecord(fields: RecordFields): PlayerRecord {
   const { name, slug, team, teamType, overall, positions, height, weight, wingspan, archetype, college,
     playerImage, teamImg, attributes, badges, hotZones, lastUpdated } = fields;
   return {
