@@ -23,7 +23,8 @@ export interface IncomingRequest {
   acceptEncoding: string;
   contentType: string;
   origin: string;
-  address: string;
+  /** The peer's address, read only when a route needs it (one syscall). */
+  address(): string;
   body: Buffer | undefined;
   isBodyTooLarge: boolean;
 }
@@ -66,8 +67,22 @@ const EXPOSED_HEADERS = "ETag, Retry-After, X-Request-Id, X-RateLimit-Limit, X-R
 
 interface Limit { result: TakeResult; capacity: number; windowSeconds: number; policy: string; slot: number }
 
+/** A request line already answered with a cacheable reply: its route and that reply. */
+interface Answered { route: RouteDefinition; reply: Reply }
+
+/** Request lines longer than this are not remembered (they are rare and would crowd the memo). */
+const ANSWERED_MAX_LINE = 1024;
+
 export class Dispatcher {
   private readonly cache: LRUCache<string, Reply> | undefined;
+  /**
+   * Request line (path + raw query) → its route and cacheable reply, for the data version in
+   * `answeredFor`. A repeated GET then skips path decoding, routing, query parsing, validation and
+   * key building and goes straight to the key check and rate limit. Only replies with an ETag go
+   * in: those depend on nothing but the path, the query and the data.
+   */
+  private readonly answered: LRUCache<string, Answered> | undefined;
+  private answeredFor: EditionSet | undefined;
   private readonly requestPrefix = randomBytes(3).toString("hex");
   private requestCount = 0;
 
@@ -78,6 +93,11 @@ export class Dispatcher {
         // Room for the identity body and its compressed variants, which are filled in later.
         sizeCalculation: (reply) => Math.max(1, reply.body.length * 2),
       })
+      : undefined;
+    // Its entries mostly share their replies with the cache above; counted alike, the two together
+    // hold at most twice responseCacheBytes (when their contents drift fully apart).
+    this.answered = options.responseCacheBytes > 0
+      ? new LRUCache<string, Answered>({ maxSize: options.responseCacheBytes, sizeCalculation: ({ reply }) => Math.max(1, reply.body.length * 2) })
       : undefined;
   }
 
@@ -94,6 +114,14 @@ export class Dispatcher {
     try {
       if (request.method === "OPTIONS" && this.corsOrigin(request.origin) !== undefined) {
         return this.preflight(request, requestId);
+      }
+      const line = this.answeredLine(request);
+      const answered = line === undefined ? undefined : this.answered?.get(line);
+      if (answered !== undefined) {
+        route = answered.route;
+        limit = this.admit(route, request, now);
+        if (this.options.stats) this.options.stats.cache.hits += 1;
+        return this.respond(request, requestId, route.path, answered.reply, limit);
       }
       const segments = decodePath(request.url);
       const match = this.options.router.match(request.method, segments);
@@ -114,6 +142,7 @@ export class Dispatcher {
         body: request.body, contentType: request.contentType, now,
         cached: (key, build) => this.cached(key, build),
       });
+      if (line !== undefined && reply.status === 200 && reply.etag !== undefined) this.answered?.set(line, { route, reply });
     } catch (error) {
       if (!(error instanceof ApiError)) this.options.onError?.(error, requestId);
       const apiError = error instanceof ApiError ? error : new ApiError("INTERNAL_ERROR");
@@ -126,12 +155,25 @@ export class Dispatcher {
     return this.respond(request, requestId, route?.path ?? "(unmatched)", reply, limit);
   }
 
+  /** The memo key of a GET or HEAD, or undefined when the memo is off or the line too long. */
+  private answeredLine(request: IncomingRequest): string | undefined {
+    if (this.answered === undefined || (request.method !== "GET" && request.method !== "HEAD")) return undefined;
+    const editions = this.options.editions();
+    if (editions !== this.answeredFor) {
+      // New data (a reload swapped the edition set): every remembered reply is stale.
+      this.answered.clear();
+      this.answeredFor = editions;
+    }
+    if (request.url.length + request.rawQuery.length > ANSWERED_MAX_LINE) return undefined;
+    return `${request.url}?${request.rawQuery}`;
+  }
+
   /** Checks the key (or the address) and takes a token; throws 401/429. */
   private admit(route: RouteDefinition, request: IncomingRequest, now: number): Limit | undefined {
     const { buckets } = this.options;
     if (route.access === "none") return undefined;
     const addressLimit = (): Limit => {
-      const slot = buckets.addressSlot(request.address);
+      const slot = buckets.addressSlot(request.address());
       const result = buckets.take(slot, ADDRESS_POLICY.capacity, refillPerMs(ADDRESS_POLICY.capacity, ADDRESS_POLICY.windowSeconds), now);
       return { result, capacity: ADDRESS_POLICY.capacity, windowSeconds: ADDRESS_POLICY.windowSeconds, policy: "anonymous", slot };
     };

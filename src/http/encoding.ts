@@ -7,9 +7,23 @@ import type { Reply } from "./reply.js";
 export const COMPRESS_MIN_BYTES = 1024;
 export type Encoding = "br" | "gzip" | "identity";
 
+/** Accept-Encoding values seen lately and their choice: clients send the same few over and over. */
+const chosen = new Map<string, Encoding>();
+const CHOSEN_MAX = 256;
+
 /** `br` before `gzip` when both are acceptable; a `q=0` refuses a coding. */
 export function chooseEncoding(acceptEncoding: string): Encoding {
   if (acceptEncoding.length === 0) return "identity";
+  let encoding = chosen.get(acceptEncoding);
+  if (encoding === undefined) {
+    encoding = parseAcceptEncoding(acceptEncoding);
+    if (chosen.size >= CHOSEN_MAX) chosen.clear();
+    chosen.set(acceptEncoding, encoding);
+  }
+  return encoding;
+}
+
+function parseAcceptEncoding(acceptEncoding: string): Encoding {
   let hasBr = false;
   let hasGzip = false;
   for (const part of acceptEncoding.split(",")) {

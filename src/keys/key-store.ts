@@ -209,6 +209,9 @@ export function ensureDemoKey(file: string, now: Date): IssuedKey | undefined {
   return createKey(file, { email: DEMO_EMAIL, name: "demo", now });
 }
 
+/** Verified keys remembered at most (each a ~40-byte string and a reference). */
+const RECENT_KEYS_MAX = 4096;
+
 interface RegistryEntry {
   readonly digest: Buffer;
   readonly view: KeyRecordView;
@@ -227,6 +230,12 @@ export class KeyRegistry {
   readonly file: string;
   readonly #onError: ((error: KeyStoreError) => void) | undefined;
   #entriesByDigest: Map<string, RegistryEntry>;
+  /**
+   * Keys that verified since the file was last read, so a client's every request does not pay a
+   * SHA-256 (~5 µs through node:crypto). Process memory only, never written; emptied on every
+   * reload (so a revoked or regenerated key stops matching with the file) and when full.
+   */
+  #recent = new Map<string, KeyRecordView>();
   #slotCount: number;
   #listener: (() => void) | undefined;
   #catchUp: NodeJS.Timeout | undefined;
@@ -246,6 +255,9 @@ export class KeyRegistry {
 
   /** The active key's id, token-bucket slot and rate limit; undefined for anything else. */
   verify(key: string): KeyRecordView | undefined {
+    // An exact match of a key already verified: a miss says nothing a 401 would not.
+    const recent = this.#recent.get(key);
+    if (recent !== undefined) return recent;
     // Shape first: garbage (and oversized headers) are refused without spending a hash on them.
     if (!KEY_SHAPE.test(key)) return undefined;
     const digest = createHash("sha256").update(key, "utf8").digest();
@@ -254,6 +266,8 @@ export class KeyRegistry {
     // final word on the bytes, so a lookup bug can never turn into accepting a different key.
     const entry = this.#entriesByDigest.get(digest.toString("hex"));
     if (entry === undefined || !timingSafeEqual(digest, entry.digest)) return undefined;
+    if (this.#recent.size >= RECENT_KEYS_MAX) this.#recent.clear();
+    this.#recent.set(key, entry.view);
     return entry.view;
   }
 
@@ -268,6 +282,7 @@ export class KeyRegistry {
       return false;
     }
     this.#entriesByDigest = indexActiveKeys(store);
+    this.#recent = new Map();
     this.#slotCount = store.keys.length;
     return true;
   }

@@ -13,31 +13,38 @@ export interface StatsSnapshot {
   editions: { gameVersion: string; status: string; players: number }[];
 }
 
+interface RouteStats {
+  /** Status → count. */
+  statuses: Map<number, number>;
+  buckets: number[];
+  sum: number;
+  count: number;
+}
+
 export class RequestStats {
-  private readonly requests = new Map<string, number>();
-  private readonly latency = new Map<string, { buckets: number[]; sum: number; count: number }>();
+  /** By route template: a constant string, so its hash is computed once, not per request. */
+  private readonly routes = new Map<string, RouteStats>();
   readonly rateLimited = { key: 0, address: 0 };
   readonly cache = { hits: 0, misses: 0 };
 
   record(route: string, status: number, seconds: number): void {
-    const key = `${route}\u0000${status}`;
-    this.requests.set(key, (this.requests.get(key) ?? 0) + 1);
-    let histogram = this.latency.get(route);
-    if (!histogram) {
-      histogram = { buckets: new Array<number>(LATENCY_BUCKETS_SECONDS.length + 1).fill(0), sum: 0, count: 0 };
-      this.latency.set(route, histogram);
+    let stats = this.routes.get(route);
+    if (!stats) {
+      stats = { statuses: new Map(), buckets: new Array<number>(LATENCY_BUCKETS_SECONDS.length + 1).fill(0), sum: 0, count: 0 };
+      this.routes.set(route, stats);
     }
+    stats.statuses.set(status, (stats.statuses.get(status) ?? 0) + 1);
     let bucket = 0;
     while (bucket < LATENCY_BUCKETS_SECONDS.length && seconds > (LATENCY_BUCKETS_SECONDS[bucket] as number)) bucket++;
-    histogram.buckets[bucket] = (histogram.buckets[bucket] as number) + 1;
-    histogram.sum += seconds;
-    histogram.count += 1;
+    stats.buckets[bucket] = (stats.buckets[bucket] as number) + 1;
+    stats.sum += seconds;
+    stats.count += 1;
   }
 
   snapshot(editions: StatsSnapshot["editions"]): StatsSnapshot {
     return {
-      requests: Object.fromEntries(this.requests),
-      latency: Object.fromEntries([...this.latency].map(([route, h]) => [route, { buckets: [...h.buckets], sum: h.sum, count: h.count }])),
+      requests: Object.fromEntries([...this.routes].flatMap(([route, stats]) => [...stats.statuses].map(([status, count]) => [`${route}\u0000${status}`, count]))),
+      latency: Object.fromEntries([...this.routes].map(([route, h]) => [route, { buckets: [...h.buckets], sum: h.sum, count: h.count }])),
       rateLimited: { ...this.rateLimited },
       cache: { ...this.cache },
       editions,

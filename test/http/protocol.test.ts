@@ -51,6 +51,21 @@ t.test("a missing key is 401 MISSING_API_KEY and a wrong one 401 INVALID_API_KEY
   t.equal(versions.status, 200, "the edition list needs no key");
 });
 
+t.test("a request line answered before is still checked for its key, method and rate limit", async (t) => {
+  const path = "/api/players?limit=4&sort=name";
+  const first = await h.get(path);
+  const again = await h.get(path);
+  t.equal(again.status, 200);
+  t.equal(again.headers.get("etag"), first.headers.get("etag"), "the same answer");
+  t.equal(Number(again.headers.get("x-ratelimit-remaining")), Number(first.headers.get("x-ratelimit-remaining")) - 1, "and a token taken for it");
+  t.equal((await fetch(`${h.base}${path}`)).status, 401, "no key");
+  t.equal((await fetch(`${h.base}${path}`, { headers: { "x-api-key": "2k_" + "b".repeat(32) } })).status, 401, "a wrong key");
+  t.equal((await fetch(`${h.base}${path}`, { method: "POST", headers: { "x-api-key": h.key } })).status, 405, "another method");
+  const head = await rawRequest(h.service.port, `HEAD ${path} HTTP/1.1\r\nHost: x\r\nX-API-Key: ${h.key}\r\n\r\n`);
+  t.equal(head.status, 200);
+  t.equal(head.body, "", "HEAD of a remembered line has no body");
+});
+
 t.test("checks run in order: route, key, rate limit, parameters", async (t) => {
   t.equal((await fetch(`${h.base}/nope?limit=x`)).status, 404, "route before key");
   t.equal((await fetch(`${h.base}/api/players?limit=x`)).status, 401, "key before parameters");
