@@ -7,7 +7,7 @@ import { foldName } from "../src/model/names.js";
 import type { SnapshotPayload } from "../src/data/snapshot.js";
 import { mulberry32 } from "../test/fixtures/random-edition.js";
 
-export const MIX_NAMES = ["a", "b", "c", "d", "e"] as const;
+export const MIX_NAMES = ["a", "b", "c", "d", "e", "f"] as const;
 export type MixName = (typeof MIX_NAMES)[number];
 
 export interface Mix {
@@ -99,5 +99,8 @@ export function buildMixes(current: SnapshotPayload, seed = 5): Mix[] {
     { name: "c", title: "500 distinct name searches", isCacheOn: true, acceptEncoding: "", paths: [...searches] },
     { name: "d", title: "bulk download (whole edition and each era), `Accept-Encoding: br`", isCacheOn: true, acceptEncoding: "br", paths: bulk },
     { name: "e", title: `team lists and every roster (${rosters.length + teamLists.length} URLs)`, isCacheOn: true, acceptEncoding: "", paths: [...teamLists, ...rosters] },
+    // (c) again without the response cache: every search ranks afresh (with it, a repeated query's
+    // ranked page is a cached template and only the timestamp is written).
+    { name: "f", title: "the same 500 searches, cache off", isCacheOn: false, acceptEncoding: "", paths: [...searches] },
   ];
 }

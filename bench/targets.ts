@@ -35,6 +35,8 @@ export function renderTargets(): string {
   rows.push(["(b) p99 ≤ 2 ms at 64 connections", b ? `${b.courtside.p99.toFixed(2)} ms flat out (the ceiling's own: ${b.ceiling.p99.toFixed(2)} ms)${paced("b")}` : "–", verdict(b && b.courtside.p99 <= 2)]);
   const c = mix("c");
   rows.push(["(c) search: ≥ 3× the peer", c ? `${x(c.courtside.rps, c.peer.rps)} (${c.courtside.rps.toFixed(0)} vs ${c.peer.rps.toFixed(0)} req/s)` : "–", verdict(c && c.courtside.rps >= 3 * c.peer.rps)]);
+  const f = mix("f");
+  if (f) rows.push(["(c) for reference, the same searches with the cache off (mix f): no target", `${x(f.courtside.rps, f.peer.rps)} the peer (${f.courtside.rps.toFixed(0)} vs ${f.peer.rps.toFixed(0)} req/s), p99 ${f.courtside.p99.toFixed(2)} ms`, ""]);
   rows.push(["(c) search: p99 ≤ 2 ms", c ? `${c.courtside.p99.toFixed(2)} ms flat out (the ceiling's own: ${c.ceiling.p99.toFixed(2)} ms)${paced("c")}` : "–", verdict(c && c.courtside.p99 <= 2)]);
   const d = mix("d");
   rows.push(["(d) bulk, brotli from memory: ≥ 90 % of the ceiling", d ? `${pct(d.courtside.rps, d.ceiling.rps)} (${d.courtside.rps.toFixed(0)} vs ${d.ceiling.rps.toFixed(0)} req/s)` : "–", verdict(d && d.courtside.rps >= 0.9 * d.ceiling.rps)]);

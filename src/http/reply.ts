@@ -14,6 +14,8 @@ export interface Reply {
   isNoStore?: boolean;
   /** Defaults to JSON; the API reference page and its assets set their own. */
   contentType?: string;
+  /** A cached template (search): the byte offset where each request writes its 24-byte timestamp. */
+  timestampAt?: number;
   /** Encoded bodies, filled once on first use and kept with a cached reply. */
   encoded?: { br?: Buffer; gzip?: Buffer };
 }

@@ -48,6 +48,21 @@ t.test("the timestamp is the time of the request", async (t) => {
   h.clock.now = Date.parse("2026-11-22T12:00:00Z");
 });
 
+t.test("a repeated search (its ranking cached) still carries each request's own timestamp and query", async (t) => {
+  const path = `/api/players/search?q=${encodeURIComponent('curry "s\\')}&limit=7`;
+  h.clock.now = Date.parse("2026-11-24T01:02:03.456Z");
+  const first = await get(path);
+  h.clock.now = Date.parse("2026-11-25T23:59:59.999Z");
+  const second = await get(path);
+  h.clock.now = Date.parse("2026-11-22T12:00:00Z");
+  t.equal(first.body.meta.timestamp, "2026-11-24T01:02:03.456Z");
+  t.equal(second.body.meta.timestamp, "2026-11-25T23:59:59.999Z");
+  t.equal(second.body.meta.query, 'curry "s\\', "the query is echoed, escaped, as sent");
+  t.ok(first.body.data.length > 0, "and it finds someone");
+  t.same(second.body.data, first.body.data);
+  t.same({ ...second.body.meta, timestamp: "" }, { ...first.body.meta, timestamp: "" });
+});
+
 t.test("the data is the name index's ranking over the current edition", async (t) => {
   for (const q of ["jokić", "gilgeous alex", "stephen cury", "de'aaron", "j"]) {
     const { body } = await get(`/api/players/search?q=${encodeURIComponent(q)}`);

@@ -1,11 +1,13 @@
 // GET /api/players/search: ranked name search over the current edition (the ranking lives in
-// store/name-index.ts). Never cached: every body carries the request's own timestamp.
+// store/name-index.ts). Every body carries the request's own timestamp, so no reply is cacheable
+// as a whole; the ranked page is cached as a template with the timestamp written per request.
 
 import { ERA_CODE, ERAS, isEra } from "../../model/eras.js";
 import { ApiError } from "../../query/api-error.js";
 import { compileParams, limitParam } from "../../query/params.js";
 import { SUMMARY_FIELDS_MASK, type RowShape } from "../../store/fragments.js";
 import type { RequestContext } from "../context.js";
+import type { Edition } from "../../store/edition.js";
 import type { Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
 
@@ -35,16 +37,26 @@ function searchPlayers(context: RequestContext): Reply {
   const eraMask = typeof era === "string" && isEra(era) ? 1 << ERA_CODE[era] : ALL_ERAS_MASK;
   const limit = (context.values.limit as number | undefined) ?? SEARCH_LIMIT_MAX;
   const edition = context.editions.current;
+  const timestamp = new Date(context.now).toISOString();
+  if (timestamp.length !== TIMESTAMP_PLACEHOLDER.length) return renderSearch(edition, q, eraMask, limit, timestamp);
+  // The ranked page depends only on the data and the query: it is cached as a template whose
+  // timestamp is written per request.
+  const template = context.cached(`search|${edition.checksum}|${eraMask}|${limit}|${q}`, () => renderSearch(edition, q, eraMask, limit, TIMESTAMP_PLACEHOLDER));
+  const body = Buffer.allocUnsafe(template.body.length);
+  template.body.copy(body);
+  body.write(timestamp, template.timestampAt ?? 0, "latin1");
+  return { status: 200, body };
+}
+
+/** `toISOString()` of any date in years 0–9999: 24 ASCII characters. */
+const TIMESTAMP_PLACEHOLDER = "0000-00-00T00:00:00.000Z";
+
+function renderSearch(edition: Edition, q: string, eraMask: number, limit: number, timestamp: string): Reply {
   const { rows, total } = edition.nameIndex.search(q, eraMask, limit);
-  const meta = {
-    count: rows.length,
-    total,
-    truncated: total > rows.length,
-    timestamp: new Date(context.now).toISOString(),
-    query: q,
-  };
-  const suffix = Buffer.from(`,"meta":${JSON.stringify(meta)}}`);
-  return { status: 200, body: edition.fragments.renderRows(rows, SUMMARY_SHAPE, DATA_PREFIX, suffix).body };
+  const suffixHead = `,"meta":${JSON.stringify({ count: rows.length, total, truncated: total > rows.length, timestamp: "" }).slice(0, -2)}`;
+  const suffix = Buffer.from(`${suffixHead}${timestamp}",${JSON.stringify({ query: q }).slice(1)}}`);
+  const { body } = edition.fragments.renderRows(rows, SUMMARY_SHAPE, DATA_PREFIX, suffix);
+  return { status: 200, body, timestampAt: body.length - suffix.length + Buffer.byteLength(suffixHead) };
 }
 
 export const searchRoutes: RouteDefinition[] = [
