@@ -9,7 +9,7 @@ import { validateParams } from "../query/params.js";
 import { parseQueryString } from "../query/query-string.js";
 import type { EditionSet } from "../store/editions.js";
 import { chooseEncoding, encodedBody, matchesIfNoneMatch } from "./encoding.js";
-import { errorReply, type Reply } from "./reply.js";
+import { errorReply, ownedReply, type Reply } from "./reply.js";
 import type { RouteDefinition, Router } from "./router.js";
 import type { RequestStats } from "../ops/request-stats.js";
 import { ADDRESS_POLICY, KEY_POLICY, rateLimitHeaders, refillPerMs, type TakeResult, type TokenBuckets } from "./token-buckets.js";
@@ -40,6 +40,8 @@ export interface Outgoing {
   requestId: string;
   /** Draining: answer, then close the connection so the client reconnects elsewhere. */
   shouldClose?: boolean;
+  /** The body is the scratch buffer: write it now, in one call, never streamed across ticks. */
+  isScratch?: boolean;
 }
 
 export interface KeyVerifier {
@@ -142,7 +144,7 @@ export class Dispatcher {
         body: request.body, contentType: request.contentType, now,
         cached: (key, build) => this.cached(key, build),
       });
-      if (line !== undefined && reply.status === 200 && reply.etag !== undefined) this.answered?.set(line, { route, reply });
+      if (line !== undefined && reply.status === 200 && reply.etag !== undefined && reply.isScratch !== true) this.answered?.set(line, { route, reply });
     } catch (error) {
       if (!(error instanceof ApiError)) this.options.onError?.(error, requestId);
       const apiError = error instanceof ApiError ? error : new ApiError("INTERNAL_ERROR");
@@ -198,8 +200,10 @@ export class Dispatcher {
     if (this.options.stats) this.options.stats.cache[hit ? "hits" : "misses"] += 1;
     if (hit) return hit;
     const reply = build();
-    if (reply.status === 200) this.cache.set(key, reply);
-    return reply;
+    if (reply.status !== 200) return reply;
+    const owned = ownedReply(reply);
+    this.cache.set(key, owned);
+    return owned;
   }
 
   private respond(request: IncomingRequest, requestId: string, route: string, reply: Reply, limit: Limit | undefined): Outgoing {
@@ -227,7 +231,7 @@ export class Dispatcher {
     headers.push(["Content-Type", reply.contentType ?? JSON_TYPE]);
     if (encoding !== "identity") headers.push(["Content-Encoding", encoding]);
     const isHead = request.method === "HEAD";
-    return { status: reply.status, headers, body: isHead ? null : body, contentLength: body.length, route, requestId, shouldClose };
+    return { status: reply.status, headers, body: isHead ? null : body, contentLength: body.length, route, requestId, shouldClose, isScratch: body === reply.body && reply.isScratch === true };
   }
 
   private corsOrigin(origin: string): string | undefined {

@@ -14,6 +14,11 @@ export interface Reply {
   isNoStore?: boolean;
   /** Defaults to JSON; the API reference page and its assets set their own. */
   contentType?: string;
+  /**
+   * The body is a view of the thread's scratch buffer (src/store/scratch.ts), which the next render
+   * overwrites: it may be written out now, and kept only as a copy (`ownedReply`).
+   */
+  isScratch?: boolean;
   /** A cached template (search): the byte offset where each request writes its 24-byte timestamp. */
   timestampAt?: number;
   /** Encoded bodies, filled once on first use and kept with a cached reply. */
@@ -47,4 +52,11 @@ export function errorReply(error: ApiError, requestId: string): Reply {
     }),
     isNoStore: true,
   };
+}
+
+/** The reply with a body of its own, for anything kept past this request (caches, memos). */
+export function ownedReply(reply: Reply): Reply {
+  if (reply.isScratch !== true) return reply;
+  const { isScratch: _isScratch, ...rest } = reply;
+  return { ...rest, body: Buffer.from(reply.body) };
 }

@@ -160,8 +160,9 @@ function write(res: uWS.HttpResponse, outgoing: Outgoing, done: () => void): voi
     if (closeAfter) res.writeHeader("Connection", "close");
     res.endWithoutBody();
     done();
-  } else if (outgoing.body.length <= STREAM_THRESHOLD_BYTES || closeAfter) {
+  } else if (outgoing.body.length <= STREAM_THRESHOLD_BYTES || closeAfter || outgoing.isScratch === true) {
     // While draining, even a large body goes through end(): only end() can close the connection after it.
+    // A scratch body too: uWS copies what the socket does not take at once, and the next render reuses it.
     res.end(outgoing.body, closeAfter);
     done();
   } else {

@@ -4,6 +4,7 @@
 
 import type { PlayerRecord } from "../model/player.js";
 import { hashBytes, mixHash, HASH_SEED } from "./hash.js";
+import { scratchBuffer } from "./scratch.js";
 
 /** The top-level fields of a player row, in wire order; `fields=` selects among them. */
 export const PLAYER_FIELDS = [
@@ -92,7 +93,7 @@ export class RecordFragments {
    * exactly those bytes into `hash`, so equal bodies give equal hashes and any changed byte
    * (with overwhelming likelihood) changes it.
    */
-  renderRows(rows: ArrayLike<number>, shape: RowShape, prefix: Buffer, suffix: Buffer): { body: Buffer; hash: number } {
+  renderRows(rows: ArrayLike<number>, shape: RowShape, prefix: Buffer, suffix: Buffer, isScratch = false): { body: Buffer; hash: number; isScratch: boolean } {
     const { slots, runs } = this.planOf(shape);
     const { chunks, chunkOfRow, starts, hashes } = this;
     const isVersioned = shape.isVersioned;
@@ -107,7 +108,9 @@ export class RecordFragments {
       // Braces, minus the first fragment's comma.
       length += size === 0 ? 2 : size + 1;
     }
-    const body = Buffer.allocUnsafe(length);
+    // Into the shared scratch buffer when the caller writes the body out at once (src/store/scratch.ts).
+    const target = isScratch ? scratchBuffer(length) : { buffer: Buffer.allocUnsafe(length), isScratch: false };
+    const body = target.buffer;
     let at = prefix.copy(body, 0);
     body[at++] = 0x5b; // [
     let hash = mixHash(HASH_SEED, rows.length);
@@ -138,7 +141,7 @@ export class RecordFragments {
     }
     body[at++] = 0x5d; // ]
     at += suffix.copy(body, at);
-    return { body: at === length ? body : body.subarray(0, at), hash };
+    return { body: at === length ? body : body.subarray(0, at), hash, isScratch: target.isScratch };
   }
 
   /** One row as a JSON object string, for routes that add fields (hot zones, history) around it. */

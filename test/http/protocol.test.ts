@@ -66,6 +66,21 @@ t.test("a request line answered before is still checked for its key, method and 
   t.equal(head.body, "", "HEAD of a remembered line has no body");
 });
 
+t.test("replies kept by the caches are copies: later pages rendered in the shared scratch buffer never show through", async (t) => {
+  const paths = ["/api/players?limit=30&sort=name", "/api/players?limit=90&sort=overall:asc", "/api/players/bulk?teamType=curr", "/api/teams/1995-96-chicago-bulls/roster", "/api/players?limit=30&sort=name"];
+  const first = new Map<string, string>();
+  for (const round of [1, 2]) {
+    for (const path of paths) {
+      const response = await h.get(path, { "accept-encoding": "identity" });
+      t.equal(response.status, 200, path);
+      const body = Buffer.from(await response.arrayBuffer()).toString("utf8");
+      t.doesNotThrow(() => JSON.parse(body), `${path} round ${round} is whole JSON`);
+      if (!first.has(path)) first.set(path, body);
+      else t.equal(body, first.get(path), `${path} round ${round} equals its first answer`);
+    }
+  }
+});
+
 t.test("checks run in order: route, key, rate limit, parameters", async (t) => {
   t.equal((await fetch(`${h.base}/nope?limit=x`)).status, 404, "route before key");
   t.equal((await fetch(`${h.base}/api/players?limit=x`)).status, 401, "key before parameters");

@@ -10,7 +10,7 @@ import type { Edition } from "../../store/edition.js";
 import { ALL_FIELDS_MASK } from "../../store/fragments.js";
 import type { RequestContext } from "../context.js";
 import { encodedBody } from "../encoding.js";
-import type { Reply } from "../reply.js";
+import { ownedReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
 import { resolveEdition } from "./edition-param.js";
 import { playerPage } from "./players.js";
@@ -43,7 +43,7 @@ function bulkReply(context: RequestContext, edition: Edition, selection: PlayerS
   const memoKey = `bulk|${isVersioned}|${canonical}`;
   let reply = edition.memo.get(memoKey) as Reply | undefined;
   if (!reply) {
-    reply = build();
+    reply = ownedReply(build());
     encodedBody(reply, "br", BULK_BROTLI_QUALITY);
     encodedBody(reply, "gzip");
     edition.memo.set(memoKey, reply);

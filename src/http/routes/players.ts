@@ -15,14 +15,17 @@ import type { RouteDefinition } from "../router.js";
 
 const DATA_PREFIX = Buffer.from('{"success":true,"data":');
 
-/** A page of player rows in the envelope, its ETag folded from the fragments it copied. */
+/**
+ * A page of player rows in the envelope, its ETag folded from the fragments it copied. Rendered
+ * into the scratch buffer: whoever keeps the reply (the response cache, a memo) keeps a copy.
+ */
 export function playerPage(edition: Edition, rows: ArrayLike<number>, shape: RowShape, meta: Record<string, unknown>): Reply {
   const suffixText = `,"meta":${JSON.stringify(meta)}}`;
   const suffix = Buffer.from(suffixText);
-  const { body, hash } = edition.fragments.renderRows(rows, shape, DATA_PREFIX, suffix);
+  const { body, hash, isScratch } = edition.fragments.renderRows(rows, shape, DATA_PREFIX, suffix, true);
   let etagHash = hash;
   for (let i = 0; i < suffixText.length; i++) etagHash = mixHash(etagHash, suffixText.charCodeAt(i));
-  return { status: 200, body, etag: weakEtag(etagHash, body.length) };
+  return { status: 200, body, etag: weakEtag(etagHash, body.length), ...(isScratch ? { isScratch } : {}) };
 }
 
 const listParams = compileParams({ ...playerFilterParams({ withAllEras: true }), limit: limitParam(100, 50), cursor: CURSOR_PARAM });

@@ -8,6 +8,7 @@ import { compileParams, limitParam } from "../../query/params.js";
 import { SUMMARY_FIELDS_MASK, type RowShape } from "../../store/fragments.js";
 import type { RequestContext } from "../context.js";
 import type { Edition } from "../../store/edition.js";
+import { scratchBuffer } from "../../store/scratch.js";
 import type { Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
 
@@ -42,10 +43,10 @@ function searchPlayers(context: RequestContext): Reply {
   // The ranked page depends only on the data and the query: it is cached as a template whose
   // timestamp is written per request.
   const template = context.cached(`search|${edition.checksum}|${eraMask}|${limit}|${q}`, () => renderSearch(edition, q, eraMask, limit, TIMESTAMP_PLACEHOLDER));
-  const body = Buffer.allocUnsafe(template.body.length);
+  const { buffer: body, isScratch } = scratchBuffer(template.body.length);
   template.body.copy(body);
   body.write(timestamp, template.timestampAt ?? 0, "latin1");
-  return { status: 200, body };
+  return { status: 200, body, ...(isScratch ? { isScratch } : {}) };
 }
 
 /** `toISOString()` of any date in years 0–9999: 24 ASCII characters. */
