@@ -43,6 +43,18 @@ export function startServer(options: ServerOptions): Promise<HttpServer> {
   assertNativeUws();
   const app = uWS.App();
   const counter = { inFlight: 0, lastRequestAt: performance.now() };
+  const release = () => { counter.inFlight--; };
+  const answer = (res: uWS.HttpResponse, request: IncomingRequest, started: number) => {
+    let outgoing: Outgoing;
+    try {
+      outgoing = options.dispatcher.dispatch(request);
+    } catch {
+      // The dispatcher has its own funnel; this only guards the process against a bug in it.
+      outgoing = { status: 500, headers: [["Content-Type", "application/json; charset=utf-8"]], body: Buffer.from('{"success":false,"error":{"code":"INTERNAL_ERROR","message":"Internal error"}}'), contentLength: 0, route: "(crash)", requestId: "" };
+    }
+    write(res, outgoing, release);
+    options.onResponse?.(outgoing, request, performance.now() - started);
+  };
   app.any("/*", (res, req) => {
     const started = performance.now();
     counter.inFlight++;
@@ -61,22 +73,11 @@ export function startServer(options: ServerOptions): Promise<HttpServer> {
       body: undefined,
       isBodyTooLarge: false,
     };
-    const finish = () => {
-      let outgoing: Outgoing;
-      try {
-        outgoing = options.dispatcher.dispatch(request);
-      } catch {
-        // The dispatcher has its own funnel; this only guards the process against a bug in it.
-        outgoing = { status: 500, headers: [["Content-Type", "application/json; charset=utf-8"]], body: Buffer.from('{"success":false,"error":{"code":"INTERNAL_ERROR","message":"Internal error"}}'), contentLength: 0, route: "(crash)", requestId: "" };
-      }
-      write(res, outgoing, () => { counter.inFlight--; });
-      options.onResponse?.(outgoing, request, performance.now() - started);
-    };
     if (request.method !== "POST" && request.method !== "PUT" && request.method !== "PATCH") {
-      finish();
+      answer(res, request, started);
       return;
     }
-    readBody(res, req, request, options, finish, () => { counter.inFlight--; });
+    readBody(res, req, request, options, () => answer(res, request, started), release);
   });
   return new Promise((resolve, reject) => {
     app.listen(options.host, options.port, (socket) => {
