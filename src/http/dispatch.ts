@@ -8,11 +8,11 @@ import { ApiError } from "../query/api-error.js";
 import { validateParams } from "../query/params.js";
 import { parseQueryString } from "../query/query-string.js";
 import type { EditionSet } from "../store/editions.js";
-import { chooseEncoding, encodedBody, matchesIfNoneMatch } from "./encoding.js";
+import { chooseEncoding, encodedBody, matchesIfNoneMatch, type Encoding } from "./encoding.js";
 import { errorReply, ownedReply, type Reply } from "./reply.js";
 import type { RouteDefinition, Router } from "./router.js";
 import type { RequestStats } from "../ops/request-stats.js";
-import { ADDRESS_POLICY, KEY_POLICY, rateLimitHeaders, refillPerMs, type TakeResult, type TokenBuckets } from "./token-buckets.js";
+import { ADDRESS_POLICY, KEY_POLICY, rateLimitLines, refillPerMs, type TakeResult, type TokenBuckets } from "./token-buckets.js";
 
 export interface IncomingRequest {
   method: string;
@@ -31,7 +31,8 @@ export interface IncomingRequest {
 
 export interface Outgoing {
   status: number;
-  headers: [string, string][];
+  /** Header lines `Name: value` joined by CRLF (no CRLF at either end); every value is ours, never raw client input. */
+  headers: string;
   /** Null for HEAD and 304: the adapter then writes Content-Length itself and no body. */
   body: Buffer | null;
   contentLength: number;
@@ -213,23 +214,19 @@ export class Dispatcher {
       this.options.buckets.refund(limit.slot, limit.capacity);
       limit = { ...limit, result: { ...limit.result, remaining: Math.min(limit.capacity, limit.result.remaining + 1) } };
     }
-    const headers: [string, string][] = [["X-Request-Id", requestId]];
+    let headers = `X-Request-Id: ${requestId}`;
     if (limit) {
-      headers.push(...rateLimitHeaders(limit.result, limit.capacity, limit.windowSeconds, limit.policy, this.options.now()));
-      if (!limit.result.isAllowed) headers.push(["Retry-After", String(limit.result.retryAfterSeconds)]);
+      headers += rateLimitLines(limit.result, limit.capacity, limit.windowSeconds, limit.policy, this.options.now());
+      if (!limit.result.isAllowed) headers += `\r\nRetry-After: ${limit.result.retryAfterSeconds}`;
     }
     const origin = this.corsOrigin(request.origin);
-    if (origin !== undefined) headers.push(["Access-Control-Allow-Origin", origin], ["Access-Control-Expose-Headers", EXPOSED_HEADERS]);
-    if (origin !== undefined && origin !== "*") headers.push(["Vary", "Origin"]);
-    if (reply.headers) headers.push(...reply.headers.map(([name, value]) => [name, value] as [string, string]));
-    if (reply.etag !== undefined) headers.push(["Cache-Control", CACHE_CONTROL], ["ETag", reply.etag]);
-    else headers.push(["Cache-Control", "no-store"]);
-    headers.push(["Vary", "Accept-Encoding"]);
+    if (origin !== undefined) headers += `\r\nAccess-Control-Allow-Origin: ${origin}\r\nAccess-Control-Expose-Headers: ${EXPOSED_HEADERS}`;
+    if (origin !== undefined && origin !== "*") headers += "\r\nVary: Origin";
+    if (reply.headers) for (const [name, value] of reply.headers) headers += `\r\n${name}: ${value}`;
     const shouldClose = this.options.isDraining();
-    if (isNotModified) return { status: 304, headers, body: null, contentLength: 0, route, requestId, shouldClose };
+    if (isNotModified) return { status: 304, headers: headers + representationLines(reply, undefined), body: null, contentLength: 0, route, requestId, shouldClose };
     const { body, encoding } = encodedBody(reply, chooseEncoding(request.acceptEncoding));
-    headers.push(["Content-Type", reply.contentType ?? JSON_TYPE]);
-    if (encoding !== "identity") headers.push(["Content-Encoding", encoding]);
+    headers += representationLines(reply, encoding);
     const isHead = request.method === "HEAD";
     return { status: reply.status, headers, body: isHead ? null : body, contentLength: body.length, route, requestId, shouldClose, isScratch: body === reply.body && reply.isScratch === true };
   }
@@ -245,20 +242,33 @@ export class Dispatcher {
     const origin = this.corsOrigin(request.origin) as string;
     return {
       status: 204,
-      headers: [
-        ["X-Request-Id", requestId],
-        ["Access-Control-Allow-Origin", origin],
-        ["Access-Control-Allow-Methods", "GET, HEAD, POST, OPTIONS"],
-        ["Access-Control-Allow-Headers", "X-API-Key, Content-Type, If-None-Match"],
-        ["Access-Control-Max-Age", "600"],
-        ...(origin === "*" ? [] : [["Vary", "Origin"] as [string, string]]),
-      ],
+      headers: `X-Request-Id: ${requestId}\r\nAccess-Control-Allow-Origin: ${origin}\r\nAccess-Control-Allow-Methods: GET, HEAD, POST, OPTIONS`
+        + `\r\nAccess-Control-Allow-Headers: X-API-Key, Content-Type, If-None-Match\r\nAccess-Control-Max-Age: 600${origin === "*" ? "" : "\r\nVary: Origin"}`,
       body: null,
       contentLength: 0,
       route: "(preflight)",
       requestId,
     };
   }
+}
+
+/**
+ * The headers that describe the representation (caching, Vary, type, coding), as lines each after
+ * a CRLF; `undefined` encoding for a 304, which stops before the type. The same for every answer
+ * of a reply, so they are built once per reply and coding and kept on it.
+ */
+function representationLines(reply: Reply, encoding: Encoding | undefined): string {
+  const slot = encoding ?? "notModified";
+  const kept = reply.headerLines?.[slot];
+  if (kept !== undefined) return kept;
+  let lines = reply.etag !== undefined ? `\r\nCache-Control: ${CACHE_CONTROL}\r\nETag: ${reply.etag}` : "\r\nCache-Control: no-store";
+  lines += "\r\nVary: Accept-Encoding";
+  if (encoding !== undefined) {
+    lines += `\r\nContent-Type: ${reply.contentType ?? JSON_TYPE}`;
+    if (encoding !== "identity") lines += `\r\nContent-Encoding: ${encoding}`;
+  }
+  (reply.headerLines ??= {})[slot] = lines;
+  return lines;
 }
 
 function ensureAllowed(limit: Limit): Limit {

@@ -21,6 +21,8 @@ export interface Reply {
   isScratch?: boolean;
   /** A cached template (search): the byte offset where each request writes its 24-byte timestamp. */
   timestampAt?: number;
+  /** Its representation header lines per coding (and for a 304), built once on first use. */
+  headerLines?: { br?: string; gzip?: string; identity?: string; notModified?: string };
   /** Encoded bodies, filled once on first use and kept with a cached reply. */
   encoded?: { br?: Buffer; gzip?: Buffer };
 }

@@ -181,16 +181,11 @@ export function fnv1a32(text: string): number {
 
 /**
  * The rate-limit headers of a keyed (or address-limited) response: the de-facto X-RateLimit-* trio
- * and the IETF RateLimit-Policy / RateLimit fields. Reset is rounded up, so a client that waits
- * until then always finds the bucket full.
+ * and the IETF RateLimit-Policy / RateLimit fields, as header lines, each after a CRLF. Reset is
+ * rounded up, so a client that waits until then always finds the bucket full.
  */
-export function rateLimitHeaders(result: TakeResult, capacity: number, windowSeconds: number, policyName: string, nowMs: number): [string, string][] {
+export function rateLimitLines(result: TakeResult, capacity: number, windowSeconds: number, policyName: string, nowMs: number): string {
   const resetAt = Math.ceil(nowMs / 1000) + result.resetSeconds;
-  return [
-    ["X-RateLimit-Limit", String(capacity)],
-    ["X-RateLimit-Remaining", String(result.remaining)],
-    ["X-RateLimit-Reset", String(resetAt)],
-    ["RateLimit-Policy", `"${policyName}";q=${capacity};w=${windowSeconds}`],
-    ["RateLimit", `"${policyName}";r=${result.remaining};t=${result.resetSeconds}`],
-  ];
+  return `\r\nX-RateLimit-Limit: ${capacity}\r\nX-RateLimit-Remaining: ${result.remaining}\r\nX-RateLimit-Reset: ${resetAt}`
+    + `\r\nRateLimit-Policy: "${policyName}";q=${capacity};w=${windowSeconds}\r\nRateLimit: "${policyName}";r=${result.remaining};t=${result.resetSeconds}`;
 }
