@@ -211,7 +211,8 @@ export class NameIndex {
 
     // Tier 2 from FlexSearch: every word a word start, in any order (its AND of forward keys).
     // It only promotes rows already matched, so its answer can never widen the match set.
-    const prefixRows = this.prefixIndex.search(words.join(" "), { limit: this.rowCount });
+    // A word that starts no name word at all (a typo) leaves tier 2 empty: no need to ask.
+    const prefixRows = words.every((word) => this.startsSomeToken(word)) ? this.prefixIndex.search(words.join(" "), { limit: this.rowCount }) : [];
     for (const id of prefixRows) {
       // The ids are the row numbers added above.
       if (typeof id === "number" && this.tierOfRow[id] === TIER_TYPO) this.tierOfRow[id] = TIER_PREFIX;
@@ -234,6 +235,19 @@ export class NameIndex {
     const rows = new Array<number>(count);
     for (let i = 0; i < count; i++) rows[i] = this.rowByNameRank[(keys[i] as number) % RANK_SPAN] as number;
     return { rows, total };
+  }
+
+  /** Whether `word` is the start of some name word: a walk down the trie without edits. */
+  private startsSomeToken(word: string): boolean {
+    let node = 0;
+    for (let i = 0; i < word.length; i++) {
+      const code = word.charCodeAt(i);
+      let child = this.firstChild[node] as number;
+      while (child !== -1 && this.nodeChar[child] !== code) child = this.nextSibling[child] as number;
+      if (child === -1) return false;
+      node = child;
+    }
+    return true;
   }
 
   /** Clears the scratch state of the rows this query touched. */
