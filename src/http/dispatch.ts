@@ -293,6 +293,7 @@ function checkBody(request: IncomingRequest, maxBodyBytes: number): void {
 /** `/api/teams/Boston%20Celtics/roster` → ["api", "teams", "Boston Celtics", "roster"]. */
 function decodePath(url: string): string[] {
   const segments = url.split("/").slice(1);
+  if (url.indexOf("%") === -1) return segments;
   try {
     return segments.map((segment) => decodeURIComponent(segment));
   } catch {

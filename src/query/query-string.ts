@@ -32,6 +32,8 @@ export function parseQueryString(raw: string): QueryParams {
 }
 
 function decodeComponent(text: string, parameter: string, raw: string): string {
+  // Most names and values are plain: nothing to decode, no regular expression to run.
+  if (text.indexOf("%") === -1 && text.indexOf("+") === -1) return text;
   try {
     return decodeURIComponent(text.replace(/\+/g, " "));
   } catch {
