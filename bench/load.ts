@@ -221,8 +221,8 @@ async function recordAndVerify(mixes: readonly Mix[], servers: Record<ServerName
       const b = decoded(peer) as { data: unknown; meta: { pagination?: { total: number } } };
       if (JSON.stringify(sortedKeys(a.data)) === JSON.stringify(sortedKeys(b.data)) && a.meta.pagination?.total === b.meta.pagination?.total) peerSame++;
     }
-    const note = mix.name === "c"
-      ? `(c) search: the peer answers substring matches by overall; Courtside ranks prefix and typo matches, so ${peerSame}/${mix.paths.length} result lists are identical (by design, not an error).`
+    const note = mix.name === "c" || mix.name === "f"
+      ? `(${mix.name}) search: the peer answers substring matches by overall; Courtside ranks prefix and typo matches, so ${peerSame}/${mix.paths.length} result lists are identical (by design, not an error).`
       : `(${mix.name}) the peer's data equals Courtside's for ${peerSame}/${mix.paths.length} URLs.`;
     notes.push(`${note} Mean Courtside body: ${(bodyBytes / mix.paths.length / 1024).toFixed(1)} KiB${mix.acceptEncoding ? ` (${mix.acceptEncoding})` : ""}.`);
     process.stderr.write(`${note}\n`);
