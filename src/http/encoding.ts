@@ -10,10 +10,13 @@ export type Encoding = "br" | "gzip" | "identity";
 /** Accept-Encoding values seen lately and their choice: clients send the same few over and over. */
 const chosen = new Map<string, Encoding>();
 const CHOSEN_MAX = 256;
+/** Longer values are parsed every time: remembering them would let a client pin memory. */
+const CHOSEN_MAX_LENGTH = 256;
 
 /** `br` before `gzip` when both are acceptable; a `q=0` refuses a coding. */
 export function chooseEncoding(acceptEncoding: string): Encoding {
   if (acceptEncoding.length === 0) return "identity";
+  if (acceptEncoding.length > CHOSEN_MAX_LENGTH) return parseAcceptEncoding(acceptEncoding);
   let encoding = chosen.get(acceptEncoding);
   if (encoding === undefined) {
     encoding = parseAcceptEncoding(acceptEncoding);
