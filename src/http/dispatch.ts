@@ -100,7 +100,7 @@ export class Dispatcher {
     // Its entries mostly share their replies with the cache above; counted alike, the two together
     // hold at most twice responseCacheBytes (when their contents drift fully apart).
     this.answered = options.responseCacheBytes > 0
-      ? new LRUCache<string, Answered>({ maxSize: options.responseCacheBytes, sizeCalculation: ({ reply }) => Math.max(1, reply.body.length * 2) })
+      ? new LRUCache<string, Answered>({ maxSize: options.responseCacheBytes, sizeCalculation: ({ reply }, line) => reply.body.length * 2 + line.length + 1 })
       : undefined;
   }
 
