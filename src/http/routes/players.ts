@@ -25,7 +25,7 @@ export function playerPage(edition: Edition, rows: ArrayLike<number>, shape: Row
   const { body, hash, isScratch } = edition.fragments.renderRows(rows, shape, DATA_PREFIX, suffix, true);
   let etagHash = hash;
   for (let i = 0; i < suffixText.length; i++) etagHash = mixHash(etagHash, suffixText.charCodeAt(i));
-  return { status: 200, body, etag: weakEtag(etagHash, body.length), ...(isScratch ? { isScratch } : {}) };
+  return { status: 200, body, etag: weakEtag(etagHash, body.length), isScratch };
 }
 
 const listParams = compileParams({ ...playerFilterParams({ withAllEras: true }), limit: limitParam(100, 50), cursor: CURSOR_PARAM });

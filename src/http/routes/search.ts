@@ -46,7 +46,7 @@ function searchPlayers(context: RequestContext): Reply {
   const { buffer: body, isScratch } = scratchBuffer(template.body.length);
   template.body.copy(body);
   body.write(timestamp, template.timestampAt ?? 0, "latin1");
-  return { status: 200, body, ...(isScratch ? { isScratch } : {}) };
+  return { status: 200, body, isScratch };
 }
 
 /** `toISOString()` of any date in years 0–9999: 24 ASCII characters. */
