@@ -80,6 +80,11 @@ export class Edition {
     this.scratchRows = new Uint32Array(this.rowCount);
   }
 
+  /** One row's full record. Routes read records only through here (the store decides how they are kept). */
+  record(row: number): PlayerRecord {
+    return this.players[row] as PlayerRecord;
+  }
+
   get isCurrent(): boolean {
     return this.payload.meta.status === "current";
   }

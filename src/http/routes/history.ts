@@ -35,7 +35,7 @@ function playerHistory(context: RequestContext): Reply {
 }
 
 function renderHistory(edition: Edition, row: number, limit: number): Reply {
-  const player = edition.players[row];
+  const player = edition.record(row);
   const history = edition.payload.history;
   const i = player && history ? historyIndex(edition, history).get(player._id) : undefined;
   const weeks = history && i !== undefined

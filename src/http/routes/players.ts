@@ -56,7 +56,7 @@ export function rowsForSlug(edition: Edition, slug: string, era: Era | undefined
   // A roster slug, or a name's own slug standing for every roster of that person; rows are in
   // era order (curr, class, allt) because rows are stored that way.
   const union = new Set([...(edition.rowsBySlug.get(wanted) ?? []), ...(edition.rowsByNameSlug.get(wanted) ?? [])]);
-  const rows = [...union].sort((a, b) => a - b).filter((row) => era === undefined || edition.players[row]?.teamType === era);
+  const rows = [...union].sort((a, b) => a - b).filter((row) => era === undefined || edition.record(row).teamType === era);
   if (rows.length > 0) return rows;
   const similar = closest(slug.toLowerCase(), [...edition.rowsBySlug.keys()], 3);
   throw new ApiError(
@@ -75,7 +75,7 @@ export function rowsForSlug(edition: Edition, slug: string, era: Era | undefined
 
 /** The full detail of one row: the list fields, hot zones and the cross-edition rating history. */
 export function playerDetail(editions: EditionSet, edition: Edition, row: number, isVersioned: boolean): Record<string, unknown> {
-  const player = edition.players[row];
+  const player = edition.record(row);
   if (!player) throw new ApiError("PLAYER_NOT_FOUND");
   const base = JSON.parse(edition.fragments.rowJson(row, { fieldMask: ALL_FIELDS_MASK, isVersioned })) as Record<string, unknown>;
   return {
@@ -95,7 +95,7 @@ function playerBySlug(context: RequestContext): Reply {
     // Without teamType the first of curr, class, allt; the others are named in meta.variants.
     successReply(playerDetail(context.editions, edition, rows[0] as number, false), {
       gameVersion: edition.key,
-      ...(rows.length > 1 ? { variants: rows.map((row) => ({ teamType: edition.players[row]?.teamType, team: edition.players[row]?.team, slug: edition.players[row]?.slug })) } : {}),
+      ...(rows.length > 1 ? { variants: rows.map((row) => ({ teamType: edition.record(row).teamType, team: edition.record(row).team, slug: edition.record(row).slug })) } : {}),
     }));
 }
 

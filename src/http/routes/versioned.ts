@@ -48,7 +48,7 @@ function versionedPlayer(context: RequestContext): Reply {
     return successReply(details, {
       gameVersion: edition.key,
       count: details.length,
-      variants: rows.map((row) => ({ teamType: edition.players[row]?.teamType, team: edition.players[row]?.team })),
+      variants: rows.map((row) => ({ teamType: edition.record(row).teamType, team: edition.record(row).team })),
     }, { isCacheable: true });
   });
 }
