@@ -13,12 +13,29 @@ export type WriteOutcome =
   | { kind: "unchanged"; file: string }
   | { kind: "refused"; file: string; reason: string };
 
+/** What writing an edition would do, decided without touching the directory. */
+export type EditionPlan =
+  | { kind: "write"; file: string; payload: SnapshotPayload }
+  | { kind: "unchanged"; file: string }
+  | { kind: "refused"; file: string; reason: string };
+
 export function snapshotFileName(dir: string, gameVersion: string): string {
   return join(dir, `${gameVersion}.msgpack`);
 }
 
 /** `asOf` dates this build's week when the source brings no history of its own. */
 export function writeEdition(dir: string, source: EditionSource, asOf: string): WriteOutcome {
+  const plan = planEdition(dir, source, asOf);
+  if (plan.kind !== "write") return plan;
+  const bytes = writeSnapshotAtomic(plan.file, plan.payload);
+  return { kind: "written", file: plan.file, bytes: bytes.length, payload: plan.payload };
+}
+
+/**
+ * The payload writeEdition would write, or why it would not: callers that must decide about
+ * several editions before writing any (sync) plan them all first.
+ */
+export function planEdition(dir: string, source: EditionSource, asOf: string): EditionPlan {
   const file = snapshotFileName(dir, source.gameVersion);
   const existing = existsSync(file) ? readSnapshot(file).payload : undefined;
   if (existing?.meta.status === "archived") {
@@ -33,9 +50,7 @@ export function writeEdition(dir: string, source: EditionSource, asOf: string): 
   const history = source.status === "current" && source.history.length === 0
     ? carryHistoryForward(existing?.meta.status === "current" ? historyToWeeks(existing.history) : [], source, asOf)
     : source.status === "current" ? source.history : [];
-  const payload = buildSnapshotPayload({ ...source, history });
-  const bytes = writeSnapshotAtomic(file, payload);
-  return { kind: "written", file, bytes: bytes.length, payload };
+  return { kind: "write", file, payload: buildSnapshotPayload({ ...source, history }) };
 }
 
 /** Keeps earlier weeks, drops any from the same ISO week as `asOf` (or later), adds this week. */

@@ -48,7 +48,8 @@ export function importJson(file: string, text: string, options: ImportOptions): 
   return items.map((item: unknown, i) => readRecord(file, lines[i], item, options));
 }
 
-function readRecord(file: string, line: number | undefined, item: unknown, options: ImportOptions): PlayerRecord {
+/** One record in the API's shape, checked field by field and against the record schema; `file` and `line` name it in errors. */
+export function readRecord(file: string, line: number | undefined, item: unknown, options: ImportOptions): PlayerRecord {
   const fail: Fail = (field, reason) => {
     throw new ImportError(file, line, field, reason);
   };

@@ -1,0 +1,164 @@
+// The sync command (`npm run sync`, `courtside sync`): a faithful copy of another service that
+// speaks this API, into the data directory a running server hot-reloads. Usage (CONTRACT §8):
+//   sync --from URL [--key K] [--edition 2K26 …] [--out DIR] [--as-of YYYY-MM-DD] [--max-wait S]
+// The key may come from COURTSIDE_SYNC_KEY instead of --key, which keeps it out of process lists.
+// Nothing this command prints ever holds the key.
+
+import { parseArgs } from "node:util";
+import { createProgress, type Progress, type ProgressStream } from "../data/progress.js";
+import { normaliseEditionKey } from "../model/eras.js";
+import { SyncError } from "./sync-error.js";
+import { syncFromSource, type EditionOutcome, type SyncResult } from "./sync.js";
+
+export const SYNC_KEY_VARIABLE = "COURTSIDE_SYNC_KEY";
+const DEFAULT_MAX_WAIT_SECONDS = 300;
+
+const USAGE = `usage: sync --from URL [--key K] [--edition 2K26 …] [--out DIR] [--as-of YYYY-MM-DD] [--max-wait SECONDS]
+  --from      root address of a service that speaks this API (the hosted one, or another Courtside)
+  --key       its API key; better: set ${SYNC_KEY_VARIABLE}, so the key stays out of process lists
+  --edition   copy only this edition (repeatable); default every edition the source lists
+  --out       data directory to write; default $DATA_DIR, else data
+  --as-of     the day that dates the current edition's weekly snapshot; default today (UTC)
+  --max-wait  longest total wait for rate limits (429 Retry-After), in seconds; default ${DEFAULT_MAX_WAIT_SECONDS}`;
+
+class UsageError extends Error {}
+
+interface CliOptions {
+  from: URL;
+  key: string;
+  editions: string[];
+  out: string;
+  asOf: string;
+  maxWaitMs: number;
+}
+
+/** What the tests (and an embedding binary) may replace; the defaults are the process's own. */
+export interface SyncCliIo {
+  stderr: ProgressStream;
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
+  backoffMs?: number;
+}
+
+export async function runSyncCli(argv: readonly string[], env: NodeJS.ProcessEnv, io: SyncCliIo = { stderr: process.stderr }): Promise<number> {
+  let options: CliOptions;
+  try {
+    options = parseOptions(argv, env, io.now ?? Date.now);
+  } catch (error) {
+    const message = error instanceof UsageError || error instanceof TypeError ? error.message : String(error);
+    io.stderr.write(`${message ? `sync: ${message}\n` : ""}${USAGE}\n`);
+    return message ? 2 : 0;
+  }
+  // One funnel for everything printed: whatever a source echoes, the key never reaches the output.
+  const stream: ProgressStream = {
+    write: (text: string) => io.stderr.write(text.split(options.key).join("[key]")),
+    ...(io.stderr.isTTY === true ? { isTTY: true } : {}),
+  };
+  let progress: Progress | undefined;
+  const reporter = {
+    start: (requests: number) => { progress = createProgress(requests, stream, "sync"); },
+    step: (label: string) => progress?.step(label),
+    note: (text: string) => (progress ? progress.note(text) : stream.write(`sync: ${text}\n`)),
+  };
+  let result: SyncResult;
+  try {
+    result = await syncFromSource({
+      from: options.from,
+      key: options.key,
+      out: options.out,
+      asOf: options.asOf,
+      editions: options.editions,
+      maxWaitMs: options.maxWaitMs,
+      reporter,
+      ...(io.sleep ? { sleep: io.sleep } : {}),
+      ...(io.now ? { now: io.now } : {}),
+      ...(io.backoffMs !== undefined ? { backoffMs: io.backoffMs } : {}),
+    });
+  } catch (error) {
+    if (!(error instanceof SyncError)) throw error;
+    const finish = progress ? (text: string) => progress?.done(text) : (text: string) => stream.write(`sync: ${text}\n`);
+    finish(`failed: ${error.message}`);
+    stream.write(`sync: nothing was written to ${options.out}\n`);
+    return 1;
+  }
+  for (const outcome of result.outcomes) {
+    const line = describeOutcome(outcome);
+    if (line !== undefined) stream.write(`sync: ${line}\n`);
+  }
+  progress?.done(summarise(result, options));
+  return result.outcomes.some((outcome) => outcome.kind === "refused") ? 1 : 0;
+}
+
+function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv, now: () => number): CliOptions {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    options: {
+      from: { type: "string" },
+      key: { type: "string" },
+      edition: { type: "string", multiple: true },
+      out: { type: "string" },
+      "as-of": { type: "string" },
+      "max-wait": { type: "string" },
+      help: { type: "boolean" },
+    },
+    strict: true,
+    allowPositionals: true,
+  });
+  if (values.help) throw new UsageError("");
+  if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
+  if (values.from === undefined) throw new UsageError("--from URL is required: the root address of the service to copy");
+  const from = parseSource(values.from);
+  const key = values.key ?? env[SYNC_KEY_VARIABLE] ?? "";
+  if (key === "") throw new UsageError(`no API key: set ${SYNC_KEY_VARIABLE} (or give --key)`);
+  const editions = (values.edition ?? []).map((text) => {
+    const key = normaliseEditionKey(text);
+    if (key === undefined) throw new UsageError(`--edition ${text} is not 2K + two digits`);
+    return key;
+  });
+  const asOf = values["as-of"] ?? new Date(now()).toISOString().slice(0, 10);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(asOf) || Number.isNaN(Date.parse(`${asOf}T00:00:00Z`))) throw new UsageError(`--as-of ${asOf} is not a YYYY-MM-DD date`);
+  const maxWait = values["max-wait"] ?? String(DEFAULT_MAX_WAIT_SECONDS);
+  if (!/^\d+$/.test(maxWait)) throw new UsageError(`--max-wait ${maxWait} is not a whole number of seconds`);
+  return { from, key, editions: [...new Set(editions)], out: values.out ?? env.DATA_DIR ?? "data", asOf, maxWaitMs: Number(maxWait) * 1000 };
+}
+
+/** An http(s) root address; credentials or a query in it would end up in messages, so they are refused. */
+function parseSource(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`--from ${text} is not an address (e.g. https://ratings.example.com)`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError(`--from must be an http or https address, not ${url.protocol}`);
+  if (url.username !== "" || url.password !== "") throw new UsageError("--from must not carry credentials; the key goes in " + SYNC_KEY_VARIABLE);
+  if (url.search !== "" || url.hash !== "") throw new UsageError("--from is the service's root address, without a query or fragment");
+  return url;
+}
+
+function describeOutcome(outcome: EditionOutcome): string | undefined {
+  switch (outcome.kind) {
+    case "written": return `wrote ${outcome.file} (${outcome.status}, ${outcome.players.toLocaleString("en")} players, ${Math.round(outcome.bytes / 1024).toLocaleString("en")} KiB)`;
+    case "unchanged": return `${outcome.gameVersion} unchanged: ${outcome.file} already holds the source's content`;
+    case "refused": return `refused ${outcome.gameVersion}, not copied: ${outcome.reason}`;
+    case "not-modified": return undefined;
+  }
+}
+
+function summarise(result: SyncResult, options: CliOptions): string {
+  const count = (kind: EditionOutcome["kind"]) => result.outcomes.filter((outcome) => outcome.kind === kind).length;
+  const requests = `${result.requests} request${result.requests === 1 ? "" : "s"}`;
+  if (count("not-modified") === result.outcomes.length) {
+    return `nothing changed at the source: every bulk answer was 304 Not Modified; wrote nothing to ${options.out} (${requests})`;
+  }
+  const parts = [
+    `${count("written")} written`,
+    `${count("unchanged")} unchanged`,
+    `${count("not-modified")} not modified (304)`,
+    ...(count("refused") > 0 ? [`${count("refused")} refused`] : []),
+  ];
+  const snapshots = count("written");
+  const wrote = snapshots > 0 ? `wrote ${snapshots} snapshot${snapshots === 1 ? "" : "s"} into ${options.out}`
+    : result.wroteFiles ? `wrote no snapshot, only the ETags in ${options.out}` : `wrote nothing to ${options.out}`;
+  return `synced ${result.outcomes.length} editions from ${options.from.href}: ${parts.join(", ")}; ${wrote} (${requests})`;
+}
