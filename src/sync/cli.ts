@@ -83,7 +83,7 @@ export async function runSyncCli(argv: readonly string[], env: NodeJS.ProcessEnv
   }
   for (const outcome of result.outcomes) {
     const line = describeOutcome(outcome);
-    if (line !== undefined) stream.write(`sync: ${line}\n`);
+    if (line !== undefined) reporter.note(line);
   }
   progress?.done(summarise(result, options));
   return result.outcomes.some((outcome) => outcome.kind === "refused") ? 1 : 0;

@@ -247,5 +247,6 @@ export function describeFailure(status: number, body: Buffer): string {
 }
 
 export function seconds(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
   return `${(ms / 1000).toFixed(ms % 1000 === 0 ? 0 : 1)} s`;
 }

@@ -51,7 +51,7 @@ t.test("a sync from a Courtside on the demo data copies every edition faithfully
   const args = ["--from", source.base, "--out", out];
 
   const first = await runSync([...args, "--as-of", AS_OF], source.key);
-  t.equal(first.code, 0, first.output);
+  t.equal(first.code, 0, "exit code 0", { output: first.output });
   t.notOk(first.output.includes(source.key), "the key is never printed");
   t.match(first.output, /wrote \S+2K27\.msgpack \(current, 1,842 players/);
   t.match(first.output, /8 written, 0 unchanged, 0 not modified \(304\)/);
@@ -72,7 +72,7 @@ t.test("a sync from a Courtside on the demo data copies every edition faithfully
     const before = fingerprint(out);
     const stats = source.service.stats().requests;
     const second = await runSync([...args, "--as-of", AS_OF], source.key);
-    t.equal(second.code, 0, second.output);
+    t.equal(second.code, 0, "exit code 0", { output: second.output });
     t.match(second.output, /nothing changed at the source: every bulk answer was 304 Not Modified; wrote nothing/);
     t.equal(fingerprint(out), before, "the data directory is byte for byte as it was");
     t.same(requestsSince(stats, source.service.stats().requests), {
@@ -91,7 +91,7 @@ t.test("a sync from a Courtside on the demo data copies every edition faithfully
 
     const stats = source.service.stats().requests;
     const third = await runSync([...args, "--as-of", NEXT_WEEK], source.key);
-    t.equal(third.code, 0, third.output);
+    t.equal(third.code, 0, "exit code 0", { output: third.output });
     t.match(third.output, /1 written, 0 unchanged, 7 not modified \(304\)/);
     t.same(requestsSince(stats, source.service.stats().requests), {
       "/api/versions 200": 1,

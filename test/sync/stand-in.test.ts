@@ -1,0 +1,240 @@
+import t, { type Test } from "tap";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { writeEdition } from "../../src/data/build-edition.js";
+import { buildSnapshotPayload } from "../../src/data/build-snapshot.js";
+import { readSnapshot } from "../../src/data/snapshot.js";
+import { ERAS } from "../../src/model/eras.js";
+import type { PlayerRecord } from "../../src/model/player.js";
+import { loadEditionSet } from "../../src/store/editions.js";
+import { runSyncCli } from "../../src/sync/cli.js";
+import { randomEdition } from "../fixtures/random-edition.js";
+import { fingerprint, runSync } from "./helpers.js";
+import { STAND_IN_KEY, hostedRow, startStandIn, type StandIn, type StandInEdition } from "./stand-in.js";
+
+const AS_OF = "2026-11-20";
+const CURRENT_PATH = "/api/players/bulk?era=all";
+const LAST_PATH = "/api/versions/2K24/players/bulk?era=allt";
+
+/** What the copy must hold for one stand-in edition: the rows served, with our _id and the edition's capture date. */
+function expectedPlayers(edition: StandInEdition, capturedAt: string, sourceName: string): PlayerRecord[] {
+  const answers = edition.status === "current" ? [edition.players] : ERAS.map((era) => edition.players.filter((player) => player.teamType === era));
+  const players = answers.flatMap((rows) => rows.map((player, i) => {
+    const { _id: _hostedId, gameVersion: _gameVersion, attributes, ...row } = hostedRow(player, i, edition) as any;
+    return { ...row, _id: player._id, attributes: attributes ?? {}, lastUpdated: capturedAt } as PlayerRecord;
+  }));
+  return buildSnapshotPayload({ gameVersion: edition.gameVersion, status: edition.status, capturedAt, source: sourceName, players, history: [] }).players;
+}
+
+async function withStandIn(t: Test): Promise<StandIn> {
+  const standIn = await startStandIn();
+  t.teardown(() => standIn.close());
+  return standIn;
+}
+
+/** A directory holding a first, complete sync from the stand-in. */
+async function syncedDir(t: Test, standIn: StandIn): Promise<string> {
+  const out = t.testdir({});
+  const first = await runSync(["--from", standIn.base, "--out", out, "--as-of", AS_OF], STAND_IN_KEY);
+  t.equal(first.code, 0, "exit code 0", { output: first.output });
+  return out;
+}
+
+t.test("the hosted service's wire shapes are copied: absent fields, no nextCursor, archives with top and no list, its own ids", async (t) => {
+  const standIn = await withStandIn(t);
+  const out = t.testdir({});
+  const { code, output } = await runSync(["--from", standIn.base, "--out", out, "--as-of", AS_OF], STAND_IN_KEY);
+  t.equal(code, 0, "exit code 0", { output });
+  t.notOk(output.includes(STAND_IN_KEY), "the key is never printed");
+
+  const [current, plain, hosted] = standIn.editions as [StandInEdition, StandInEdition, StandInEdition];
+  const origin = `sync of ${standIn.base}/`;
+  const cases = [
+    { edition: current, capturedAt: "2026-11-01T00:00:00.000Z", source: origin },
+    // An entry with no capturedAt and an answer with none: the sync's own day dates the rows.
+    { edition: plain, capturedAt: `${AS_OF}T00:00:00.000Z`, source: origin },
+    { edition: hosted, capturedAt: "2025-09-01T00:00:00.000Z", source: "hosted" },
+  ];
+  for (const { edition, capturedAt, source } of cases) {
+    const { payload } = readSnapshot(join(out, `${edition.gameVersion}.msgpack`));
+    t.equal(payload.meta.status, edition.status);
+    t.equal(payload.meta.capturedAt, capturedAt, `${edition.gameVersion} capturedAt`);
+    t.equal(payload.meta.source, source, `${edition.gameVersion} source`);
+    t.same(payload.players, expectedPlayers(edition, capturedAt, source), `${edition.gameVersion}: every row, field for field`);
+  }
+  const { payload } = readSnapshot(join(out, "2K25.msgpack"));
+  t.ok(payload.players.every((player) => player.badges.list === undefined && Array.isArray(player.badges.top)), "archived rows keep top, have no list");
+  t.ok(payload.players.some((player) => player.height === undefined), "absent fields stay absent");
+  t.ok(readSnapshot(join(out, "2K26.msgpack")).payload.players.filter((player) => (player.badges.list?.length ?? 0) > 0).length > 10, "current badge lists are kept");
+  t.equal(loadEditionSet(out).current.key, "2K26", "a server can load the copy");
+
+  t.same(standIn.log.map((entry) => `${entry.status} ${entry.path}`), [
+    "200 /api/versions",
+    `200 ${CURRENT_PATH}`,
+    ...["2K25", "2K24"].flatMap((key) => ERAS.map((era) => `200 /api/versions/${key}/players/bulk?era=${era}`)),
+  ], "one request for the list, one for the current edition, one per era of each archive; the teams route is never needed");
+  t.ok(standIn.log.slice(1).every((entry) => entry.key === STAND_IN_KEY && !entry.path.includes(STAND_IN_KEY)), "the key travels in X-API-Key only");
+  t.equal(standIn.log[0]?.key, undefined, "the edition list is asked without the key");
+  t.same(JSON.parse(readFileSync(join(out, "sync-state.json"), "utf8")).source, `${standIn.base}/`, "the ETags are kept beside the snapshots");
+  t.same(readdirSync(out).sort(), ["2K24.msgpack", "2K25.msgpack", "2K26.msgpack", "sync-state.json"]);
+
+  const before = fingerprint(out);
+  standIn.log.length = 0;
+  const again = await runSync(["--from", standIn.base, "--out", out, "--as-of", AS_OF], STAND_IN_KEY);
+  t.equal(again.code, 0, "exit code 0", { output: again.output });
+  t.match(again.output, /nothing changed at the source/);
+  t.equal(fingerprint(out), before, "nothing written");
+  t.same(standIn.log.map((entry) => entry.status), [200, 304, 304, 304, 304, 304, 304, 304]);
+  t.ok(standIn.log.slice(1).every((entry) => entry.ifNoneMatch !== undefined), "every bulk request was conditional");
+});
+
+t.test("a 429 with Retry-After: 1 is waited out and the sync completes", async (t) => {
+  const standIn = await withStandIn(t);
+  standIn.fail("/api/versions/2K25/players/bulk?era=class", "retry-after-1");
+  const out = t.testdir({});
+  const { code, output } = await runSync(["--from", standIn.base, "--out", out, "--as-of", AS_OF], STAND_IN_KEY);
+  t.equal(code, 0, "exit code 0", { output });
+  t.match(output, /rate limited \(429\), waiting 1 s as the source asks/);
+  t.same(standIn.log.filter((entry) => entry.path.endsWith("2K25/players/bulk?era=class")).map((entry) => entry.status), [429, 200]);
+  t.ok(existsSync(join(out, "2K25.msgpack")));
+});
+
+t.test("failed connections are retried with backoff, and the sync completes", async (t) => {
+  const standIn = await withStandIn(t);
+  standIn.fail(CURRENT_PATH, "reset", 2);
+  const out = t.testdir({});
+  const { code, output } = await runSync(["--from", standIn.base, "--out", out, "--as-of", AS_OF], STAND_IN_KEY);
+  t.equal(code, 0, "exit code 0", { output });
+  t.match(output, /connection was reset \(ECONNRESET\); retry 1 of 3 in/);
+  t.match(output, /retry 2 of 3 in/);
+  t.same(standIn.log.filter((entry) => entry.path === CURRENT_PATH).map((entry) => entry.status), [0, 0, 200]);
+});
+
+t.test("every failure exits non-zero naming the edition, the address and the reason, and leaves the data directory as it was", async (t) => {
+  const cases: { name: string; path: string; fault: Parameters<StandIn["fail"]>[1]; times?: number; reason: RegExp }[] = [
+    { name: "a truncated body", path: LAST_PATH, fault: "truncate", times: 4, reason: /body was cut off: \d+ of \d+ bytes arrived .*gave up after 4 attempts/ },
+    { name: "a body that is not complete JSON", path: LAST_PATH, fault: "cut-json", reason: /not complete JSON/ },
+    { name: "an envelope with success: false", path: LAST_PATH, fault: "success-false", reason: /success: false INTERNAL_ERROR: database unavailable/ },
+    { name: "a row that fails validation", path: LAST_PATH, fault: "bad-row", reason: /row 0 \([a-z0-9-]+\), field overall: 104 is not an integer from 0 to 99/ },
+    { name: "fewer rows than meta.total", path: LAST_PATH, fault: "short", reason: /holds \d+ of the \d+ players its meta.total announces/ },
+    { name: "a 429 asking for longer than --max-wait", path: LAST_PATH, fault: "retry-after-long", reason: /rate limited \(429\): the source asks to wait 3600 s, and --max-wait leaves 300 s/ },
+    { name: "a gateway that keeps failing", path: LAST_PATH, fault: "server-error", times: 4, reason: /HTTP 502 BAD_GATEWAY: upstream unavailable \(gave up after 4 attempts\)/ },
+  ];
+  for (const { name, path, fault, times, reason } of cases) {
+    await t.test(name, async (t) => {
+      const standIn = await withStandIn(t);
+      const out = await syncedDir(t, standIn);
+      // The source has changed, so a sync that got through would write.
+      standIn.editions[0]!.players[0]!.overall = 50;
+      standIn.bump();
+      const before = fingerprint(out);
+      standIn.fail(path, fault, times);
+      const { code, output } = await runSync(["--from", standIn.base, "--out", out, "--as-of", "2026-11-27"], STAND_IN_KEY);
+      t.equal(code, 1, "exit code 1", { output });
+      t.match(output, `failed: 2K24: ${standIn.base}${path}: `);
+      t.match(output, reason);
+      t.match(output, `nothing was written to ${out}`);
+      t.notOk(output.includes(STAND_IN_KEY));
+      t.equal(fingerprint(out), before, "the data directory is byte for byte as it was");
+    });
+  }
+
+  await t.test("a wrong key (401), never retried and never printed", async (t) => {
+    const standIn = await withStandIn(t);
+    const out = await syncedDir(t, standIn);
+    const before = fingerprint(out);
+    standIn.log.length = 0;
+    const wrong = "2k_wrongkey000000000000000000000000";
+    const { code, output } = await runSync(["--from", standIn.base, "--out", out], wrong);
+    t.equal(code, 1, "exit code 1", { output });
+    t.match(output, `failed: 2K26: ${standIn.base}${CURRENT_PATH}: the source refused the key: HTTP 401 INVALID_API_KEY: Invalid API key [key]`);
+    t.notOk(output.includes(wrong), "the key the source echoed is redacted");
+    t.same(standIn.log.map((entry) => entry.status), [200, 401], "no retry after a 401");
+    t.equal(fingerprint(out), before);
+  });
+});
+
+t.test("an archive the source has changed is reported and not copied; the rest is written", async (t) => {
+  const standIn = await withStandIn(t);
+  const out = await syncedDir(t, standIn);
+  const archive = readFileSync(join(out, "2K25.msgpack"));
+  standIn.editions[1]!.players[0]!.overall = 40;
+  standIn.editions[0]!.players[0]!.overall = 41;
+  standIn.bump();
+  for (const round of [1, 2]) {
+    const { code, output } = await runSync(["--from", standIn.base, "--out", out, "--as-of", "2026-11-27"], STAND_IN_KEY);
+    t.equal(code, 1, "exit code 1", { output });
+    t.match(output, /refused 2K25, not copied: 2K25 is archived and archives never change/, `reported on sync ${round}`);
+    t.ok(readFileSync(join(out, "2K25.msgpack")).equals(archive), "the archive on disk is untouched");
+  }
+  t.equal(readSnapshot(join(out, "2K26.msgpack")).payload.players.find((player) => player.slug === standIn.editions[0]!.players[0]!.slug && player.teamType === standIn.editions[0]!.players[0]!.teamType)?.overall, 41, "the current edition was copied");
+});
+
+t.test("a sync that would leave two current editions writes nothing", async (t) => {
+  const standIn = await withStandIn(t);
+  const out = t.testdir({});
+  writeEdition(out, randomEdition(20, 5), AS_OF);
+  const before = fingerprint(out);
+  const { code, output } = await runSync(["--from", standIn.base, "--out", out], STAND_IN_KEY);
+  t.equal(code, 1, "exit code 1", { output });
+  t.match(output, /would leave 2 current editions in the directory \(2K27 \(already in .*\), 2K26 \(from the source\)\)/);
+  t.equal(fingerprint(out), before);
+});
+
+t.test("--edition copies only the editions named", async (t) => {
+  const standIn = await withStandIn(t);
+  const out = t.testdir({});
+  const { code, output } = await runSync(["--from", standIn.base, "--out", out, "--edition", "2k26", "--edition", "2K24"], STAND_IN_KEY);
+  t.equal(code, 0, "exit code 0", { output });
+  t.same(readdirSync(out).sort(), ["2K24.msgpack", "2K26.msgpack", "sync-state.json"]);
+  t.notOk(standIn.log.some((entry) => entry.path.includes("2K25")));
+  const unknown = await runSync(["--from", standIn.base, "--out", out, "--edition", "2K19"], STAND_IN_KEY);
+  t.equal(unknown.code, 1);
+  t.match(unknown.output, /2K19: .*the source has no edition 2K19 \(it lists 2K26, 2K25, 2K24\)/);
+});
+
+t.test("progress is a bar on a terminal and plain lines otherwise", async (t) => {
+  const standIn = await withStandIn(t);
+  let written = "";
+  const plain = await runSync(["--from", standIn.base, "--out", t.testdir({})], STAND_IN_KEY);
+  t.match(plain.output, /^sync: 1\/8 edition list: 2K26, 2K25, 2K24$/m);
+  t.match(plain.output, /^sync: 2\/8 2K26 all: \d+ KiB$/m);
+  t.notOk(plain.output.includes("\r"));
+  const terminal = await runSync(["--from", standIn.base, "--out", t.testdir({})], STAND_IN_KEY, {
+    stderr: { write: (text: string) => { written += text; return true; }, isTTY: true },
+  });
+  t.equal(terminal.code, 0);
+  t.match(written, /\r\[#{24}\] 8\/8 2K24 allt/);
+  t.match(written, /\nsynced 3 editions from /);
+});
+
+t.test("usage errors exit 2 and say what is wrong", async (t) => {
+  const cases: [string[], Record<string, string>, RegExp][] = [
+    [[], { COURTSIDE_SYNC_KEY: "k" }, /--from URL is required/],
+    [["--from", "http://127.0.0.1:1"], {}, /no API key: set COURTSIDE_SYNC_KEY \(or give --key\)/],
+    [["--from", "http://user:pw@127.0.0.1:1"], { COURTSIDE_SYNC_KEY: "k" }, /must not carry credentials/],
+    [["--from", "ftp://127.0.0.1"], { COURTSIDE_SYNC_KEY: "k" }, /http or https/],
+    [["--from", "http://127.0.0.1:1", "--edition", "26"], { COURTSIDE_SYNC_KEY: "k" }, /--edition 26 is not 2K \+ two digits/],
+    [["--from", "http://127.0.0.1:1", "--max-wait", "soon"], { COURTSIDE_SYNC_KEY: "k" }, /--max-wait soon/],
+    [["--from", "http://127.0.0.1:1", "--as-of", "2026-13-01"], { COURTSIDE_SYNC_KEY: "k" }, /--as-of 2026-13-01/],
+    [["--from", "http://127.0.0.1:1", "--bogus"], { COURTSIDE_SYNC_KEY: "k" }, /bogus/],
+  ];
+  for (const [args, env, message] of cases) {
+    let output = "";
+    const code = await runSyncCli(args, env, { stderr: { write: (text: string) => { output += text; return true; } } });
+    t.equal(code, 2, args.join(" "));
+    t.match(output, message);
+    t.match(output, /usage: sync --from URL/);
+  }
+  let help = "";
+  t.equal(await runSyncCli(["--help"], {}, { stderr: { write: (text: string) => { help += text; return true; } } }), 0);
+  t.match(help, /COURTSIDE_SYNC_KEY/);
+});
+
+t.test("a source that cannot be reached fails after its retries, naming the address", async (t) => {
+  const out = t.testdir({});
+  const { code, output } = await runSync(["--from", "http://127.0.0.1:9", "--out", out, "--key", "x"], "unused");
+  t.equal(code, 1, "exit code 1", { output });
+  t.match(output, /failed: http:\/\/127\.0\.0\.1:9\/api\/versions: the connection was refused \(ECONNREFUSED\) \(gave up after 4 attempts\)/);
+  t.same(readdirSync(out), []);
+});
