@@ -173,8 +173,9 @@ async function fetchEdition(
     ?? bulks.find(({ bulk }) => bulk.capturedAt !== undefined)?.bulk.capturedAt
     ?? local?.capturedAt
     ?? `${options.asOf}T00:00:00.000Z`;
-  const players = bulks.flatMap(({ request, url, bulk }) => readPlayers(key, url, bulk.rows, request.era, capturedAt));
-  checkEdition(edition, players, bulks[0]?.url ?? client.urlOf("/api/versions").href);
+  const read = bulks.map(({ request, url, bulk }) => ({ url, era: request.era, players: readPlayers(key, url, bulk.rows, request.era, capturedAt) }));
+  checkEdition(edition, read);
+  const players = read.flatMap((answer) => answer.players);
   const etags: Record<string, string> = {};
   for (const { request, etag } of bulks) if (etag !== undefined) etags[request.path] = etag;
   return {
@@ -191,25 +192,32 @@ async function fetchEdition(
   };
 }
 
-/** Slugs unique per era (as the API promises, so nothing is renamed), and counts as the edition list states them. */
-function checkEdition(edition: SourceEdition, players: readonly PlayerRecord[], url: string): void {
+/**
+ * Slugs unique per era (as the API promises, so nothing is renamed), and counts as the edition
+ * list states them; a problem names the answer it was found in.
+ */
+function checkEdition(edition: SourceEdition, answers: readonly { url: string; era: Era | "all"; players: readonly PlayerRecord[] }[]): void {
   const key = edition.gameVersion;
   const slugs = new Set<string>();
   const counts: Record<Era, number> = { curr: 0, class: 0, allt: 0 };
-  for (const player of players) {
-    const slugKey = `${player.teamType}/${player.slug}`;
-    if (slugs.has(slugKey)) throw new SyncError(key, url, `two rows share the slug ${player.slug} in era ${player.teamType}; a copy cannot tell them apart`);
-    slugs.add(slugKey);
-    counts[player.teamType] += 1;
+  for (const { url, players } of answers) {
+    for (const player of players) {
+      const slugKey = `${player.teamType}/${player.slug}`;
+      if (slugs.has(slugKey)) throw new SyncError(key, url, `two rows share the slug ${player.slug} in era ${player.teamType}; a copy cannot tell them apart`);
+      slugs.add(slugKey);
+      counts[player.teamType] += 1;
+    }
   }
+  const urlOf = (era: Era): string => (answers.find((answer) => answer.era === era) ?? answers[0])?.url ?? "";
   for (const era of ERAS) {
     const listed = edition.teamTypeCounts[era];
     if (listed !== undefined && listed !== counts[era]) {
-      throw new SyncError(key, url, `the edition list counts ${listed} ${era} players, the bulk answers hold ${counts[era]}; the source changed mid-sync or is inconsistent`);
+      throw new SyncError(key, urlOf(era), `the edition list counts ${listed} ${era} players, the bulk answers hold ${counts[era]}; the source changed mid-sync or is inconsistent`);
     }
   }
-  if (edition.playerCount !== undefined && edition.playerCount !== players.length) {
-    throw new SyncError(key, url, `the edition list counts ${edition.playerCount} players, the bulk answers hold ${players.length}`);
+  const total = counts.curr + counts.class + counts.allt;
+  if (edition.playerCount !== undefined && edition.playerCount !== total) {
+    throw new SyncError(key, answers[0]?.url ?? "", `the edition list counts ${edition.playerCount} players, the bulk answers hold ${total}`);
   }
 }
 

@@ -118,6 +118,8 @@ t.test("every failure exits non-zero naming the edition, the address and the rea
     { name: "a row that fails validation", path: LAST_PATH, fault: "bad-row", reason: /row 0 \([a-z0-9-]+\), field overall: 104 is not an integer from 0 to 99/ },
     { name: "fewer rows than meta.total", path: LAST_PATH, fault: "short", reason: /holds \d+ of the \d+ players its meta.total announces/ },
     { name: "a 429 asking for longer than --max-wait", path: LAST_PATH, fault: "retry-after-long", reason: /rate limited \(429\): the source asks to wait 3600 s, and --max-wait leaves 300 s/ },
+    { name: "two rows with one slug", path: LAST_PATH, fault: "duplicate-slug", reason: /two rows share the slug [a-z0-9-]+ in era allt; a copy cannot tell them apart/ },
+    { name: "an answer short of the edition list's count", path: LAST_PATH, fault: "drop-row", reason: /the edition list counts \d+ allt players, the bulk answers hold \d+; the source changed mid-sync or is inconsistent/ },
     { name: "a gateway that keeps failing", path: LAST_PATH, fault: "server-error", times: 4, reason: /HTTP 502 BAD_GATEWAY: upstream unavailable \(gave up after 4 attempts\)/ },
   ];
   for (const { name, path, fault, times, reason } of cases) {
@@ -168,6 +170,29 @@ t.test("an archive the source has changed is reported and not copied; the rest i
     t.ok(readFileSync(join(out, "2K25.msgpack")).equals(archive), "the archive on disk is untouched");
   }
   t.equal(readSnapshot(join(out, "2K26.msgpack")).payload.players.find((player) => player.slug === standIn.editions[0]!.players[0]!.slug && player.teamType === standIn.editions[0]!.players[0]!.teamType)?.overall, 41, "the current edition was copied");
+});
+
+t.test("an era whose ETag changed while the others answered 304 is fetched whole again; same players, nothing written", async (t) => {
+  const standIn = await withStandIn(t);
+  const out = await syncedDir(t, standIn);
+  const before = fingerprint(out);
+  const state = readFileSync(join(out, "sync-state.json"), "utf8");
+  standIn.touch("/api/versions/2K25/players/bulk?era=class");
+  standIn.touch(CURRENT_PATH);
+  standIn.log.length = 0;
+  const { code, output } = await runSync(["--from", standIn.base, "--out", out, "--as-of", "2026-11-27"], STAND_IN_KEY);
+  t.equal(code, 0, "exit code 0", { output });
+  t.same(standIn.log.filter((entry) => entry.path.includes("2K25")).map((entry) => `${entry.status} ${entry.path.slice(-5)}`), [
+    "304 =curr", "200 class", "304 =allt", "200 =curr", "200 =allt",
+  ], "the two eras that answered 304 are asked again without If-None-Match");
+  t.match(output, /2K25 unchanged: \S+ already holds the source's content/);
+  t.match(output, /2K26 unchanged/, "a new ETag on the same players adds no week");
+  t.match(output, /0 written, 2 unchanged, 1 not modified \(304\); wrote no snapshot, only the ETags/);
+  t.not(readFileSync(join(out, "sync-state.json"), "utf8"), state, "the new ETags are remembered");
+  t.same(readdirSync(out).sort(), ["2K24.msgpack", "2K25.msgpack", "2K26.msgpack", "sync-state.json"]);
+  t.not(fingerprint(out), before);
+  const third = await runSync(["--from", standIn.base, "--out", out, "--as-of", "2026-11-27"], STAND_IN_KEY);
+  t.match(third.output, /nothing changed at the source/);
 });
 
 t.test("a sync that would leave two current editions writes nothing", async (t) => {

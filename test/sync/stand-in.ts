@@ -14,7 +14,8 @@ import { randomPlayers } from "../fixtures/random-edition.js";
 export const STAND_IN_KEY = "2k_standin0123456789abcdefghijklmn";
 
 export type Fault =
-  | "truncate" | "reset" | "retry-after-1" | "retry-after-long" | "success-false" | "short" | "bad-row" | "cut-json" | "server-error";
+  | "truncate" | "reset" | "retry-after-1" | "retry-after-long" | "success-false" | "short" | "bad-row" | "cut-json" | "server-error"
+  | "duplicate-slug" | "drop-row";
 
 export interface StandInEdition {
   gameVersion: string;
@@ -42,6 +43,8 @@ export interface StandIn {
   fail(path: string, fault: Fault, times?: number): void;
   /** New content: every ETag changes. */
   bump(): void;
+  /** A new ETag for one path only, its content the same. */
+  touch(path: string): void;
   close(): Promise<void>;
 }
 
@@ -79,6 +82,7 @@ export async function startStandIn(editions = standInEditions()): Promise<StandI
   const log: LoggedRequest[] = [];
   const faults = new Map<string, Fault[]>();
   let version = 1;
+  const touched = new Map<string, number>();
 
   const send = (request: IncomingMessage, response: ServerResponse, path: string, status: number, body: unknown, headers: Record<string, string> = {}) => {
     log.push({ path, status, ifNoneMatch: header(request, "if-none-match"), key: header(request, "x-api-key") });
@@ -158,14 +162,15 @@ export async function startStandIn(editions = standInEditions()): Promise<StandI
       send(request, response, path, 404, { success: false, error: { code: "NOT_FOUND", message: `No route for ${url.pathname}` } });
       return;
     }
-    const etag = `W/"${createHash("sha1").update(`${version}|${path}`).digest("hex").slice(0, 16)}"`;
+    const etag = `W/"${createHash("sha1").update(`${version}|${touched.get(path) ?? 0}|${path}`).digest("hex").slice(0, 16)}"`;
     if (header(request, "if-none-match") === etag && fault === undefined) {
       log.push({ path, status: 304, ifNoneMatch: etag, key: given });
       response.writeHead(304, { etag });
       response.end();
       return;
     }
-    const answer = bulkAnswer(edition, era);
+    // A row missing from the players while the answer's own counts agree: only the edition list's counts reveal it.
+    const answer = bulkAnswer(fault === "drop-row" ? { ...edition, players: edition.players.filter((player) => player.teamType !== era).concat(edition.players.filter((player) => player.teamType === era).slice(1)) } : edition, era);
     if (fault === "success-false") {
       send(request, response, path, 200, { success: false, error: { code: "INTERNAL_ERROR", message: "database unavailable" } });
       return;
@@ -175,6 +180,9 @@ export async function startStandIn(editions = standInEditions()): Promise<StandI
       answer.meta["count"] = answer.data.length;
     }
     if (fault === "bad-row" && answer.data[0]) answer.data[0]["overall"] = 104;
+    if (fault === "duplicate-slug" && answer.data[0] && answer.data[1]) {
+      answer.data[1] = { ...answer.data[1], slug: answer.data[0]["slug"] };
+    }
     const body = Buffer.from(JSON.stringify({ success: true, ...answer }));
     if (fault === "truncate") {
       log.push({ path, status: 200, ifNoneMatch: header(request, "if-none-match"), key: given });
@@ -203,6 +211,9 @@ export async function startStandIn(editions = standInEditions()): Promise<StandI
     },
     bump() {
       version += 1;
+    },
+    touch(path) {
+      touched.set(path, (touched.get(path) ?? 0) + 1);
     },
     close: () => new Promise((resolve) => {
       server.closeAllConnections();
