@@ -12,6 +12,9 @@ import { randomEdition } from "../fixtures/random-edition.js";
 import { fingerprint, runSync } from "./helpers.js";
 import { STAND_IN_KEY, hostedRow, startStandIn, type StandIn, type StandInEdition } from "./stand-in.js";
 
+// A dozen syncs, one of them waiting out a real 1 s Retry-After: more than tap's 30 s default when the machine is shared.
+t.setTimeout(120_000);
+
 const AS_OF = "2026-11-20";
 const CURRENT_PATH = "/api/players/bulk?era=all";
 const LAST_PATH = "/api/versions/2K24/players/bulk?era=allt";
