@@ -54,22 +54,30 @@ export function selectPlayers(values: ParamValues, defaults: { era: Era | "all" 
   if (number("minRating") !== undefined) filters.minRating = minOverall;
   if (number("maxRating") !== undefined) filters.maxRating = maxOverall;
 
-  const bounds = new Map<number, AttributeBound>();
+  // Every bound given is a bound, 0 and 99 included: it excludes the rows lacking the attribute,
+  // so it is echoed (and keys the cache) whatever its value.
+  const bounds = new Map<number, AttributeBound & { hasMin: boolean; hasMax: boolean }>();
   for (const [name, value] of Object.entries(values)) {
     const match = /^(.+)_(gte|lte)$/.exec(name);
     const column = match ? ATTRIBUTE_BY_PARAM_NAME.get(match[1] as string) : undefined;
     if (!match || column === undefined || typeof value !== "number") continue;
-    const bound = bounds.get(column) ?? { column, min: 0, max: 99 };
-    if (match[2] === "gte") bound.min = Math.max(bound.min, value);
-    else bound.max = Math.min(bound.max, value);
+    const bound = bounds.get(column) ?? { column, min: 0, max: 99, hasMin: false, hasMax: false };
+    if (match[2] === "gte") {
+      bound.min = Math.max(bound.min, value);
+      bound.hasMin = true;
+    } else {
+      bound.max = Math.min(bound.max, value);
+      bound.hasMax = true;
+    }
     if (bound.min > bound.max) throw invalidParameter(name, value, `leaves an empty range for ${ATTRIBUTE_PARAM_NAMES[column]} (${bound.min} to ${bound.max})`);
     bounds.set(column, bound);
   }
-  const attributeBounds = [...bounds.values()].sort((a, b) => a.column - b.column);
-  for (const bound of attributeBounds) {
-    const name = ATTRIBUTE_PARAM_NAMES[bound.column] as string;
-    if (bound.min > 0) filters[`${name}_gte`] = bound.min;
-    if (bound.max < 99) filters[`${name}_lte`] = bound.max;
+  const attributeBounds: AttributeBound[] = [];
+  for (const { column, min, max, hasMin, hasMax } of [...bounds.values()].sort((a, b) => a.column - b.column)) {
+    const name = ATTRIBUTE_PARAM_NAMES[column] as string;
+    if (hasMin) filters[`${name}_gte`] = min;
+    if (hasMax) filters[`${name}_lte`] = max;
+    attributeBounds.push({ column, min, max });
   }
 
   const badgeSlug = text("badge");

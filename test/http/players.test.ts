@@ -171,3 +171,29 @@ t.test("a player by slug comes in full with hot zones, rating history and varian
   const badEra = await h.json(`/api/players/slug/${player.slug}?teamType=nope`);
   t.equal(badEra.status, 400);
 });
+
+t.test("a bound of 0 or 99 is a bound: it excludes players lacking the attribute, on every attribute, both directions", async (t) => {
+  const era = "all";
+  // The unbounded answers first, so a bound that keyed the cache like no bound would be served them.
+  const unbounded = await h.json(`/api/players?era=${era}&limit=1`);
+  const unboundedBulk = await h.json(`/api/players/bulk?era=${era}&fields=name`);
+  t.equal(unbounded.body.meta.pagination.total, edition.rowCount);
+  t.equal(unboundedBulk.body.meta.total, edition.rowCount);
+  const names = [...ATTRIBUTE_PARAM_NAMES, "three_ball", "dunk", "layup", "defense", "mid_range"];
+  const aliasOf: Record<string, string> = { three_ball: "threePointShot", dunk: "drivingDunk", layup: "drivingLayup", defense: "perimeterDefense", mid_range: "midRangeShot" };
+  for (const name of names) {
+    const key = aliasOf[name] ?? ATTRIBUTE_KEYS[ATTRIBUTE_PARAM_NAMES.indexOf(name)]!;
+    const holders = edition.players.filter((p) => p.attributes[key as keyof typeof p.attributes] !== undefined).length;
+    t.ok(holders < edition.rowCount, `${name}: some fixture players lack it`);
+    for (const bound of [`${name}_gte=0`, `${name}_lte=99`]) {
+      const { body } = await h.json(`/api/players?era=${era}&limit=1&${bound}`);
+      t.equal(body.meta.pagination.total, holders, `/api/players ${bound}`);
+      const bulk = await h.json(`/api/players/bulk?era=${era}&fields=name&${bound}`);
+      t.equal(bulk.body.meta.total, holders, `bulk ${bound}`);
+    }
+  }
+  const echoed = await h.json("/api/players/bulk?three_ball_gte=0&speed_lte=99&fields=name");
+  t.match(echoed.body.meta.filters, { three_point_shot_gte: 0, speed_lte: 99 });
+  const versioned = await h.json("/api/versions/2K27/players?era=all&limit=1&steal_gte=0");
+  t.equal(versioned.body.meta.total, edition.players.filter((p) => p.attributes.steal !== undefined).length);
+});
