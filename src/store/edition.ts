@@ -85,6 +85,20 @@ export class Edition {
     return this.players[row] as PlayerRecord;
   }
 
+  /**
+   * The rows a slug names within the eras of `eraMask` (bit 1 << ERA_CODE per era), in era order.
+   * A roster slug is exact: when a roster in scope has it, that roster alone, even if the slug is
+   * also another person's name slug or this person's name slug (`shai-gilgeous-alexander` is the
+   * current roster, not every Shai roster). Otherwise a name's own slug (`michael-jordan`) stands
+   * for every roster of that name in scope. Empty when neither is found.
+   */
+  rowsForSlug(slug: string, eraMask: number): number[] {
+    const era = this.payload.columns.era;
+    const isInScope = (row: number) => ((eraMask >>> (era[row] as number)) & 1) === 1;
+    const exact = (this.rowsBySlug.get(slug) ?? []).filter(isInScope);
+    return exact.length > 0 ? exact : (this.rowsByNameSlug.get(slug) ?? []).filter(isInScope);
+  }
+
   get isCurrent(): boolean {
     return this.payload.meta.status === "current";
   }

@@ -55,3 +55,36 @@ t.test("a badge filter on the archive built from the API export is refused by na
   t.equal(status, 400);
   t.match(body.error.details.reason, /2K25/);
 });
+
+t.test("an exact roster slug is exact: the current roster alone, not every roster of the name", async (t) => {
+  const versioned = await h.json("/api/versions/2K26/players/shai-gilgeous-alexander");
+  t.equal(versioned.status, 200);
+  t.notOk(Array.isArray(versioned.body.data), "one roster is an object");
+  t.equal(versioned.body.data.slug, "shai-gilgeous-alexander");
+  t.equal(versioned.body.data.teamType, "curr");
+  t.equal(versioned.body.meta.variants, undefined);
+  const bySlug = await h.json("/api/players/slug/shai-gilgeous-alexander");
+  t.equal(bySlug.body.data.teamType, "curr");
+  t.equal(bySlug.body.meta.variants, undefined, "the slug names one roster, so there are no variants");
+  // The all-time roster under its own slug, and under the name slug when narrowed to its era.
+  const alltime = await h.json("/api/versions/2K26/players/shai-gilgeous-alexander-all-time-oklahoma-city-thunder");
+  t.equal(alltime.body.data.teamType, "allt");
+  const narrowed = await h.json("/api/versions/2K26/players/shai-gilgeous-alexander?teamType=allt");
+  t.equal(narrowed.body.data.team, "All-Time Oklahoma City Thunder");
+  // A name slug that is no roster's slug still stands for every roster of the name.
+  const shaq = await h.json("/api/versions/2K26/players/shaquille-oneal");
+  t.ok(Array.isArray(shaq.body.data));
+  t.equal(shaq.body.data.length, 3);
+  t.equal(shaq.body.meta.variants.length, 3);
+
+  const response = await fetch(`${h.base}/api/players/batch`, {
+    method: "POST",
+    headers: { "x-api-key": h.key, "content-type": "application/json" },
+    body: JSON.stringify({ slugs: ["shai-gilgeous-alexander", "shaquille-oneal"], fields: "slug,teamType" }),
+  });
+  const body = await response.json() as any;
+  t.equal(response.status, 200);
+  t.same(body.data.filter((p: any) => p.slug.startsWith("shai")), [{ slug: "shai-gilgeous-alexander", teamType: "curr" }]);
+  t.equal(body.data.filter((p: any) => p.slug.startsWith("shaquille")).length, 3);
+  t.equal(body.meta.matched, 2);
+});

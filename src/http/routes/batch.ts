@@ -91,9 +91,7 @@ function resolveName(edition: Edition, name: string, eraMask: number): number[] 
 
 function resolveSlug(edition: Edition, slug: string, eraMask: number): number[] | Unmatched {
   const wanted = slugify(slug);
-  const rows = [...new Set([...(edition.rowsBySlug.get(wanted) ?? []), ...(edition.rowsByNameSlug.get(wanted) ?? [])])]
-    .sort((a, b) => a - b)
-    .filter(inScope(edition, eraMask));
+  const rows = edition.rowsForSlug(wanted, eraMask);
   if (rows.length > 0) return rows;
   const candidates = closest(wanted, [...edition.rowsBySlug.keys()], 3);
   return { query: slug, reason: "not_found", ...(candidates.length > 0 ? { candidates } : {}) };

@@ -1,10 +1,11 @@
 // GET /api/players (cursor pages) and GET /api/players/slug/:slug (one player in full).
 
-import { ERAS, isEra, type Era } from "../../model/eras.js";
+import { ERA_CODE, ERAS, isEra, type Era } from "../../model/eras.js";
 import { ApiError, closest } from "../../query/api-error.js";
 import { executeQuery } from "../../query/execute.js";
 import { compileParams, CURSOR_PARAM, limitParam, playerFilterParams, type ParamValues } from "../../query/params.js";
 import { planQuery, selectPlayers } from "../../query/player-params.js";
+import { ALL_ERAS_MASK } from "../../query/plan.js";
 import type { Edition } from "../../store/edition.js";
 import type { EditionSet } from "../../store/editions.js";
 import { ALL_FIELDS_MASK, type RowShape } from "../../store/fragments.js";
@@ -52,11 +53,7 @@ const slugParams = compileParams({
 
 /** Rows with the slug, narrowed to an era when given; throws PLAYER_NOT_FOUND with a hint. */
 export function rowsForSlug(edition: Edition, slug: string, era: Era | undefined): readonly number[] {
-  const wanted = slug.toLowerCase();
-  // A roster slug, or a name's own slug standing for every roster of that person; rows are in
-  // era order (curr, class, allt) because rows are stored that way.
-  const union = new Set([...(edition.rowsBySlug.get(wanted) ?? []), ...(edition.rowsByNameSlug.get(wanted) ?? [])]);
-  const rows = [...union].sort((a, b) => a - b).filter((row) => era === undefined || edition.record(row).teamType === era);
+  const rows = edition.rowsForSlug(slug.toLowerCase(), era === undefined ? ALL_ERAS_MASK : 1 << ERA_CODE[era]);
   if (rows.length > 0) return rows;
   const similar = closest(slug.toLowerCase(), [...edition.rowsBySlug.keys()], 3);
   throw new ApiError(

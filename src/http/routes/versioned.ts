@@ -33,9 +33,9 @@ const slugParams = compileParams({
 });
 
 /**
- * One player of one edition. The slug may be a roster slug or the name's own slug
- * (`michael-jordan`), which finds every roster of that person: one roster gives an object, several
- * give an array with meta.variants.
+ * One player of one edition. A roster slug is exact (that roster, an object); a name's own slug
+ * that is no roster's slug (`michael-jordan`) finds every roster of that person: one roster gives
+ * an object, several an array with meta.variants (see Edition.rowsForSlug).
  */
 function versionedPlayer(context: RequestContext): Reply {
   const edition = resolveEdition(context.editions, context.pathParams.version ?? "");
