@@ -63,12 +63,15 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BuildOptions {
   return { out: values.out ?? env.DATA_DIR ?? "data", asOf, edition, status, inputs, scale };
 }
 
-function sourcesFor(options: BuildOptions): EditionSource[] {
+function sourcesFor(options: BuildOptions, stderr: NodeJS.WriteStream): EditionSource[] {
   if (options.scale !== undefined) {
     return [generateScaleEdition({ players: options.scale, gameVersion: options.edition ?? "2K99" })];
   }
   if (options.inputs.length > 0) {
-    const players = importFiles(options.inputs, { capturedAt: `${options.asOf}T00:00:00.000Z` });
+    const players = importFiles(options.inputs, {
+      capturedAt: `${options.asOf}T00:00:00.000Z`,
+      warn: (message) => stderr.write(`build-index: warning: ${message}\n`),
+    });
     return [{
       gameVersion: options.edition as string,
       status: options.status as EditionStatus,
@@ -105,7 +108,7 @@ export function runBuildIndex(argv: string[], io: BuildIndexIo = { env: process.
   }
   const started = performance.now();
   try {
-    const sources = sourcesFor(options);
+    const sources = sourcesFor(options, io.stderr);
     mkdirSync(options.out, { recursive: true });
     const progress = createProgress(sources.length, io.stderr);
     let refused = 0;

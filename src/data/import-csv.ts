@@ -1,5 +1,7 @@
 // Reads the 2kratings-style CSV scrape into PlayerRecords, mapping columns by header name
-// (the real files differ in column order). Every value is checked; a bad one stops the import.
+// (the real files differ in column order). Every value is checked; a bad one stops the import,
+// except an empty team: an unsigned player in a current-season scrape, imported as a free agent
+// with a warning naming file and line.
 
 import { ATTRIBUTE_KEYS, toSnakeCase, type AttributeKey, type Attributes } from "../model/attributes.js";
 import { countBadges, topBadges } from "../model/badge-summary.js";
@@ -9,12 +11,17 @@ import { playerId, playerSlug, type BadgeEntry, type PlayerRecord } from "../mod
 import { isPosition, type Position } from "../model/positions.js";
 import { describeErrors, isPlayerRecord } from "../model/schemas.js";
 import { parseCsv, type CsvRow } from "./csv.js";
-import { ImportError } from "./import-error.js";
+import { formatImportMessage, ImportError } from "./import-error.js";
 
 export interface ImportOptions {
   /** ISO 8601 time the source was scraped; becomes every record's `lastUpdated`. */
   capturedAt: string;
+  /** Told of every value the importer defaulted, as `file line N, field F: what was done`. */
+  warn?: (message: string) => void;
 }
+
+/** Where a scrape leaves an unsigned player's team empty (CONTRACT §1: offseason free agents). */
+export const FREE_AGENCY = "Free Agency";
 
 const REQUIRED_COLUMNS = ["name", "team", "overall", "position_1"] as const;
 
@@ -145,8 +152,11 @@ function readRow(file: string, row: CsvRow, layout: ColumnLayout, options: Impor
 
   const name = cell(layout.name);
   if (name === "") fail(layout.name, "the name is empty");
-  const team = cell(layout.team);
-  if (team === "") fail(layout.team, "the team is empty");
+  let team = cell(layout.team);
+  if (team === "") {
+    team = FREE_AGENCY;
+    options.warn?.(formatImportMessage(file, line, columnLabel(header, layout.team), `the team is empty: imported as ${FREE_AGENCY} (era curr)`));
+  }
 
   const overallText = cell(layout.overall);
   if (overallText === "") fail(layout.overall, "the overall rating is empty");

@@ -1,5 +1,6 @@
 // The one error every importer throws: where in which input file a problem is, and what it is.
-// The build prints its message and stops; nothing here decides what happens next.
+// The build prints its message and stops; nothing here decides what happens next. A warning
+// (a value the importer could default) is worded the same way but does not stop anything.
 
 export class ImportError extends Error {
   override readonly name = "ImportError";
@@ -24,7 +25,7 @@ export class ImportError extends Error {
 }
 
 /** `2k26-curr.csv line 12, field three_point_shot: 104 is not an integer from 0 to 99`. */
-function formatImportMessage(file: string, line: number | undefined, field: string | undefined, reason: string): string {
+export function formatImportMessage(file: string, line: number | undefined, field: string | undefined, reason: string): string {
   const where = [line === undefined ? file : `${file} line ${line}`];
   if (field !== undefined) where.push(`field ${field}`);
   return `${where.join(", ")}: ${reason}`;

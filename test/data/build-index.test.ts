@@ -109,6 +109,22 @@ t.test("a bad input stops the build naming file, line and field, and writes noth
   t.throws(() => readFileSync(join(out, "data", "2K26.msgpack")));
 });
 
+t.test("an empty team in a real scrape builds a Free Agency player and prints a warning naming file and line", async (t) => {
+  const lines = readFileSync(CURRENT, "utf8").split("\n");
+  lines[1] = (lines[1] as string).replace(",Denver Nuggets,", ",,");
+  const out = t.testdir({ "2k26-curr.csv": lines.join("\n") });
+  const { io, lines: output } = quietIo();
+  const input = join(out, "2k26-curr.csv");
+  t.equal(runBuildIndex(["--edition", "2K26", "--status", "current", "--input", input, "--out", join(out, "data"), "--as-of", "2025-09-01"], io), 0);
+  t.match(output.join(""), `build-index: warning: ${input} line 2, field team: the team is empty: imported as Free Agency (era curr)`);
+  const edition = loadEdition(join(out, "data", "2K26.msgpack"));
+  t.equal(edition.rowCount, 457);
+  const gordon = edition.record(edition.rowsBySlug.get("aaron-gordon")![0]!);
+  t.equal(gordon.team, "Free Agency");
+  t.equal(gordon.teamType, "curr");
+  t.ok(edition.findTeams("free-agency", "curr").length === 1, "Free Agency is a current team");
+});
+
 t.test("usage errors exit 2 with the usage text", async (t) => {
   for (const argv of [["--edition", "2K2"], ["--input", "x.csv"], ["--status", "live", "--edition", "2K26", "--input", "x.csv"], ["--as-of", "yesterday"], ["--bogus"], ["--edition", "2K26"]]) {
     const { io, lines } = quietIo();

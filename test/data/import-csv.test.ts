@@ -224,12 +224,37 @@ t.test("an unknown position is refused", async (t) => {
   t.match(error.reason, /G is not a position/);
 });
 
-t.test("an empty name or team is refused", async (t) => {
+t.test("an empty name is refused", async (t) => {
   const name = importError(() => importCsv("x.csv", `${HEADER}\n${GOOD_ROW.replace("Test Player", "  ")}\n`, { capturedAt }));
   t.equal(name.field, "name");
   t.match(name.reason, /name is empty/);
-  const team = importError(() => importCsv("x.csv", `${HEADER}\n${GOOD_ROW.replace("Boston Celtics", "")}\n`, { capturedAt }));
-  t.equal(team.field, "team");
+});
+
+t.test("a real scrape row with an empty team imports as a Free Agency player in era curr, with a warning naming file and line", async (t) => {
+  const lines = realText("2k26-curr.csv").split("\n");
+  t.match(lines[1], /^0,Aaron Gordon,United States,,Denver Nuggets,/);
+  lines[1] = (lines[1] as string).replace(",Denver Nuggets,", ",,");
+  const warnings: string[] = [];
+  const records = importCsv("2k26-curr.csv", lines.join("\n"), { capturedAt, warn: (message) => warnings.push(message) });
+  t.equal(records.length, 457, "the import goes on past the row");
+  const gordon = find(records, "Aaron Gordon");
+  t.equal(gordon.team, "Free Agency");
+  t.equal(gordon.teamType, "curr");
+  t.equal(gordon.slug, "aaron-gordon");
+  t.equal(gordon.overall, find(current, "Aaron Gordon").overall, "the rest of the row is read as before");
+  t.ok(isPlayerRecord(gordon));
+  t.same(warnings, ["2k26-curr.csv line 2, field team: the team is empty: imported as Free Agency (era curr)"]);
+  // Without a listener the row is imported all the same.
+  t.equal(find(importCsv("2k26-curr.csv", lines.join("\n"), { capturedAt }), "Aaron Gordon").team, "Free Agency");
+});
+
+t.test("a row missing what cannot be defaulted still stops the import, empty team or not", async (t) => {
+  const noName = importError(() => importCsv("x.csv", `${HEADER}\n${GOOD_ROW.replace("Test Player,Boston Celtics", ",")}\n`, { capturedAt }));
+  t.equal(noName.field, "name");
+  t.equal(noName.line, 2);
+  const noOverall = importError(() => importCsv("x.csv", `${HEADER}\n0,A,,PG,,,,,,\n`, { capturedAt, warn: () => {} }));
+  t.equal(noOverall.field, "overall");
+  t.match(noOverall.reason, /empty/);
 });
 
 t.test("an unknown badge column is refused rather than dropped", async (t) => {
