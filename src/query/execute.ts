@@ -27,24 +27,29 @@ export function executeQuery(edition: Edition, query: PlayerQuery, offset: numbe
 }
 
 /**
- * Fills edition.scratch with the matching rows and returns how many there are. Two passes:
- *  1. the byte columns read in row order (overall, positions, badge-tier mask) over every
- *     candidate row, branch-free: `value in [min, max]` is the sign bit of
+ * Fills edition.scratch with the matching rows and returns how many there are. Three passes:
+ *  1. the small columns read in row order (overall, positions, badge-tier mask, archetype and
+ *     college codes) over every candidate row, branch-free: `value in [min, max]` is the sign bit of
  *     `(value - min) | (max - value)`, folded into a 0/1 bit with integer ops only, so no row's
  *     outcome has to be guessed by the CPU (at ~50 % selectivity mispredicted branches cost
  *     more than the reads) and no value leaves V8's small-integer range;
- *  2. each attribute bound and the badge in turn, a word of 32 rows at a time, skipping words
+ *  2. the name search, when there is one: its matching rows (the name index's prefix tier) as a
+ *     second bit set, intersected into the first a word at a time;
+ *  3. each attribute bound and the badge in turn, a word of 32 rows at a time, skipping words
  *     with no row left, from column copies of the row-major attribute and badge tables (see
  *     attributeColumn), also branch-free.
  * ABSENT_RATING (255) fails every attribute bound (bounds are capped below it). The readable
- * version, per row: overall in range && (no position filter || positions & mask) && every
- * attribute bound holds && badge test → set the row's bit.
+ * version, per row: overall in range && (no position filter || positions & mask) && (no
+ * archetype filter || archetype code equal) && (same for college) && name search matched &&
+ * every attribute bound holds && badge test → set the row's bit.
  */
 function filterRows(edition: Edition, query: PlayerQuery): number {
   const bits = edition.scratch;
   bits.fill(0);
   const { overall, positions, badgeTiers, tierMask } = edition.payload.columns;
-  const { positionMask, minOverall, maxOverall, attributeBounds, badge, badgeTier } = query;
+  const { positionMask, minOverall, maxOverall, attributeBounds, badge, badgeTier, archetypeCode, collegeCode } = query;
+  const archetypeCodes = edition.archetypes.codes;
+  const collegeCodes = edition.colleges.codes;
   // A badge filter on an edition without badge lists matches nothing (planQuery refuses it first).
   if (badge >= 0 && badgeTiers === null) return 0;
   const hasPosition = positionMask !== 0;
@@ -69,6 +74,9 @@ function filterRows(edition: Edition, query: PlayerQuery): number {
         // (x & mask) is at most 31: adding 255 carries into bit 8 exactly when it is non-zero.
         if (hasPosition) isMatch &= (((positions[row] as number) & positionMask) + 255) >>> 8;
         if (tierBit !== 0) isMatch &= (((tierMask[row] as number) & tierBit) + 255) >>> 8;
+        // Equal codes XOR to 0, and only 0 - 1 has the sign bit (codes stay far below 2^31).
+        if (archetypeCode >= 0) isMatch &= (((archetypeCodes[row] as number) ^ archetypeCode) - 1) >>> 31;
+        if (collegeCode >= 0) isMatch &= (((collegeCodes[row] as number) ^ collegeCode) - 1) >>> 31;
         word |= isMatch << (row & 31);
       }
       bits[w] = (bits[w] as number) | word;
@@ -77,6 +85,7 @@ function filterRows(edition: Edition, query: PlayerQuery): number {
   if (endRow === 0) return 0;
   const firstWord = firstRow >>> 5;
   const lastWord = (endRow - 1) >>> 5;
+  if (query.search !== null) intersectSearch(edition, query.search, query.eraMask, firstWord, lastWord);
   const boundCount = attributeBounds.length;
   // Each attribute bound, then the badge, as a range test on one column: `badgeTier` alone means
   // any tier (1…255), with a badge the exact tier. Only words with rows still set are read.
@@ -110,6 +119,19 @@ function filterRows(edition: Edition, query: PlayerQuery): number {
     total += Math.imul(x, 0x01010101) >>> 24;
   }
   return total;
+}
+
+/** Keeps in edition.scratch (words firstWord … lastWord) only the rows the name search matches. */
+function intersectSearch(edition: Edition, search: string, eraMask: number, firstWord: number, lastWord: number): void {
+  const bits = edition.scratch;
+  const mask = edition.scratchMask;
+  mask.fill(0, firstWord, lastWord + 1);
+  const matches = edition.nameIndex.prefixMatches(search, eraMask);
+  for (let i = 0; i < matches.length; i++) {
+    const row = matches[i] as number;
+    mask[row >>> 5] = (mask[row >>> 5] as number) | (1 << (row & 31));
+  }
+  for (let w = firstWord; w <= lastWord; w++) bits[w] = (bits[w] as number) & (mask[w] as number);
 }
 
 /**

@@ -17,6 +17,8 @@ export interface ParamSchema {
   minimum?: number;
   maximum?: number;
   pattern?: string;
+  minLength?: number;
+  maxLength?: number;
   default?: string | number;
   /** Why a pattern failed, in words (an annotation ajv ignores). */
   "x-reason"?: string;
@@ -43,6 +45,8 @@ const attributeBoundParams: ParamSchemas = Object.fromEntries(
   ]),
 );
 
+export const SEARCH_FILTER_MAX_LENGTH = 80;
+
 /** The filters shared by every player-listing route. */
 export function playerFilterParams(options: { withAllEras: boolean }): ParamSchemas {
   return {
@@ -55,6 +59,12 @@ export function playerFilterParams(options: { withAllEras: boolean }): ParamSche
       "x-normalise": "position",
     },
     team: { type: "string", description: "Exact full team name (historic teams use the season prefix), or its slug" },
+    search: {
+      type: "string", minLength: 1, maxLength: SEARCH_FILTER_MAX_LENGTH,
+      description: `Name filter, the search route's matching: every word the start of a word of the name, any order; case, accents and punctuation never matter (at most ${SEARCH_FILTER_MAX_LENGTH} characters)`,
+    },
+    archetype: { type: "string", minLength: 1, maxLength: 100, description: "Exact archetype, any case, e.g. 2-Way 3-Level Scorer" },
+    college: { type: "string", minLength: 1, maxLength: 100, description: "Exact college (or club before the league), any case, e.g. Kentucky" },
     minRating: rating("Lowest overall"),
     maxRating: rating("Highest overall"),
     ...attributeBoundParams,
@@ -86,14 +96,30 @@ export const limitParam = (maximum: number, fallback: number): ParamSchema => ({
   type: "integer", minimum: 1, maximum, default: fallback, description: `Page size, 1 to ${maximum}, default ${fallback}`,
 });
 
-/** Names people try, mapped to what the route calls them (or where to go instead). */
-const SUGGESTIONS: ReadonlyMap<string, string> = new Map(Object.entries({
-  page: "cursor", per_page: "limit", perPage: "limit", pageSize: "limit", page_size: "limit", size: "limit",
-  type: "teamType", team_type: "teamType", pos: "position", positions: "position", order: "sort", sortBy: "sort", sort_by: "sort",
-  name: "/api/players/search", q: "/api/players/search", query: "/api/players/search", search: "/api/players/search",
-  min_rating: "minRating", max_rating: "maxRating", minOverall: "minRating", maxOverall: "maxRating", tier: "badgeTier",
-  version: "/api/versions/:version/…", gameVersion: "/api/versions/:version/…", skip: "offset", start: "offset",
-}));
+/**
+ * Names people try → what to use instead, best first: the hosted service's table (CONTRACT §6)
+ * plus a few of our own. A route suggests the first candidate it accepts, or a path (another
+ * route); a parameter it does not have is never suggested (`page` → `cursor` on cursor routes,
+ * `offset` on the offset-paged versioned route). Names the route accepts never get here.
+ */
+const SEARCH_ROUTE = "/api/players/search";
+const VERSIONED_ROUTE = "/api/versions/:version/…";
+const PAGING = ["cursor", "offset"];
+const SUGGESTIONS: ReadonlyMap<string, readonly string[]> = new Map<string, readonly string[]>([
+  ...["name", "search", "player"].map((name) => [name, ["q", SEARCH_ROUTE]] as const),
+  ["query", ["q", "search", SEARCH_ROUTE]],
+  ["q", ["search", SEARCH_ROUTE]],
+  ...["page", "offset", "skip", "start"].map((name) => [name, PAGING] as const),
+  ...["per_page", "pagesize", "page_size", "count", "perPage", "pageSize", "size"].map((name) => [name, ["limit"]] as const),
+  ...["rating", "overall", "min_rating", "minOverall"].map((name) => [name, ["minRating"]] as const),
+  ...["max_rating", "maxOverall"].map((name) => [name, ["maxRating"]] as const),
+  ...["type", "roster_type", "team_type", "roster"].map((name) => [name, ["teamType", "era"]] as const),
+  ...["pos", "positions"].map((name) => [name, ["position"]] as const),
+  ...["team_name", "teamname"].map((name) => [name, ["team"]] as const),
+  ...["order", "sortBy", "sort_by"].map((name) => [name, ["sort"]] as const),
+  ["tier", ["badgeTier"]],
+  ...["version", "gameVersion"].map((name) => [name, ["gameVersion", VERSIONED_ROUTE]] as const),
+]);
 
 const ajv = new Ajv({ allErrors: false, strict: true });
 ajv.addKeyword({ keyword: "x-reason" });
@@ -156,11 +182,11 @@ export function validateParams(compiled: CompiledParams, params: QueryParams): P
   return values;
 }
 
-function suggestParam(param: string, names: readonly string[]): string | undefined {
+/** The suggestion for an unknown parameter on a route accepting `names`: the table's first fit, else the closest name. */
+export function suggestParam(param: string, names: readonly string[]): string | undefined {
   // A Map, not an object: `__proto__` or `constructor` from a client must not find Object's members.
-  const fixed = SUGGESTIONS.get(param);
-  if (fixed !== undefined && (fixed.startsWith("/") || names.includes(fixed))) return fixed;
-  return closest(param, names, 1)[0];
+  const fixed = SUGGESTIONS.get(param)?.find((candidate) => candidate.startsWith("/") || names.includes(candidate));
+  return fixed ?? closest(param, names, 1)[0];
 }
 
 function normalise(schema: ParamSchema, raw: string): string | number {
@@ -183,6 +209,9 @@ function describeFailure(name: string, schema: ParamSchema, value: string, error
       return invalidParameter(name, value, `must be one of the allowed values`, schema.enum);
     case "pattern":
       return invalidParameter(name, value, schema["x-reason"] ?? `must match ${schema.pattern}`);
+    case "minLength":
+    case "maxLength":
+      return invalidParameter(name, value, `must be ${schema.minLength ?? 0} to ${schema.maxLength ?? "any number of"} characters`);
     default:
       return invalidParameter(name, value, error?.message ?? "is invalid");
   }

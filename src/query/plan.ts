@@ -16,6 +16,11 @@ export interface PlayerQuery {
   positionMask: number;
   /** Team codes in scope, or null for every team. */
   teamCodes: readonly number[] | null;
+  /** Name search: every word the start of a name word (folded text), or null for no search. */
+  search: string | null;
+  /** Dictionary codes of the archetype and college wanted (Edition.archetypes / colleges), or -1 for any. */
+  archetypeCode: number;
+  collegeCode: number;
   minOverall: number;
   maxOverall: number;
   /** A row lacking the attribute never satisfies a bound on it. */
@@ -32,7 +37,7 @@ export const ALL_ERAS_MASK = 0b111;
 
 export function defaultQuery(): PlayerQuery {
   return {
-    eraMask: 1, positionMask: 0, teamCodes: null, minOverall: 0, maxOverall: 99,
+    eraMask: 1, positionMask: 0, teamCodes: null, search: null, archetypeCode: -1, collegeCode: -1, minOverall: 0, maxOverall: 99,
     attributeBounds: [], badge: -1, badgeTier: 0, sortKey: "overall", isDescending: true,
   };
 }

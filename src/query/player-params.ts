@@ -5,6 +5,8 @@ import { ATTRIBUTE_BY_PARAM_NAME, ATTRIBUTE_PARAM_NAMES } from "../model/attribu
 import { BADGE_INDEX_BY_SLUG, TIER_CODE, type BadgeTier } from "../model/badges.js";
 import { ERA_CODE, type Era } from "../model/eras.js";
 import { parsePositionMask } from "../model/positions.js";
+import { foldName } from "../model/names.js";
+import { keyOf } from "../store/dictionary-column.js";
 import type { Edition } from "../store/edition.js";
 import { ALL_FIELDS_MASK, FIELD_BIT, PLAYER_FIELDS, type PlayerField } from "../store/fragments.js";
 import { invalidParameter } from "./api-error.js";
@@ -15,6 +17,10 @@ export interface PlayerSelection {
   era: Era | "all";
   positionMask: number;
   team: string | undefined;
+  /** Folded search text (foldName), archetype and college as given; undefined when not filtered. */
+  search: string | undefined;
+  archetype: string | undefined;
+  college: string | undefined;
   minOverall: number;
   maxOverall: number;
   attributeBounds: AttributeBound[];
@@ -47,6 +53,17 @@ export function selectPlayers(values: ParamValues, defaults: { era: Era | "all" 
   const position = text("position");
   const positionMask = position === undefined ? 0 : (parsePositionMask(position) ?? 0);
   if (position !== undefined) filters.position = position;
+
+  // The search is matched folded (case, accents and punctuation never matter), so it is echoed
+  // and keyed folded; archetype and college match in any case, so they are keyed lower-case.
+  const searchText = text("search");
+  const search = searchText === undefined ? undefined : foldName(searchText);
+  if (search === "") throw invalidParameter("search", searchText, "must contain a letter or digit");
+  if (search !== undefined) filters.search = search;
+  const archetype = text("archetype");
+  if (archetype !== undefined) filters.archetype = keyOf(archetype);
+  const college = text("college");
+  if (college !== undefined) filters.college = keyOf(college);
 
   const minOverall = number("minRating") ?? 0;
   const maxOverall = number("maxRating") ?? 99;
@@ -91,7 +108,7 @@ export function selectPlayers(values: ParamValues, defaults: { era: Era | "all" 
   filters.sort = canonical;
 
   const fieldMask = parseFields(text("fields"));
-  return { era, positionMask, team, minOverall, maxOverall, attributeBounds, badge, badgeTier, sortKey, isDescending, fieldMask, filters };
+  return { era, positionMask, team, search, archetype, college, minOverall, maxOverall, attributeBounds, badge, badgeTier, sortKey, isDescending, fieldMask, filters };
 }
 
 function parseSort(sort: string | undefined): { sortKey: SortKey; isDescending: boolean; canonical: string } {
@@ -131,6 +148,9 @@ export function planQuery(edition: Edition, selection: PlayerSelection): PlayerQ
     eraMask,
     positionMask: selection.positionMask,
     teamCodes,
+    search: selection.search ?? null,
+    archetypeCode: selection.archetype === undefined ? -1 : edition.archetypes.codeOf(selection.archetype),
+    collegeCode: selection.college === undefined ? -1 : edition.colleges.codeOf(selection.college),
     minOverall: selection.minOverall,
     maxOverall: selection.maxOverall,
     attributeBounds: selection.attributeBounds,

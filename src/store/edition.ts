@@ -7,6 +7,7 @@ import { slugify } from "../model/names.js";
 import type { EditionEntry, PlayerRecord, TeamRow } from "../model/player.js";
 import { editionLabel } from "../model/eras.js";
 import { readSnapshot, type SnapshotPayload, type TeamEntry } from "../data/snapshot.js";
+import { DictionaryColumn } from "./dictionary-column.js";
 import { RecordFragments } from "./fragments.js";
 import { NameIndex } from "./name-index.js";
 
@@ -39,8 +40,13 @@ export class Edition {
   /** Team codes by exact name and by slug (a name may exist in several eras). */
   readonly teamsByName: ReadonlyMap<string, readonly number[]>;
   readonly teamsBySlug: ReadonlyMap<string, readonly number[]>;
+  /** Archetype and college per row as dictionary codes (the `archetype` and `college` filters). */
+  readonly archetypes: DictionaryColumn;
+  readonly colleges: DictionaryColumn;
   /** Scratch bit set for the query kernel; the kernel is synchronous, so one per edition suffices. */
   readonly scratch: Uint32Array;
+  /** Second scratch bit set: a row set (the name search's matches) before it is intersected into scratch. */
+  readonly scratchMask: Uint32Array;
   /** Scratch row list for the query kernel's collect-and-sort path. */
   readonly scratchRows: Uint32Array;
 
@@ -76,7 +82,10 @@ export class Edition {
     this.rowsByNameSlug = groupBy(this.players.map((player, row) => ({ player, row })), (entry) => slugify(entry.player.name), (entry) => entry.row);
     this.fragments = new RecordFragments(this.players, this.key);
     this.nameIndex = new NameIndex(payload);
+    this.archetypes = new DictionaryColumn(this.rowCount, (row) => this.record(row).archetype);
+    this.colleges = new DictionaryColumn(this.rowCount, (row) => this.record(row).college);
     this.scratch = new Uint32Array(Math.ceil(this.rowCount / 32) + 1);
+    this.scratchMask = new Uint32Array(this.scratch.length);
     this.scratchRows = new Uint32Array(this.rowCount);
   }
 

@@ -47,6 +47,7 @@ const TIER_EXACT = 1;
 const TIER_PREFIX = 2;
 const TIER_TYPO = 3;
 const NO_TOKEN = -1;
+const NO_ROWS = new Uint32Array(0);
 
 export class NameIndex {
   readonly rowCount: number;
@@ -181,6 +182,43 @@ export class NameIndex {
     if (words.length > MAX_QUERY_WORDS) words = words.slice(0, MAX_QUERY_WORDS);
     try {
       return this.rankMatches(words, folded, eraMask, limit);
+    } finally {
+      this.clearTouched();
+    }
+  }
+
+  /**
+   * Rows where every word of `query` is the start of some name word (tier 2's rule: the `search`
+   * filter of the listing routes), within the eras of `eraMask`, unranked, in no set order. The
+   * answer is a view of this index's scratch, valid until its next query: read it at once.
+   */
+  prefixMatches(query: string, eraMask: number): Uint32Array {
+    const folded = foldName(query);
+    if (folded.length === 0 || (eraMask & 0b111) === 0 || this.rowCount === 0) return NO_ROWS;
+    let words = folded.split(" ");
+    if (words.length > MAX_QUERY_WORDS) words = words.slice(0, MAX_QUERY_WORDS);
+    this.eraMask = eraMask;
+    this.touchedCount = 0;
+    try {
+      for (let w = 0; w < words.length; w++) {
+        this.wordIndex = w;
+        this.nextStamp();
+        this.loadQueryWord(words[w] as string);
+        this.advancedCount = 0;
+        // No edit allowed, whole subtrees taken: exactly "the word starts a name word".
+        this.walk(0, 0, true, true);
+        if (this.advancedCount === 0) return NO_ROWS;
+      }
+      // Keep the rows every word reached, compacting touchedRows in place while clearing their
+      // scratch state (a kept row's slot is never ahead of the one being read).
+      let kept = 0;
+      for (let i = 0; i < this.touchedCount; i++) {
+        const row = this.touchedRows[i] as number;
+        if (this.wordsMatched[row] === words.length) this.touchedRows[kept++] = row;
+        this.wordsMatched[row] = 0;
+      }
+      this.touchedCount = 0;
+      return this.touchedRows.subarray(0, kept);
     } finally {
       this.clearTouched();
     }

@@ -1,7 +1,7 @@
 import t from "tap";
 import { startHarness } from "./harness.js";
 import { oracle } from "../query/oracle.js";
-import { mulberry32 } from "../fixtures/random-edition.js";
+import { ARCHETYPES, COLLEGES, mulberry32 } from "../fixtures/random-edition.js";
 import { ATTRIBUTE_KEYS, ATTRIBUTE_PARAM_NAMES } from "../../src/model/attributes.js";
 import { BADGES } from "../../src/model/badges.js";
 
@@ -40,6 +40,9 @@ t.test("every filter agrees with the oracle", async (t) => {
     if (random() < 0.2) params.set("badge", BADGES[Math.floor(random() * 40)]!.slug);
     if (random() < 0.2) params.set("badgeTier", ["Hall of Fame", "hall-of-fame", "gold", "Legendary"][Math.floor(random() * 4)]!);
     if (random() < 0.2) params.set("team", edition.teams[Math.floor(random() * edition.teams.length)]!.teamName);
+    if (random() < 0.25) params.set("search", ["jokic", "Luka D", "gilgeous-alex", "ZOË", "o’neal", "kev dur", "s"][Math.floor(random() * 7)]!);
+    if (random() < 0.2) params.set("archetype", [...ARCHETYPES, "point forward"][Math.floor(random() * 6)]!.toLowerCase());
+    if (random() < 0.2) params.set("college", COLLEGES[Math.floor(random() * COLLEGES.length)]!.toUpperCase());
     const sortName = ["overall", "name", "speed", "shot_iq", "three_ball"][Math.floor(random() * 5)]!;
     params.set("sort", `${sortName}:${random() < 0.5 ? "asc" : "desc"}`);
     params.set("limit", String(1 + Math.floor(random() * 100)));
@@ -65,6 +68,10 @@ t.test("every filter agrees with the oracle", async (t) => {
       eraMask: era === "all" ? 7 : 1 << ["curr", "class", "allt"].indexOf(era),
       positionMask,
       teamCodes: team === null ? null : edition.teams.filter((info) => info.teamName === team).map((info) => info.code),
+      search: params.get("search"),
+      // The oracle compares the texts; the codes are the kernel's business.
+      archetypeCode: -1,
+      collegeCode: -1,
       minOverall: Number(params.get("minRating") ?? 0),
       maxOverall: Number(params.get("maxRating") ?? 99),
       attributeBounds: bounds,
@@ -73,7 +80,8 @@ t.test("every filter agrees with the oracle", async (t) => {
       sortKey,
       isDescending: direction === "desc",
     };
-    const expected = oracle(edition.players, teamKey, query);
+    const texts = { ...(params.has("archetype") ? { archetype: params.get("archetype")! } : {}), ...(params.has("college") ? { college: params.get("college")! } : {}) };
+    const expected = oracle(edition.players, teamKey, query, texts);
     t.equal(body.meta.pagination.total, expected.length, `total for ${params}`);
     t.same(body.data.map((p: any) => p._id), expected.slice(0, Number(params.get("limit"))).map((p) => p._id), `rows for ${params}`);
   }
@@ -196,4 +204,58 @@ t.test("a bound of 0 or 99 is a bound: it excludes players lacking the attribute
   t.match(echoed.body.meta.filters, { three_point_shot_gte: 0, speed_lte: 99 });
   const versioned = await h.json("/api/versions/2K27/players?era=all&limit=1&steal_gte=0");
   t.equal(versioned.body.meta.total, edition.players.filter((p) => p.attributes.steal !== undefined).length);
+});
+
+t.test("search, archetype and college filter every listing route and combine with sort, paging, fields and ETags", async (t) => {
+  const archived = h.service.editions().byKey.get("2K26")!;
+  const query = "search=JOK&archetype=SHARPSHOOTER&era=all";
+
+  const list = await h.json(`/api/players?${query}&sort=name:asc&limit=2&fields=name,archetype`);
+  t.equal(list.status, 200, JSON.stringify(list.body.error));
+  const all = edition.players.filter((p) => p.name.endsWith("Jokić") && p.archetype === "Sharpshooter");
+  t.ok(all.length > 0, "the fixture has sharpshooting Jokićs");
+  t.equal(list.body.meta.pagination.total, all.length);
+  t.ok(list.body.data.every((p: any) => p.archetype === "Sharpshooter" && Object.keys(p).length === 2));
+  const names = list.body.data.map((p: any) => p.name);
+  t.same(names, [...names].sort());
+  if (all.length > 2) {
+    const next = await h.json(`/api/players?${query}&sort=name:asc&limit=2&fields=name,archetype&cursor=${list.body.meta.pagination.nextCursor}`);
+    t.equal(next.body.data.length, Math.min(2, all.length - 2), "the next page goes on");
+  }
+
+  const bulk = await h.json(`/api/players/bulk?${query}&college=${encodeURIComponent("Université de Montréal")}`);
+  t.equal(bulk.status, 200);
+  t.same(bulk.body.meta.filters, { era: "all", search: "jok", archetype: "sharpshooter", college: "université de montréal" });
+  t.equal(bulk.body.meta.total, all.filter((p) => p.college === "Université de Montréal").length);
+
+  const versioned = await h.json(`/api/versions/2K26/players?era=all&college=duke&position=guard&sort=speed:desc&limit=100`);
+  t.equal(versioned.status, 200, JSON.stringify(versioned.body).slice(0, 300));
+  t.equal(versioned.body.meta.total, archived.players.filter((p) => p.college === "Duke" && p.positions.some((x) => x === "PG" || x === "SG")).length);
+  const versionedBulk = await h.json("/api/versions/2K26/players/bulk?era=class&search=nikola");
+  t.equal(versionedBulk.status, 200);
+  t.equal(versionedBulk.body.meta.total, archived.players.filter((p) => p.teamType === "class" && p.name.startsWith("Nikola ")).length);
+  t.same(versionedBulk.body.meta.filters, { era: "class", search: "nikola" });
+
+  // Each filter changes the ETag and the cache key: the same query without one answers differently.
+  const without = await h.get("/api/players?era=all&search=jok&limit=5");
+  const withArchetype = await h.get("/api/players?era=all&search=jok&archetype=sharpshooter&limit=5");
+  t.not(without.headers.get("etag"), withArchetype.headers.get("etag"));
+  const again = await h.get("/api/players?era=all&search=JOK&archetype=Sharpshooter&limit=5", { "if-none-match": withArchetype.headers.get("etag")! });
+  t.equal(again.status, 304, "the same filter in another case is the same answer");
+  const noMatch = await h.json("/api/players?archetype=point%20forward");
+  t.equal(noMatch.status, 200);
+  t.same(noMatch.body.data, []);
+});
+
+t.test("search, archetype and college reject blank, punctuation-only and over-long values", async (t) => {
+  for (const [query, parameter] of [["search=", "search"], ["search=%20!!%20", "search"], [`search=${"a".repeat(81)}`, "search"], ["archetype=", "archetype"], ["college=", "college"], [`college=${"x".repeat(101)}`, "college"]] as const) {
+    for (const route of ["/api/players", "/api/players/bulk", "/api/versions/2K27/players", "/api/versions/2K27/players/bulk"]) {
+      const { status, body } = await h.json(`${route}?${query}`);
+      t.equal(status, 400, `${route}?${query}`);
+      t.equal(body.error.code, "INVALID_PARAMETER");
+      t.equal(body.error.details.parameter, parameter);
+      t.ok(body.error.details.reason);
+    }
+  }
+  t.equal((await h.json(`/api/players?search=${"a".repeat(80)}`)).status, 200, "80 characters are allowed");
 });

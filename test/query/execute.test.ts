@@ -5,14 +5,19 @@ import { executeQuery } from "../../src/query/execute.js";
 import { defaultQuery, type PlayerQuery } from "../../src/query/plan.js";
 import { ATTRIBUTE_COUNT } from "../../src/model/attributes.js";
 import { BADGE_COUNT } from "../../src/model/badges.js";
-import { mulberry32, randomEdition } from "../fixtures/random-edition.js";
-import { oracle } from "./oracle.js";
+import { ARCHETYPES, COLLEGES, mulberry32, randomEdition } from "../fixtures/random-edition.js";
+import { oracle, type OracleTexts } from "./oracle.js";
 
 const edition = new Edition(buildSnapshotPayload(randomEdition(600, 7)), "test");
 const teamKey = (code: number) => `${edition.teams[code]!.teamType}/${edition.teams[code]!.teamName}`;
 
-function randomQuery(random: () => number): PlayerQuery {
+/** Search texts as people type them: a first name, a last-name start, two words in any order, accents, a hyphen joined, no match. */
+const SEARCHES = ["nikola", "jok", "DONČ", "luka d", "d luka", "shai gilgeousal", "gilgeousalexander", "o'ne", "zoe", "angel", "deaaron", "de", "s", "eric sa", "kev dur", "xyz", "curry stephen"];
+const casing = (text: string, random: () => number) => (random() < 0.5 ? text.toUpperCase() : text.toLowerCase());
+
+function randomQuery(random: () => number): { query: PlayerQuery; texts: OracleTexts } {
   const query = defaultQuery();
+  const texts: OracleTexts = {};
   const chance = (p: number) => random() < p;
   const int = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));
   query.eraMask = int(1, 7);
@@ -22,18 +27,33 @@ function randomQuery(random: () => number): PlayerQuery {
   if (chance(0.4)) query.attributeBounds = [{ column: int(0, ATTRIBUTE_COUNT - 1), min: int(55, 65), max: int(65, 75) }];
   if (chance(0.2)) query.badge = int(0, BADGE_COUNT - 1);
   if (chance(0.2)) query.badgeTier = int(1, 5);
+  if (chance(0.25)) query.search = SEARCHES[int(0, SEARCHES.length - 1)]!;
+  if (chance(0.2)) {
+    texts.archetype = chance(0.1) ? "Point Forward" : casing(ARCHETYPES[int(0, ARCHETYPES.length - 1)]!, random);
+    query.archetypeCode = edition.archetypes.codeOf(texts.archetype);
+  }
+  if (chance(0.2)) {
+    texts.college = casing(COLLEGES[int(0, COLLEGES.length - 1)]!, random);
+    query.collegeCode = edition.colleges.codeOf(texts.college);
+  }
   const sortRoll = random();
   query.sortKey = sortRoll < 0.3 ? "overall" : sortRoll < 0.45 ? "name" : int(0, ATTRIBUTE_COUNT - 1);
   query.isDescending = chance(0.5);
-  return query;
+  return { query, texts };
 }
 
 t.test("seeded random filter/sort/page queries equal the naive oracle", async (t) => {
   const random = mulberry32(99);
   let nonEmpty = 0;
-  for (let i = 0; i < 400; i++) {
-    const query = randomQuery(random);
-    const expected = oracle(edition.players, teamKey, query);
+  const used = { search: 0, archetype: 0, college: 0 };
+  for (let i = 0; i < 600; i++) {
+    const { query, texts } = randomQuery(random);
+    const expected = oracle(edition.players, teamKey, query, texts);
+    if (expected.length > 0) {
+      if (query.search !== null) used.search++;
+      if (texts.archetype !== undefined) used.archetype++;
+      if (texts.college !== undefined) used.college++;
+    }
     const offset = random() < 0.5 ? 0 : Math.floor(random() * (expected.length + 5));
     const limit = 1 + Math.floor(random() * 60);
     const result = executeQuery(edition, query, offset, limit);
@@ -46,7 +66,8 @@ t.test("seeded random filter/sort/page queries equal the naive oracle", async (t
     }
     if (got.length > 0) nonEmpty++;
   }
-  t.ok(nonEmpty > 150, `most queries return rows (${nonEmpty})`);
+  t.ok(nonEmpty > 200, `most queries return rows (${nonEmpty})`);
+  t.ok(used.search > 20 && used.archetype > 20 && used.college > 20, `the new filters were exercised with matches (${JSON.stringify(used)})`);
 });
 
 t.test("walking pages to the end yields every match exactly once", async (t) => {
@@ -77,4 +98,18 @@ t.test("an offset past the end gives an empty page but the real total", async (t
   const result = executeQuery(edition, { ...defaultQuery(), eraMask: 7 }, 10_000, 50);
   t.equal(result.total, 600);
   t.equal(result.rows.length, 0);
+});
+
+t.test("the search, archetype and college filters combine with each other and with every other filter", async (t) => {
+  const jokic = edition.players.filter((p) => p.name.endsWith("Jokić"));
+  t.ok(jokic.length > 3, "the fixture has several Jokićs");
+  const query = { ...defaultQuery(), eraMask: 7, search: "JOKIC" };
+  t.equal(executeQuery(edition, query, 0, 1000).total, jokic.length, "accents and case never matter");
+  const oneArchetype = jokic[0]!.archetype!;
+  const both = { ...query, archetypeCode: edition.archetypes.codeOf(oneArchetype.toUpperCase()) };
+  t.equal(executeQuery(edition, both, 0, 1000).total, jokic.filter((p) => p.archetype === oneArchetype).length);
+  t.equal(executeQuery(edition, { ...both, archetypeCode: edition.archetypes.codeOf("No Such Archetype") }, 0, 10).total, 0, "an unknown value matches nothing");
+  const montreal = edition.players.filter((p) => p.college === "Université de Montréal").length;
+  t.ok(montreal > 0);
+  t.equal(executeQuery(edition, { ...defaultQuery(), eraMask: 7, collegeCode: edition.colleges.codeOf("université de montréal") }, 0, 10).total, montreal, "exact: accents count, case does not");
 });

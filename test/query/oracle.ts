@@ -8,9 +8,29 @@ import { POSITION_BIT } from "../../src/model/positions.js";
 import type { PlayerRecord } from "../../src/model/player.js";
 import type { PlayerQuery } from "../../src/query/plan.js";
 
-export function oracle(players: readonly PlayerRecord[], teamNames: (code: number) => string, query: PlayerQuery): PlayerRecord[] {
+/** The texts behind the query's archetype and college codes, compared here as the contract words it. */
+export interface OracleTexts {
+  archetype?: string;
+  college?: string;
+}
+
+/** The words a name is found by: its folded words, plus each hyphenated part written together. */
+function nameWords(name: string): string[] {
+  const words = foldName(name).split(" ");
+  for (const chunk of name.split(/\s+/)) {
+    const together = foldName(chunk).replace(/ /g, "");
+    if (together.length > 0 && !words.includes(together)) words.push(together);
+  }
+  return words;
+}
+
+export function oracle(players: readonly PlayerRecord[], teamNames: (code: number) => string, query: PlayerQuery, texts: OracleTexts = {}): PlayerRecord[] {
+  const searchWords = query.search === null ? [] : foldName(query.search).split(" ");
   const matches = players.filter((player) => {
     if ((query.eraMask & (1 << ERAS.indexOf(player.teamType))) === 0) return false;
+    if (query.search !== null && !searchWords.every((word) => nameWords(player.name).some((nameWord) => nameWord.startsWith(word)))) return false;
+    if (texts.archetype !== undefined && player.archetype?.toLowerCase() !== texts.archetype.toLowerCase()) return false;
+    if (texts.college !== undefined && player.college?.toLowerCase() !== texts.college.toLowerCase()) return false;
     if (query.teamCodes !== null && !query.teamCodes.some((code) => teamNames(code) === `${player.teamType}/${player.team}`)) return false;
     if (player.overall < query.minOverall || player.overall > query.maxOverall) return false;
     if (query.positionMask !== 0 && !player.positions.some((position) => (POSITION_BIT[position] & query.positionMask) !== 0)) return false;

@@ -1,0 +1,44 @@
+// A text field as a dictionary-coded column (archetype, college): one small integer per row,
+// built at load, so an exact any-case filter on the field is one integer compare per row in the
+// query kernel, like team codes. Must not decide what a filter means; it only codes text.
+
+/** The code of rows without the field. Real values are coded 1 … size. */
+export const NO_VALUE_CODE = 0;
+
+export class DictionaryColumn {
+  /** Code per row; NO_VALUE_CODE where the row has no value. */
+  readonly codes: Uint16Array | Uint32Array;
+  /** Distinct values (compared lower-case) in first-seen row order. */
+  readonly size: number;
+  private readonly codeByKey: ReadonlyMap<string, number>;
+
+  constructor(rowCount: number, valueOf: (row: number) => string | undefined) {
+    const codeByKey = new Map<string, number>();
+    const codes = new Uint32Array(rowCount);
+    for (let row = 0; row < rowCount; row++) {
+      const value = valueOf(row);
+      if (value === undefined) continue;
+      const key = keyOf(value);
+      let code = codeByKey.get(key);
+      if (code === undefined) {
+        code = codeByKey.size + 1;
+        codeByKey.set(key, code);
+      }
+      codes[row] = code;
+    }
+    // Sized by the largest code, as team codes are: a handful of archetypes, a few hundred colleges.
+    this.codes = codeByKey.size <= 0xffff ? Uint16Array.from(codes) : codes;
+    this.size = codeByKey.size;
+    this.codeByKey = codeByKey;
+  }
+
+  /** The code of `text` compared exactly but in any case; a text no row holds gets a code no row has. */
+  codeOf(text: string): number {
+    return this.codeByKey.get(keyOf(text)) ?? this.size + 1;
+  }
+}
+
+/** What "exact, any case" compares: the text lower-cased, nothing else (accents and spaces count). */
+export function keyOf(text: string): string {
+  return text.toLowerCase();
+}
