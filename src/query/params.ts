@@ -121,6 +121,9 @@ const SUGGESTIONS: ReadonlyMap<string, readonly string[]> = new Map<string, read
   ...["version", "gameVersion"].map((name) => [name, ["gameVersion", VERSIONED_ROUTE]] as const),
 ]);
 
+/** Every name the table knows (for tests and the README). */
+export const SUGGESTED_NAMES: readonly string[] = [...SUGGESTIONS.keys()];
+
 const ajv = new Ajv({ allErrors: false, strict: true });
 ajv.addKeyword({ keyword: "x-reason" });
 ajv.addKeyword({ keyword: "x-normalise" });
@@ -182,11 +185,16 @@ export function validateParams(compiled: CompiledParams, params: QueryParams): P
   return values;
 }
 
-/** The suggestion for an unknown parameter on a route accepting `names`: the table's first fit, else the closest name. */
+/**
+ * The suggestion for an unknown parameter on a route accepting `names`: for a name of the table,
+ * its first candidate that fits (none when none does: `page` on bulk, which has no paging, must
+ * not become the nearest spelling, `badge`); for any other name, the closest parameter.
+ */
 export function suggestParam(param: string, names: readonly string[]): string | undefined {
   // A Map, not an object: `__proto__` or `constructor` from a client must not find Object's members.
-  const fixed = SUGGESTIONS.get(param)?.find((candidate) => candidate.startsWith("/") || names.includes(candidate));
-  return fixed ?? closest(param, names, 1)[0];
+  const candidates = SUGGESTIONS.get(param);
+  if (candidates !== undefined) return candidates.find((candidate) => candidate.startsWith("/") || names.includes(candidate));
+  return closest(param, names, 1)[0];
 }
 
 function normalise(schema: ParamSchema, raw: string): string | number {

@@ -158,3 +158,10 @@ t.test("history answers by _id or slug, newest first, with limit", async (t) => 
   t.equal(missing.body.error.code, "PLAYER_NOT_FOUND");
   t.equal((await h.json(`/api/players/${player.slug}/history?limit=101`)).status, 400);
 });
+
+t.test("unknown paging names suggest offset here (the route pages by offset), and offset itself is accepted", async (t) => {
+  const { status, body } = await h.json("/api/versions/2K27/players?page=2&per_page=10&query=x");
+  t.equal(status, 400);
+  t.same(body.error.details.unknownParams, [{ param: "page", suggestion: "offset" }, { param: "per_page", suggestion: "limit" }, { param: "query", suggestion: "search" }]);
+  t.equal((await h.json("/api/versions/2K27/players?offset=10")).status, 200);
+});
