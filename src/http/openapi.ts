@@ -284,7 +284,7 @@ const DESCRIPTION = [
   `**Authentication.** Send your key in the \`X-API-Key\` header. Routes marked with a lock need it; the others are limited to ${ADDRESS_POLICY.capacity} requests per minute per client address.`,
   `**Rate limits.** A token bucket per key (free tier: ${KEY_POLICY.capacity} requests per hour, refilled continuously). Every keyed response carries \`X-RateLimit-*\` and \`RateLimit\`/\`RateLimit-Policy\` headers; a 429 adds \`Retry-After\`. A 304 takes no token.`,
   "**Caching.** Cacheable replies carry `Cache-Control: private, max-age=3600` and a weak `ETag`; send it back in `If-None-Match` for a 304.",
-  "**Errors.** Every error is `{ success: false, error: { code, message, details? } }`. Checks run in this order: route (404, or 405 with an `Allow` header for a known path and another method) → API key (401) → rate limit (429) → parameters (400). An unknown query parameter is a 400 `UNKNOWN_PARAMETERS` naming the closest valid one.",
+  "**Errors.** Every error is `{ success: false, error: { code, message, details? } }`. Checks run in this order: route (404, or 405 with an `Allow` header for a known path and another method) → API key (401) → rate limit (429) → parameters (400). An unknown query parameter is a 400 `UNKNOWN_PARAMETERS` with a suggestion the route accepts: the hosted service's names (`page`, `offset`, `skip` → `cursor`, or `offset` where pages are offsets; `per_page`, `pagesize`, `page_size`, `count` → `limit`; `rating`, `overall`, `min_rating` → `minRating`; `max_rating` → `maxRating`; `type`, `roster_type`, `team_type`, `roster` → `teamType`; `pos`, `positions` → `position`; `team_name`, `teamname` → `team`; `query` → `q` or the `search` filter; `name`, `player`, `search` where it is no filter → `/api/players/search`), otherwise the closest valid name.",
   "**Protocol.** HEAD works wherever GET does. Bodies over 1 KiB are compressed with brotli or gzip by `Accept-Encoding`.",
 ].join("\n\n");
 
@@ -383,6 +383,8 @@ function queryParameter(route: RouteDefinition, name: string, schema: ParamSchem
       ...(schema.minimum === undefined ? {} : { minimum: schema.minimum }),
       ...(schema.maximum === undefined ? {} : { maximum: schema.maximum }),
       ...(schema.pattern === undefined ? {} : { pattern: schema.pattern }),
+      ...(schema.minLength === undefined ? {} : { minLength: schema.minLength }),
+      ...(schema.maxLength === undefined ? {} : { maxLength: schema.maxLength }),
       ...(schema.default === undefined ? {} : { default: schema.default }),
     },
   };

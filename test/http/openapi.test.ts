@@ -79,6 +79,16 @@ t.test("the players list documents its query parameters with the validating sche
   t.match(doc.components.parameters.three_ball_gte, { in: "query", schema: { type: "integer", minimum: 0, maximum: 99 } });
 });
 
+t.test("search, archetype and college are documented on every players listing route with their limits", async (t) => {
+  for (const path of ["/api/players", "/api/players/bulk", "/api/versions/{version}/players", "/api/versions/{version}/players/bulk"]) {
+    const byName = new Map(doc.paths[path].get.parameters.map(resolve).map((p: Json) => [p.name, p]));
+    t.same((byName.get("search") as Json)?.schema, { type: "string", minLength: 1, maxLength: 80 }, `${path} search`);
+    t.match((byName.get("search") as Json)?.description, /start of a word/);
+    for (const name of ["archetype", "college"]) t.match((byName.get(name) as Json)?.description, /any case/, `${path} ${name}`);
+  }
+  t.match(doc.info.description, /`per_page`, `pagesize`, `page_size`, `count` → `limit`/);
+});
+
 t.test("routes that need a key say so and the others do not", async (t) => {
   t.same(doc.components.securitySchemes.ApiKey, { type: "apiKey", in: "header", name: "X-API-Key", description: doc.components.securitySchemes.ApiKey.description });
   for (const route of routes) {
