@@ -88,3 +88,24 @@ t.test("an exact roster slug is exact: the current roster alone, not every roste
   t.equal(body.data.filter((p: any) => p.slug.startsWith("shaquille")).length, 3);
   t.equal(body.meta.matched, 2);
 });
+
+t.test("search, archetype and college filter the real editions as a user writes them", async (t) => {
+  const kentucky = current.players.filter((p) => p.teamType === "curr" && p.college === "Kentucky");
+  t.equal(kentucky.length, 27);
+  const byCollege = await h.json("/api/players?college=KENTUCKY&limit=100&fields=name,college");
+  t.equal(byCollege.body.meta.pagination.total, 27);
+  t.ok(byCollege.body.data.every((p: any) => p.college === "Kentucky"));
+  const ampersand = await h.json(`/api/players?archetype=${encodeURIComponent("catch & shoot ace")}&limit=100&fields=name,archetype`);
+  t.equal(ampersand.body.meta.pagination.total, 15);
+  const combined = await h.json("/api/players?college=duke&position=guard&three_ball_gte=80&sort=three_point_shot:desc&fields=name,college,positions,attributes");
+  const expected = current.players.filter((p) => p.teamType === "curr" && p.college === "Duke" && p.positions.some((x) => x === "PG" || x === "SG") && (p.attributes.threePointShot ?? -1) >= 80);
+  t.equal(combined.body.meta.pagination.total, expected.length);
+  t.ok(expected.length > 0);
+  const shai = await h.json("/api/players/bulk?search=shai%20gilgeous&fields=name,teamType");
+  t.same(shai.body.data.map((p: any) => p.teamType).sort(), ["allt", "curr"], "one man, both rosters");
+  const jokic = await h.json("/api/players/bulk?era=all&search=JOKIĆ&fields=name");
+  t.ok(jokic.body.data.length > 0 && jokic.body.data.every((p: any) => /Joki/.test(p.name)), "accents never matter");
+  // The archive built from the API export: a college with a typographic dash, matched exactly.
+  const stVincent = await h.json(`/api/versions/2K25/players?era=all&college=${encodeURIComponent("st. vincent–st. mary high school")}`);
+  t.equal(stVincent.body.meta.total, 4);
+});

@@ -278,3 +278,36 @@ t.test("seeded random queries agree with a plain oracle of the contract's rules 
   t.equal(disagreements, 0);
   t.ok(withSeveralTiers > 40, `the queries exercise the ranking: ${withSeveralTiers} of 600 match in more than one tier`);
 });
+
+t.test("prefixMatches is the prefix tier's rule alone: every word starts a name word, no typo, no ranking", async (t) => {
+  const edition = editionOf([
+    player("Shai Gilgeous-Alexander", 98), player("Shai Gilgeous-Alexander", 95, "allt", "All-Time Oklahoma City Thunder"),
+    player("Nikola Jokić", 97), player("Nikola Vučević", 80), player("Jalen Green", 78), player("Draymond Green", 77),
+  ]);
+  const rowsFor = (query: string, eraMask = ALL) => [...edition.nameIndex.prefixMatches(query, eraMask)].sort((a, b) => a - b).map((row) => edition.players[row]!.name + "/" + edition.players[row]!.teamType);
+  t.same(rowsFor("GILGEOUS-AL"), ["Shai Gilgeous-Alexander/curr", "Shai Gilgeous-Alexander/allt"], "rows in era order");
+  t.same(rowsFor("gilgeousalex", mask("curr")), ["Shai Gilgeous-Alexander/curr"], "hyphenated parts together, era scope");
+  t.same(rowsFor("green j"), ["Jalen Green/curr"], "any order, every word");
+  t.same(rowsFor("nikola joki"), ["Nikola Jokić/curr"]);
+  t.same(rowsFor("jokc"), [], "a typo is not a prefix match (the search route would still find it)");
+  t.ok(edition.nameIndex.search("jokc", ALL, 10).total === 1);
+  t.same(rowsFor("!!"), []);
+  // The scratch state is left clean: a ranked search after it is unchanged.
+  t.same(edition.nameIndex.search("green", ALL, 10).rows, editionOf(edition.players.slice()).nameIndex.search("green", ALL, 10).rows);
+});
+
+t.test("on the real samples prefixMatches is exactly the search route's matches that are no typo match", async (t) => {
+  // A name's words: its folded words, plus each whitespace chunk with its parts written together.
+  const nameWords = (name: string) => [...foldName(name).split(" "), ...name.split(/\s+/).map((chunk) => foldName(chunk).replace(/ /g, ""))];
+  for (const query of ["shai", "luka d", "green", "j", "lebron james", "o'neal", "gilgeous", "de'aaron", "karl anthony towns", "wemb", "hakeem"]) {
+    const prefix = new Set(real.nameIndex.prefixMatches(query, ALL));
+    const words = foldName(query).split(" ");
+    const ranked = real.nameIndex.search(query, ALL, real.rowCount).rows;
+    // Every prefix match is a search match; a search match outside the prefix set is a typo one.
+    t.ok([...prefix].every((row) => ranked.includes(row)), `${query}: prefix ⊆ search`);
+    for (const row of ranked) {
+      const isPrefix = words.every((word) => nameWords(real.players[row]!.name).some((nameWord) => nameWord.startsWith(word)));
+      t.equal(prefix.has(row), isPrefix, `${query}: ${real.players[row]!.name}`);
+    }
+  }
+});
