@@ -1,6 +1,7 @@
 // Micro-benchmark of the query kernel (tinybench), in process, no HTTP: the 2,000 queries of load
 // mix (b) and the 500 searches of mix (c), each call one query, cycling. Stages timed apart:
-// plan (query string → PlayerQuery), execute (→ row ids), render (→ envelope bytes), search.
+// plan (query string → PlayerQuery), execute (→ row ids), render (→ envelope bytes), search,
+// and execute of queries using the search / archetype / college filters.
 // Usage: npm run bench:kernel [-- --edition 2K27 --time 1000 --no-readme]
 
 import { parseArgs } from "node:util";
@@ -67,6 +68,20 @@ const searches = (mixes.find((mix) => mix.name === "c")?.paths ?? []).map((path)
   return { q: params.get("q") ?? "", eraMask: era === null ? 0b111 : 1 << ERAS.indexOf(era as (typeof ERAS)[number]), limit: Number(params.get("limit") ?? 50) };
 });
 const defaultPage = plan("");
+// The CONTRACT §6 filters: a name-word start, an archetype, a college, alone and with other
+// filters, drawn from the edition's own rows (every 7th), so most queries match something.
+const filterQueries: Planned[] = [];
+for (let row = 0; row < edition.rowCount && filterQueries.length < 300; row += 7) {
+  const player = edition.record(row);
+  const word = player.name.split(" ").pop()?.slice(0, 3) ?? "a";
+  const kind = filterQueries.length % 4;
+  const raw = kind === 0 ? `era=all&search=${encodeURIComponent(word)}`
+    : kind === 1 && player.archetype !== undefined ? `era=all&archetype=${encodeURIComponent(player.archetype)}&sort=speed:desc`
+    : kind === 2 && player.college !== undefined ? `college=${encodeURIComponent(player.college)}&position=guard`
+    : `era=all&search=${encodeURIComponent(word)}&minRating=70&three_ball_gte=60`;
+  const p = plan(raw);
+  filterQueries.push({ ...p, result: executeQuery(edition, p.query, p.offset, p.limit) });
+}
 
 let i = 0;
 const next = <T>(items: readonly T[]): T => items[(i++) % items.length] as T;
@@ -81,6 +96,7 @@ bench
     const result = executeQuery(edition, defaultPage.query, 0, 50);
     playerPage(edition, result.rows, defaultPage.shape, { count: result.rows.length });
   })
+  .add("execute: search / archetype / college filters", () => { const p = next(filterQueries); executeQuery(edition, p.query, p.offset, p.limit); })
   .add("search: ranked name search (mix c)", () => { const s = next(searches); edition.nameIndex.search(s.q, s.eraMask, s.limit); });
 await bench.run();
 
@@ -94,7 +110,7 @@ const rows = bench.tasks.map((task) => {
 const pageBytes = planned.reduce((sum, p) => sum + playerPage(edition, p.result.rows, p.shape, meta(p)).body.length, 0) / planned.length;
 const section = [
   `Last run: ${today()} on ${machine()}.`,
-  `Edition ${edition.key} (${edition.rowCount.toLocaleString("en")} rows: the largest edition with badge lists). Mix (b): ${planned.length} queries, mean page ${(pageBytes / 1024).toFixed(1)} KiB; mix (c): ${searches.length} searches.`,
+  `Edition ${edition.key} (${edition.rowCount.toLocaleString("en")} rows: the largest edition with badge lists). Mix (b): ${planned.length} queries, mean page ${(pageBytes / 1024).toFixed(1)} KiB; mix (c): ${searches.length} searches; ${filterQueries.length} search / archetype / college filter queries.`,
   "",
   table(["stage (one call = one query of the mix)", "p50 µs", "p99 µs", "mean µs", "calls/s"], rows),
 ].join("\n");

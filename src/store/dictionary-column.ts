@@ -14,15 +14,18 @@ export class DictionaryColumn {
 
   constructor(rowCount: number, valueOf: (row: number) => string | undefined) {
     const codeByKey = new Map<string, number>();
+    // Rows repeat a few hundred texts: each distinct spelling is lower-cased once, not once per row.
+    const codeBySpelling = new Map<string, number>();
     const codes = new Uint32Array(rowCount);
     for (let row = 0; row < rowCount; row++) {
       const value = valueOf(row);
       if (value === undefined) continue;
-      const key = keyOf(value);
-      let code = codeByKey.get(key);
+      let code = codeBySpelling.get(value);
       if (code === undefined) {
-        code = codeByKey.size + 1;
+        const key = keyOf(value);
+        code = codeByKey.get(key) ?? codeByKey.size + 1;
         codeByKey.set(key, code);
+        codeBySpelling.set(value, code);
       }
       codes[row] = code;
     }
