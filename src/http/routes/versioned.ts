@@ -55,7 +55,7 @@ function versionedPlayer(context: RequestContext): Reply {
 
 export const versionedRoutes: RouteDefinition[] = [
   { method: "GET", path: "/api/versions/:version/players", access: "key", params: playersParams, summary: "Players of one edition, filtered, sorted, offset pages", handle: versionedPlayers },
-  { method: "GET", path: "/api/versions/:version/players/:slug", access: "key", params: slugParams, summary: "One player of one edition, with a variant per roster", handle: versionedPlayer },
+  { method: "GET", path: "/api/versions/:version/players/:slug", access: "key", params: slugParams, summary: "One player of one edition: a roster slug is that roster, a name slug every roster of the name (meta.variants)", handle: versionedPlayer },
   {
     method: "GET", path: "/api/versions/:version/teams", access: "key", params: teamsParams, summary: "Teams of one edition, with logos",
     handle: (context) => listTeams(context, resolveEdition(context.editions, context.pathParams.version ?? "").key),
