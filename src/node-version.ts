@@ -8,6 +8,6 @@ export const SUPPORTED_NODE_MAJOR = 20;
 export function nodeVersionProblem(version: string): string | undefined {
   const major = Number(version.split(".")[0]);
   if (major === SUPPORTED_NODE_MAJOR) return undefined;
-  return `Courtside runs on Node ${SUPPORTED_NODE_MAJOR} (its uWebSockets.js build has no native addon for Node ${version}). `
-    + `Run the single binary instead, which carries its own Node: npm run build:binary on a machine with Node ${SUPPORTED_NODE_MAJOR}, then ./dist/bin/courtside serve`;
+  return `npm start needs Node ${SUPPORTED_NODE_MAJOR} (this is Node ${version}; the uWebSockets.js build it uses has no native addon for Node 22 or later). `
+    + `Run the single binary instead, which carries its own Node ${SUPPORTED_NODE_MAJOR}: ./dist/bin/courtside serve (built by npm run build:binary on a machine with Node ${SUPPORTED_NODE_MAJOR})`;
 }
