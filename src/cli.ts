@@ -59,7 +59,7 @@ export const COMMANDS: Readonly<Record<string, CliCommand>> = {
   },
   keys: {
     summary: "create, list, regenerate and revoke API keys",
-    usage: KEYS_USAGE,
+    usage: KEYS_USAGE.replace("npm run keys --", "courtside keys"),
     run: (argv, context) => runKeysCommand(argv, {
       keysFile: context.env["KEYS_FILE"] || "keys.json",
       now: () => new Date(),
