@@ -12,6 +12,9 @@ import { fileURLToPath } from "node:url";
 import { loadConfig } from "../../src/config.js";
 import { freePort, send } from "./proxy-harness.js";
 
+// Longer than tap's 30 s per file: it builds the binary and then the demo editions from scratch, and the machine may be busy.
+t.setTimeout(300_000);
+
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const BUILT = join(ROOT, "dist", "bin", "courtside");
 const VERSION = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;

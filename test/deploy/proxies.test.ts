@@ -8,6 +8,9 @@ import { gunzipSync } from "node:zlib";
 import { startHarness, type Harness } from "../http/harness.js";
 import { missingProxy, send, sendRaw, startProxy, type ProxyKind } from "./proxy-harness.js";
 
+// Longer than tap's 30 s per file: two proxies and four services start and stop here, and the machine may be busy.
+t.setTimeout(180_000);
+
 const KINDS: readonly ProxyKind[] = ["nginx", "caddy"];
 
 async function withProxy(t: { teardown: (fn: () => unknown) => void }, kind: ProxyKind, env: Record<string, string> = {}): Promise<{ h: Harness; base: string; port: number }> {

@@ -11,6 +11,9 @@ import { writeEdition } from "../../src/data/build-edition.js";
 import { createKey } from "../../src/keys/key-store.js";
 import { fixtureEditions } from "../http/harness.js";
 
+// Longer than tap's 30 s per file: seven server processes start (and refuse) one after another, and the machine may be busy.
+t.setTimeout(180_000);
+
 const MAIN = fileURLToPath(new URL("../../dist/src/main.js", import.meta.url));
 /** Root reads any directory: the permission cases run the server as nobody when the tests run as root. */
 const isRoot = process.getuid?.() === 0;
