@@ -1,4 +1,4 @@
-// The `courtside` command line: one table of subcommands (serve, build-index, keys, …), each with
+// The `courtside` command line: one table of subcommands (serve, build-index, keys, sync), each with
 // its usage text, run with the same flags and variables as its npm script. `--help` on any of
 // them prints its usage; `--version` prints the package version. The single binary and `npm start`
 // both come through here; only the entries (bin/courtside.ts, main.ts) touch process.
@@ -8,6 +8,7 @@ import { BUILD_INDEX_USAGE, runBuildIndex } from "./data/build-index-cli.js";
 import { KEYS_USAGE, runKeysCommand } from "./keys/cli.js";
 import { KeyStoreError } from "./keys/key-store.js";
 import { runServe, StartupError, type ServeRuntime } from "./serve.js";
+import { runSyncCli, SYNC_USAGE } from "./sync/cli.js";
 
 export interface CliContext {
   readonly env: NodeJS.ProcessEnv;
@@ -66,6 +67,11 @@ export const COMMANDS: Readonly<Record<string, CliCommand>> = {
       out: context.out,
       err: context.err,
     }),
+  },
+  sync: {
+    summary: "copy every edition from a service that speaks this API into the data directory",
+    usage: SYNC_USAGE,
+    run: (argv, context) => runSyncCli(argv, context.env),
   },
 };
 

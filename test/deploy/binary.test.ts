@@ -51,7 +51,7 @@ t.test("--version, --help, and --help on each command", async (t) => {
   t.equal(runBinary(["--version"], cwd).stdout.trim(), VERSION);
   const help = runBinary(["--help"], cwd);
   t.equal(help.status, 0);
-  for (const command of ["serve", "build-index", "keys"]) {
+  for (const command of ["serve", "build-index", "keys", "sync"]) {
     t.match(help.stdout, new RegExp(`^  ${command} `, "m"));
     const usage = runBinary([command, "--help"], cwd);
     t.equal(usage.status, 0, `${command} --help`);
