@@ -1,6 +1,8 @@
-// Environment and flags → one frozen Config. Flags win over the environment.
+// Environment and flags → one frozen Config. Flags win over the environment. Every refusal is a
+// ConfigError with a one-line message naming the variable or flag.
 
 import { parseArgs } from "node:util";
+import { parseTrustProxy, type ProxyTrust } from "./http/trust-proxy.js";
 
 export interface Config {
   readonly host: string;
@@ -16,22 +18,29 @@ export interface Config {
   readonly bodyTimeoutMs: number;
   /** Prometheus metrics, aggregated across workers, on their own port (0 = any free port). */
   readonly metricsPort: number;
+  /** TRUST_PROXY: the proxies whose X-Forwarded-For is believed; undefined = the header is ignored. */
+  readonly trustProxy: ProxyTrust | undefined;
 }
+
+/** The flags `serve` takes (each also an environment variable); shown by `courtside serve --help`. */
+export const SERVE_OPTIONS = {
+  port: { type: "string" }, host: { type: "string" }, "data-dir": { type: "string" }, "keys-file": { type: "string" },
+  workers: { type: "string" }, "log-level": { type: "string" }, "cors-origins": { type: "string" }, "cache-mb": { type: "string" },
+  "metrics-port": { type: "string" }, "trust-proxy": { type: "string" },
+} as const;
 
 const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
 
 export class ConfigError extends Error {}
 
 export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Config {
-  const { values } = parseArgs({
-    args: [...argv],
-    options: {
-      port: { type: "string" }, host: { type: "string" }, "data-dir": { type: "string" }, "keys-file": { type: "string" },
-      workers: { type: "string" }, "log-level": { type: "string" }, "cors-origins": { type: "string" }, "cache-mb": { type: "string" },
-      "metrics-port": { type: "string" },
-    },
-    strict: true,
-  });
+  let values: ReturnType<typeof parseArgs<{ args: string[]; options: typeof SERVE_OPTIONS; strict: true }>>["values"];
+  try {
+    ({ values } = parseArgs({ args: [...argv], options: SERVE_OPTIONS, strict: true }));
+  } catch (error) {
+    // parseArgs reports an unknown flag or a missing value as a TypeError with a one-line message.
+    throw new ConfigError((error as Error).message);
+  }
   const integer = (name: string, text: string | undefined, fallback: number, min: number, max: number): number => {
     if (text === undefined || text === "") return fallback;
     const value = Number(text);
@@ -53,5 +62,6 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
     maxBodyBytes: 64 * 1024,
     bodyTimeoutMs: integer("BODY_TIMEOUT_MS", env.BODY_TIMEOUT_MS, 10_000, 100, 600_000),
     metricsPort: integer("METRICS_PORT", values["metrics-port"] ?? env.METRICS_PORT, 9464, 0, 65535),
+    trustProxy: parseTrustProxy(values["trust-proxy"] ?? env.TRUST_PROXY ?? "", (reason) => new ConfigError(`TRUST_PROXY ${reason}`)),
   });
 }

@@ -77,6 +77,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
       dispatcher,
       maxBodyBytes: config.maxBodyBytes,
       bodyTimeoutMs: config.bodyTimeoutMs,
+      trustProxy: config.trustProxy,
       onResponse: (outgoing, request, durationMs) => {
         stats.record(outgoing.route, outgoing.status, durationMs / 1000);
         // One access line per request; the API key is never logged.

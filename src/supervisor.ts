@@ -18,8 +18,11 @@ export class Supervisor {
   private restartCount = 0;
   private nextStatsId = 0;
 
-  /** `script` is the worker entry (dist/src/worker.js in production; a stand-in in tests). */
-  constructor(private readonly config: Config, private readonly logger: Logger, private readonly script: URL) {}
+  /**
+   * `script` is the worker entry: a file (dist/src/worker-main.js under npm start; a stand-in in
+   * tests) or, in the single binary, the source of its own bundle, evaluated in the thread.
+   */
+  constructor(private readonly config: Config, private readonly logger: Logger, private readonly script: URL | string) {}
 
   /** Resolves when the first generation of workers is listening. */
   start(): Promise<void> {
@@ -28,7 +31,7 @@ export class Supervisor {
 
   private spawn(index: number, isBoot: boolean): Promise<void> {
     const data: WorkerData = { config: this.config, buckets: this.buckets.buffer as SharedArrayBuffer, index };
-    const worker = new Worker(this.script, { workerData: data });
+    const worker = new Worker(this.script, { workerData: data, eval: typeof this.script === "string" });
     this.workers.set(index, worker);
     return new Promise((resolve, reject) => {
       let isReady = false;

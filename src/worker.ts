@@ -1,6 +1,6 @@
 // One worker thread: a uWS app on the shared port serving every edition, drawing from the token
 // buckets every worker shares. Talks to the supervisor by messages: ready/fatal out; drain and
-// stats in.
+// stats in. Started by worker-main.ts (npm start) or by the single binary's bundle in a thread.
 
 import { parentPort, workerData, threadId } from "node:worker_threads";
 import type { Config } from "./config.js";
@@ -21,33 +21,34 @@ export type FromWorker =
   | { type: "stats"; id: number; stats: unknown }
   | { type: "drained" };
 
-const data = workerData as WorkerData;
-const port = parentPort;
-const send = (message: FromWorker) => port?.postMessage(message);
-const logger = createLogger(data.config.logLevel, { worker: data.index, thread: threadId });
-
-try {
-  const started = performance.now();
-  const service = await startService(data.config, {
-    buckets: new TokenBuckets(KEY_SLOTS, ADDRESS_SLOTS, data.buckets),
-    logger,
-  });
-  const editions = service.editions();
-  send({ type: "ready", port: service.port, bootMs: Math.round(performance.now() - started), editions: editions.keys(), current: editions.current.key });
-  port?.on("message", (message: ToWorker) => {
-    if (message.type === "stats") {
-      send({ type: "stats", id: message.id, stats: service.stats() });
-      return;
-    }
-    void service.drain().then(() => {
-      logger.flush();
-      send({ type: "drained" });
-      // One turn later uWS has released its sockets; exiting earlier trips libuv's open-handle check.
-      setTimeout(() => process.exit(0), 20);
+export async function runWorker(): Promise<void> {
+  const data = workerData as WorkerData;
+  const port = parentPort;
+  const send = (message: FromWorker) => port?.postMessage(message);
+  const logger = createLogger(data.config.logLevel, { worker: data.index, thread: threadId });
+  try {
+    const started = performance.now();
+    const service = await startService(data.config, {
+      buckets: new TokenBuckets(KEY_SLOTS, ADDRESS_SLOTS, data.buckets),
+      logger,
     });
-  });
-} catch (error) {
-  send({ type: "fatal", message: (error as Error).message });
-  logger.flush();
-  process.exit(1);
+    const editions = service.editions();
+    send({ type: "ready", port: service.port, bootMs: Math.round(performance.now() - started), editions: editions.keys(), current: editions.current.key });
+    port?.on("message", (message: ToWorker) => {
+      if (message.type === "stats") {
+        send({ type: "stats", id: message.id, stats: service.stats() });
+        return;
+      }
+      void service.drain().then(() => {
+        logger.flush();
+        send({ type: "drained" });
+        // One turn later uWS has released its sockets; exiting earlier trips libuv's open-handle check.
+        setTimeout(() => process.exit(0), 20);
+      });
+    });
+  } catch (error) {
+    send({ type: "fatal", message: (error as Error).message });
+    logger.flush();
+    process.exit(1);
+  }
 }

@@ -15,7 +15,7 @@ import { SnapshotError } from "./snapshot.js";
 import { EDITION_STATUSES, normaliseEditionKey, type EditionStatus } from "../model/eras.js";
 import type { EditionSource } from "../model/player.js";
 
-const USAGE = `usage: build-index [--out DIR] [--as-of YYYY-MM-DD]
+export const BUILD_INDEX_USAGE = `usage: build-index [--out DIR] [--as-of YYYY-MM-DD]
        build-index --edition 2K26 --status current|archived --input FILE [--input FILE …] [--out DIR] [--as-of YYYY-MM-DD]
        build-index --scale N [--edition 2K99] [--out DIR]`;
 
@@ -103,7 +103,7 @@ export function runBuildIndex(argv: string[], io: BuildIndexIo = { env: process.
     options = parseOptions(argv, io.env);
   } catch (error) {
     const message = error instanceof UsageError || error instanceof TypeError ? error.message : String(error);
-    io.stderr.write(`${message ? `build-index: ${message}\n` : ""}${USAGE}\n`);
+    io.stderr.write(`${message ? `build-index: ${message}\n` : ""}${BUILD_INDEX_USAGE}\n`);
     return 2;
   }
   const started = performance.now();

@@ -1,9 +1,11 @@
 // The uWS adapter: reads everything from `req` synchronously, streams and caps POST bodies,
 // hands an IncomingRequest to the Dispatcher and writes its Outgoing, status always first.
-// Refuses to run on uWS's JavaScript fallback: only the native addon is fast.
+// The client address honours TRUST_PROXY (trust-proxy.ts); uWS itself comes from uws.ts.
 
-import uWS from "uWebSockets.js";
+import type { HttpRequest, HttpResponse } from "uWebSockets.js";
 import type { Dispatcher, IncomingRequest, Outgoing } from "./dispatch.js";
+import { createClientAddress, type ProxyTrust } from "./trust-proxy.js";
+import { loadUws } from "./uws.js";
 
 const STATUS_TEXT: Readonly<Record<number, string>> = {
   200: "200 OK", 204: "204 No Content", 304: "304 Not Modified", 400: "400 Bad Request", 401: "401 Unauthorized",
@@ -11,11 +13,13 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
   415: "415 Unsupported Media Type", 429: "429 Too Many Requests", 500: "500 Internal Server Error", 503: "503 Service Unavailable",
 };
 
-export function assertNativeUws(): void {
-  if (!/\[native code\]/.test(Function.prototype.toString.call(uWS.App))) {
-    throw new Error("uWebSockets.js did not load its native addon (this Node version has no binary); refusing to run on the slow JavaScript fallback");
-  }
-}
+/**
+ * A body refused as too large is still read (and dropped) up to this many bytes before the 413 and
+ * the close: closing a socket with unread data makes the kernel send a reset, and a reverse proxy
+ * still writing the body then reports the reset (502) instead of our 413. Larger bodies are cut
+ * off at once. The shipped proxy configs refuse bodies over this themselves.
+ */
+export const DRAIN_LIMIT_BYTES = 1024 * 1024;
 
 export interface HttpServer {
   readonly port: number;
@@ -36,15 +40,19 @@ export interface ServerOptions {
   maxBodyBytes: number;
   /** A body must arrive within this many ms of the request, or the connection is cut. */
   bodyTimeoutMs: number;
+  /** TRUST_PROXY: peers whose X-Forwarded-For names the client; undefined = the header is ignored. */
+  trustProxy?: ProxyTrust | undefined;
   onResponse?: (outgoing: Outgoing, request: IncomingRequest, durationMs: number) => void;
 }
 
 export function startServer(options: ServerOptions): Promise<HttpServer> {
-  assertNativeUws();
+  const uWS = loadUws();
   const app = uWS.App();
+  const clientAddress = createClientAddress(options.trustProxy);
+  const isProxyTrusted = options.trustProxy !== undefined;
   const counter = { inFlight: 0, lastRequestAt: performance.now() };
   const release = () => { counter.inFlight--; };
-  const answer = (res: uWS.HttpResponse, request: IncomingRequest, started: number) => {
+  const answer = (res: HttpResponse, request: IncomingRequest, started: number) => {
     let outgoing: Outgoing;
     try {
       outgoing = options.dispatcher.dispatch(request);
@@ -59,6 +67,8 @@ export function startServer(options: ServerOptions): Promise<HttpServer> {
     const started = performance.now();
     counter.inFlight++;
     counter.lastRequestAt = started;
+    // Read now (req is only valid in this call), and only when it can matter.
+    const forwardedFor = isProxyTrusted ? req.getHeader("x-forwarded-for") : "";
     const request: IncomingRequest = {
       method: req.getCaseSensitiveMethod().toUpperCase(),
       url: req.getUrl(),
@@ -69,7 +79,7 @@ export function startServer(options: ServerOptions): Promise<HttpServer> {
       contentType: req.getHeader("content-type"),
       origin: req.getHeader("origin"),
       // Valid while the response is: the dispatcher runs before any answer is written.
-      address: () => Buffer.from(res.getRemoteAddressAsText()).toString("latin1"),
+      address: () => clientAddress(Buffer.from(res.getRemoteAddressAsText()).toString("latin1"), forwardedFor),
       body: undefined,
       isBodyTooLarge: false,
     };
@@ -106,8 +116,11 @@ export function startServer(options: ServerOptions): Promise<HttpServer> {
   });
 }
 
-/** Counts bytes as they stream; past the cap it stops collecting and answers 413 without reading the rest. */
-function readBody(res: uWS.HttpResponse, req: uWS.HttpRequest, request: IncomingRequest, options: ServerOptions, finish: () => void, abandon: () => void): void {
+/**
+ * Counts bytes as they stream; past the cap it stops collecting and answers 413 once the rest has
+ * been read and dropped (up to DRAIN_LIMIT_BYTES; beyond that, or declared beyond it, at once).
+ */
+function readBody(res: HttpResponse, req: HttpRequest, request: IncomingRequest, options: ServerOptions, finish: () => void, abandon: () => void): void {
   let isDone = false;
   const declared = Number(req.getHeader("content-length") || "0");
   // A slow upload is cut off: a body must arrive whole within bodyTimeoutMs.
@@ -128,7 +141,7 @@ function readBody(res: uWS.HttpResponse, req: uWS.HttpRequest, request: Incoming
     clearTimeout(timer);
     res.cork(finish);
   };
-  if (Number.isFinite(declared) && declared > options.maxBodyBytes) {
+  if (Number.isFinite(declared) && declared > DRAIN_LIMIT_BYTES) {
     request.isBodyTooLarge = true;
     complete();
     return;
@@ -140,7 +153,8 @@ function readBody(res: uWS.HttpResponse, req: uWS.HttpRequest, request: Incoming
     received += chunk.byteLength;
     if (received > options.maxBodyBytes) {
       request.isBodyTooLarge = true;
-      complete();
+      chunks.length = 0;
+      if (isLast || received > DRAIN_LIMIT_BYTES) complete();
       return;
     }
     // uWS reuses the chunk's memory after this callback returns: copy it.
@@ -152,7 +166,7 @@ function readBody(res: uWS.HttpResponse, req: uWS.HttpRequest, request: Incoming
   });
 }
 
-function write(res: uWS.HttpResponse, outgoing: Outgoing, done: () => void): void {
+function write(res: HttpResponse, outgoing: Outgoing, done: () => void): void {
   res.writeStatus(STATUS_TEXT[outgoing.status] ?? `${outgoing.status} Unknown`);
   writeHeaders(res, outgoing.headers);
   const closeAfter = outgoing.status === 413 || outgoing.shouldClose === true;
@@ -178,7 +192,7 @@ function write(res: uWS.HttpResponse, outgoing: Outgoing, done: () => void): voi
  * dozen headers). Every value is ours (ids, numbers, ETags, configured origins), never raw client
  * input, so none holds a CR or LF.
  */
-function writeHeaders(res: uWS.HttpResponse, headers: string): void {
+function writeHeaders(res: HttpResponse, headers: string): void {
   const colon = headers.indexOf(": ");
   if (colon > 0) res.writeHeader(headers.slice(0, colon), headers.slice(colon + 2));
 }
@@ -186,7 +200,7 @@ function writeHeaders(res: uWS.HttpResponse, headers: string): void {
 /** Large bodies (bulk) go out as the socket drains, instead of being copied into uWS's buffer. */
 const STREAM_THRESHOLD_BYTES = 256 * 1024;
 
-function streamBody(res: uWS.HttpResponse, body: Buffer, done: () => void): void {
+function streamBody(res: HttpResponse, body: Buffer, done: () => void): void {
   let isFinished = false;
   const finish = () => {
     if (isFinished) return;

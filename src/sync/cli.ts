@@ -13,7 +13,7 @@ import { syncFromSource, type EditionOutcome, type SyncResult } from "./sync.js"
 export const SYNC_KEY_VARIABLE = "COURTSIDE_SYNC_KEY";
 const DEFAULT_MAX_WAIT_SECONDS = 300;
 
-const USAGE = `usage: sync --from URL [--key K] [--edition 2K26 …] [--out DIR] [--as-of YYYY-MM-DD] [--max-wait SECONDS]
+export const SYNC_USAGE = `usage: sync --from URL [--key K] [--edition 2K26 …] [--out DIR] [--as-of YYYY-MM-DD] [--max-wait SECONDS]
   --from      root address of a service that speaks this API (the hosted one, or another Courtside)
   --key       its API key; better: set ${SYNC_KEY_VARIABLE}, so the key stays out of process lists
   --edition   copy only this edition (repeatable); default every edition the source lists
@@ -46,7 +46,7 @@ export async function runSyncCli(argv: readonly string[], env: NodeJS.ProcessEnv
     options = parseOptions(argv, env, io.now ?? Date.now);
   } catch (error) {
     const message = error instanceof UsageError || error instanceof TypeError ? error.message : String(error);
-    io.stderr.write(`${message ? `sync: ${message}\n` : ""}${USAGE}\n`);
+    io.stderr.write(`${message ? `sync: ${message}\n` : ""}${SYNC_USAGE}\n`);
     return message ? 2 : 0;
   }
   // One funnel for everything printed: whatever a source echoes, the key never reaches the output.

@@ -39,7 +39,7 @@ function dumpDom(url: string): Promise<string> {
 
 if (!existsSync(CHROMIUM)) {
   t.test("the API reference page renders every route in headless Chromium", {
-    skip: `${CHROMIUM} is missing: install Debian's chromium (bash .ci/install-chromium) to run this test`,
+    skip: `${CHROMIUM} is missing: install Debian's chromium (bash .ci/install-debian chromium:/usr/bin/chromium) to run this test`,
   }, () => {});
 } else {
   const h = await startHarness();

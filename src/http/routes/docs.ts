@@ -1,11 +1,9 @@
 // GET /api/openapi.json (the document, raw), GET /docs (the API reference page) and
-// GET /docs/assets/:file (Swagger UI's files, read from node_modules once at construction).
+// GET /docs/assets/:file (Swagger UI's files, read once at construction: from node_modules, or
+// from the single binary's embedded copies).
 // Nothing here names another host: the page loads only from this service, and its CSP says so.
 
-import { existsSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { packageVersion, readPackageFile } from "../../assets.js";
 import { ApiError } from "../../query/api-error.js";
 import { compileParams } from "../../query/params.js";
 import { hashBytes } from "../../store/hash.js";
@@ -15,8 +13,9 @@ import type { RouteDefinition } from "../router.js";
 
 const noParams = compileParams({});
 
-/** The files of swagger-ui-dist the page uses, with their types. */
-const BUNDLE_FILES: readonly (readonly [string, string])[] = [
+/** The files of swagger-ui-dist the page uses, with their types (build-binary.ts embeds these). */
+export const DOCS_BUNDLE_PACKAGE = "swagger-ui-dist";
+export const DOCS_BUNDLE_FILES: readonly (readonly [string, string])[] = [
   ["swagger-ui.css", "text/css; charset=utf-8"],
   ["swagger-ui-bundle.js", "text/javascript; charset=utf-8"],
   ["favicon-32x32.png", "image/png"],
@@ -77,36 +76,18 @@ function staticReply(body: Buffer, contentType: string, headers: readonly (reado
 }
 
 function readBundle(): Map<string, Reply> {
-  const require = createRequire(import.meta.url);
-  let directory: string;
-  try {
-    directory = dirname(require.resolve("swagger-ui-dist/package.json"));
-  } catch (error) {
-    throw new Error(`API reference: swagger-ui-dist is not installed (run npm ci): ${(error as Error).message}`);
-  }
   const assets = new Map<string, Reply>();
-  for (const [file, contentType] of BUNDLE_FILES) {
-    const path = join(directory, file);
-    if (!existsSync(path)) throw new Error(`API reference: ${path} is missing from swagger-ui-dist`);
-    assets.set(file, staticReply(readFileSync(path), contentType));
+  for (const [file, contentType] of DOCS_BUNDLE_FILES) {
+    let body: Buffer;
+    try {
+      body = readPackageFile(DOCS_BUNDLE_PACKAGE, file);
+    } catch (error) {
+      throw new Error(`API reference: ${(error as Error).message}`);
+    }
+    assets.set(file, staticReply(body, contentType));
   }
   assets.set("docs-init.js", staticReply(Buffer.from(INIT_SCRIPT), "text/javascript; charset=utf-8"));
   return assets;
-}
-
-/** The version of the nearest package.json above this file (src/ under tap, dist/src/ once built). */
-function packageVersion(): string {
-  let directory = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const file = join(directory, "package.json");
-    if (existsSync(file)) {
-      const version = (JSON.parse(readFileSync(file, "utf8")) as { version?: unknown }).version;
-      return typeof version === "string" ? version : "0.0.0";
-    }
-    const parent = dirname(directory);
-    if (parent === directory) return "0.0.0";
-    directory = parent;
-  }
 }
 
 /** `routes` is read on the first request for the document, once the route table is complete. */

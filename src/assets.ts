@@ -1,0 +1,44 @@
+// Files the server reads at run time besides its code (the docs page's Swagger UI files, the
+// package version): from node_modules and package.json under `npm start`, from the assets
+// embedded in the single binary (build-binary.ts) when running as it. Read at construction only.
+
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { getAsset, isSea } from "node:sea";
+
+/** The asset holding package.json's version inside the binary. */
+export const VERSION_ASSET = "version";
+/** The binary's own bundle, embedded so worker threads can evaluate it (bin/courtside.ts). */
+export const BUNDLE_ASSET = "courtside.js";
+
+/** A file of an installed package (`swagger-ui-dist`, `swagger-ui.css`); its asset name in the binary is `package/file`. */
+export function readPackageFile(packageName: string, file: string): Buffer {
+  if (isSea()) return Buffer.from(getAsset(`${packageName}/${file}`));
+  let directory: string;
+  try {
+    directory = dirname(createRequire(import.meta.url).resolve(`${packageName}/package.json`));
+  } catch (error) {
+    throw new Error(`${packageName} is not installed (run npm ci): ${(error as Error).message}`);
+  }
+  const path = join(directory, file);
+  if (!existsSync(path)) throw new Error(`${path} is missing from ${packageName}`);
+  return readFileSync(path);
+}
+
+/** The version of the nearest package.json above this file (src/ under tap, dist/src/ once built), or the embedded one. */
+export function packageVersion(): string {
+  if (isSea()) return getAsset(VERSION_ASSET, "utf8");
+  let directory = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const file = join(directory, "package.json");
+    if (existsSync(file)) {
+      const version = (JSON.parse(readFileSync(file, "utf8")) as { version?: unknown }).version;
+      return typeof version === "string" ? version : "0.0.0";
+    }
+    const parent = dirname(directory);
+    if (parent === directory) return "0.0.0";
+    directory = parent;
+  }
+}

@@ -1,0 +1,140 @@
+// The `serve` command: config → demo data and key on a fresh machine → the uWS addon → refuse a
+// held API or metrics port → N worker threads (each a uWS app on the same port, sharing the token
+// buckets). Restarts a worker that dies; SIGTERM/SIGINT drain every worker and exit 0. Every
+// start-up failure is a StartupError: one line saying what and why, then exit 1 (cli.ts).
+
+import { accessSync, constants, existsSync, mkdirSync, statSync } from "node:fs";
+import { createServer } from "node:net";
+import { dirname } from "node:path";
+import { loadConfig, ConfigError, type Config } from "./config.js";
+import { writeEdition } from "./data/build-edition.js";
+import { loadUws } from "./http/uws.js";
+import { ensureDemoKey, KeyStoreError } from "./keys/key-store.js";
+import { createLogger, type Logger } from "./ops/log.js";
+import { startMetricsServer } from "./ops/metrics.js";
+import { snapshotFiles } from "./store/editions.js";
+import { Supervisor } from "./supervisor.js";
+
+/** A refusal to start, already worded for the operator (one line, no stack). */
+export class StartupError extends Error {}
+
+export interface ServeRuntime {
+  /** What each worker thread runs: worker-main.js, or the binary's own bundle source. */
+  workerEntry(): URL | string;
+}
+
+/** Binds the port with a plain socket first: uWS listens with SO_REUSEPORT and would share it silently. */
+function claimPort(variable: string, host: string, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", (error: NodeJS.ErrnoException) => reject(portError(variable, host, port, error)));
+    probe.listen({ host, port, exclusive: true }, () => {
+      const address = probe.address();
+      const bound = typeof address === "object" && address ? address.port : port;
+      probe.close(() => resolve(bound));
+    });
+  });
+}
+
+function portError(variable: string, host: string, port: number, error: NodeJS.ErrnoException): StartupError {
+  if (error.code === "EADDRINUSE") return new StartupError(`${variable}: port ${port} is already in use by another process; refusing to start`);
+  if (error.code === "EACCES") return new StartupError(`${variable}: no permission to listen on port ${port} (ports below 1024 need privileges)`);
+  return new StartupError(`${variable}: cannot listen on ${host}:${port} (${error.code ?? error.message})`);
+}
+
+/** fs errors of the start-up steps → one line naming the directory and the reason. */
+function fsFailure(what: string, path: string, error: unknown): StartupError {
+  const errno = error as NodeJS.ErrnoException;
+  const reasons: Record<string, string> = {
+    EACCES: "permission denied", EPERM: "operation not permitted", ENOTDIR: "not a directory", EROFS: "read-only file system", ENOENT: "does not exist",
+  };
+  return new StartupError(`${what} ${path}: ${reasons[errno.code ?? ""] ?? errno.message} (${errno.code ?? "error"})`);
+}
+
+/** The data directory must be a readable directory (the reload watcher lists it); built from the demo when empty. */
+async function ensureDemoData(config: Config, logger: Logger): Promise<void> {
+  const directory = config.dataDir;
+  try {
+    if (existsSync(directory)) {
+      if (!statSync(directory).isDirectory()) throw Object.assign(new Error("not a directory"), { code: "ENOTDIR" });
+      accessSync(directory, constants.R_OK | constants.X_OK);
+      if (snapshotFiles(directory).length > 0) return;
+    }
+    // Imported only when needed: the generator is the largest module and boot time counts.
+    const { generateDemoEditions } = await import("./data/demo.js");
+    mkdirSync(directory, { recursive: true });
+    const asOf = new Date().toISOString().slice(0, 10);
+    logger.info(`no snapshots in ${directory}: building the demo editions`);
+    for (const source of generateDemoEditions({ asOf })) writeEdition(directory, source, asOf);
+  } catch (error) {
+    throw fsFailure("DATA_DIR", directory, error);
+  }
+}
+
+/** The keys file is re-read when it changes: its directory must be readable, and writable for the demo key. */
+function ensureKeys(config: Config): void {
+  const file = config.keysFile;
+  try {
+    accessSync(dirname(file), constants.R_OK | constants.X_OK);
+    const demo = ensureDemoKey(file, new Date());
+    if (demo) process.stdout.write(`\nDemo API key (shown once; only its SHA-256 is stored in ${file}):\n\n    ${demo.key}\n\n`);
+  } catch (error) {
+    if (error instanceof KeyStoreError) throw new StartupError(`KEYS_FILE ${error.message}`);
+    throw fsFailure("KEYS_FILE directory of", file, error);
+  }
+}
+
+export async function runServe(argv: readonly string[], env: NodeJS.ProcessEnv, runtime: ServeRuntime): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig(argv, env);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new StartupError(error.message);
+    throw error;
+  }
+  const logger = createLogger(config.logLevel, { role: "supervisor" });
+  // Installed before anything boots, so a signal during boot also ends the process cleanly.
+  let supervisor: Supervisor | undefined;
+  let metricsServer: { close: () => void } | undefined;
+  let isStopping = false;
+  const stop = (signal: string) => {
+    if (isStopping) return;
+    isStopping = true;
+    logger.info(`${signal}: draining`);
+    void (supervisor?.stop() ?? Promise.resolve()).then(() => {
+      metricsServer?.close();
+      logger.info("stopped");
+      logger.flush();
+      process.exit(0);
+    });
+  };
+  process.once("SIGTERM", () => stop("SIGTERM"));
+  process.once("SIGINT", () => stop("SIGINT"));
+
+  await ensureDemoData(config, logger);
+  ensureKeys(config);
+  try {
+    // Here, not in the first worker: a machine the addon cannot load on is told before any port is touched.
+    loadUws();
+  } catch (error) {
+    throw new StartupError((error as Error).message);
+  }
+  const port = await claimPort("PORT", config.host, config.port);
+  // Bound before the workers start, so a held metrics port stops a process that has nothing running yet.
+  supervisor = new Supervisor(Object.freeze({ ...config, port }), logger, runtime.workerEntry());
+  const metrics = await startMetricsServer(config.host, config.metricsPort, supervisor)
+    .catch((error: NodeJS.ErrnoException) => { throw portError("METRICS_PORT", config.host, config.metricsPort, error); });
+  metricsServer = metrics.server;
+  const started = performance.now();
+  try {
+    await supervisor.start();
+  } catch (error) {
+    await supervisor.stop();
+    metrics.server.close();
+    throw error instanceof ConfigError ? new StartupError(error.message) : error;
+  }
+  if (isStopping) return;
+  logger.info({ workers: config.workers, port, metricsPort: metrics.port, bootMs: Math.round(performance.now() - started) },
+    `Courtside listening on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port} (metrics on :${metrics.port}/metrics)`);
+  logger.flush();
+}

@@ -1,0 +1,185 @@
+// The single binary (npm run build:binary, built here from the compiled build script so what runs
+// is current) from an empty directory with no node on PATH and no node_modules in reach; and the
+// systemd units that run it (systemd cannot run in a test: they are verified and their command
+// lines checked against the binary's own usage).
+
+import t from "tap";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { loadConfig } from "../../src/config.js";
+import { freePort, send } from "./proxy-harness.js";
+
+// Longer than tap's 30 s per file: it builds the binary and then the demo editions from scratch, and the machine may be busy.
+t.setTimeout(300_000);
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const BUILT = join(ROOT, "dist", "bin", "courtside");
+const VERSION = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
+
+execFileSync(process.execPath, [join(ROOT, "dist", "build-binary.js")], { stdio: ["ignore", "ignore", "pipe"] });
+
+const home = mkdtempSync(join(tmpdir(), "courtside-binary-"));
+t.teardown(() => rmSync(home, { recursive: true, force: true }));
+const binary = join(home, "bin", "courtside");
+mkdirSync(join(home, "bin"));
+copyFileSync(BUILT, binary);
+execFileSync("chmod", ["755", binary]);
+const emptyPath = join(home, "empty-path");
+mkdirSync(emptyPath);
+const privateTmp = join(home, "tmp");
+mkdirSync(privateTmp);
+/** No node, no npm, no node_modules: an empty PATH directory, a working directory outside the repository. */
+const bareEnv = { PATH: emptyPath, HOME: home, TMPDIR: privateTmp, LOG_LEVEL: "info" };
+
+function runBinary(args: string[], cwd: string, env: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(binary, args, { cwd, env: { ...bareEnv, ...env }, encoding: "utf8" });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+t.test("the environment has no node to fall back on", async (t) => {
+  t.notOk(existsSync(join(emptyPath, "node")));
+  t.equal(spawnSync("/bin/sh", ["-c", "command -v node"], { env: bareEnv }).status, 127, "node is not on PATH");
+  for (let dir = home; dir !== "/"; dir = join(dir, "..")) t.notOk(existsSync(join(dir, "node_modules")), `no ${dir}/node_modules`);
+  t.notOk(existsSync("/node_modules"));
+});
+
+t.test("--version, --help, and --help on each command", async (t) => {
+  const cwd = mkdtempSync(join(home, "help-"));
+  t.equal(runBinary(["--version"], cwd).stdout.trim(), VERSION);
+  const help = runBinary(["--help"], cwd);
+  t.equal(help.status, 0);
+  for (const command of ["serve", "build-index", "keys", "sync"]) {
+    t.match(help.stdout, new RegExp(`^  ${command} `, "m"));
+    const usage = runBinary([command, "--help"], cwd);
+    t.equal(usage.status, 0, `${command} --help`);
+    t.match(usage.stdout, /usage/i);
+  }
+  t.equal(runBinary(["nonsense"], cwd).status, 2);
+  t.same(readdirSync(cwd), [], "help writes nothing");
+});
+
+t.test("from an empty directory: serve builds the demo and prints a key; keys create and build-index work", async (t) => {
+  const cwd = mkdtempSync(join(home, "run-"));
+  const port = await freePort();
+  const metricsPort = await freePort();
+  const child = spawn(binary, ["serve", "--port", String(port)], { cwd, env: { ...bareEnv, HOST: "127.0.0.1", METRICS_PORT: String(metricsPort) }, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (chunk) => { output += chunk; });
+  child.stderr.on("data", (chunk) => { output += chunk; });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  t.teardown(() => { if (child.exitCode === null) child.kill("SIGKILL"); });
+  const base = `http://127.0.0.1:${port}`;
+  const started = Date.now();
+  while (!/Courtside listening/.test(output)) {
+    if (child.exitCode !== null) throw new Error(`the binary exited: ${output}`);
+    if (Date.now() - started > 120_000) throw new Error(`the binary did not start: ${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const demoKey = /Demo API key[^\n]*\n\n\s+(2k_[a-z0-9]+)/.exec(output)?.[1];
+  t.ok(demoKey, "a demo key was printed");
+  t.same(readdirSync(join(cwd, "data")).sort(), ["2K20", "2K21", "2K22", "2K23", "2K24", "2K25", "2K26", "2K27"].map((e) => `${e}.msgpack`));
+
+  const addonDirs = readdirSync(privateTmp).filter((name) => name.startsWith("courtside-"));
+  t.equal(addonDirs.length, 1, "the uWS addon was written to one private directory");
+  t.equal(statSync(join(privateTmp, addonDirs[0] ?? "")).mode & 0o777, 0o700);
+
+  const players = await send(`${base}/api/players?limit=2&fields=name,overall`, { headers: { "x-api-key": demoKey ?? "" } });
+  t.equal(players.status, 200);
+  t.equal(JSON.parse(players.body.toString()).data.length, 2);
+  const etag = players.headers["etag"] as string;
+  t.equal((await send(`${base}/api/players?limit=2&fields=name,overall`, { headers: { "x-api-key": demoKey ?? "", "if-none-match": etag } })).status, 304);
+  const gzip = await send(`${base}/api/players?limit=50`, { headers: { "x-api-key": demoKey ?? "", "accept-encoding": "gzip" } });
+  t.equal(gzip.headers["content-encoding"], "gzip");
+  const batch = await send(`${base}/api/players/batch`, { method: "POST", headers: { "x-api-key": demoKey ?? "", "content-type": "application/json" }, body: JSON.stringify({ names: ["LeBron James"] }) });
+  t.equal(batch.status, 200);
+  const docs = await send(`${base}/docs`);
+  t.equal(docs.status, 200);
+  t.match(docs.body.toString(), /swagger-ui-bundle\.js/);
+  const css = await send(`${base}/docs/assets/swagger-ui.css`);
+  t.equal(css.status, 200, "the embedded Swagger UI files are served");
+  t.ok(css.body.length > 10_000);
+  t.equal(JSON.parse((await send(`${base}/api/openapi.json`)).body.toString()).info.version, VERSION);
+  t.match((await send(`http://127.0.0.1:${metricsPort}/metrics`)).body.toString(), /courtside_http_requests_total/);
+
+  const created = runBinary(["keys", "create", "--email", "ops@example.com", "--json"], cwd);
+  t.equal(created.status, 0, created.stderr);
+  const key = (JSON.parse(created.stdout) as { key: string }).key;
+  let status = 0;
+  for (let i = 0; i < 50 && status !== 200; i++) {
+    status = (await send(`${base}/api/teams`, { headers: { "x-api-key": key } })).status;
+    if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  t.equal(status, 200, "the running server accepts the key the binary created");
+
+  const built = runBinary(["build-index", "--scale", "300", "--edition", "2K99", "--out", "scale"], cwd);
+  t.equal(built.status, 0, built.stderr);
+  t.ok(existsSync(join(cwd, "scale", "2K99.msgpack")));
+
+  child.kill("SIGTERM");
+  t.equal(await exited, 0, "SIGTERM drains and exits 0");
+  t.same(readdirSync(privateTmp).filter((name) => name.startsWith("courtside-")), [], "the addon's directory is removed at exit");
+});
+
+t.test("a binary whose addon cannot load refuses to start in one line", async (t) => {
+  const cwd = mkdtempSync(join(home, "bad-addon-"));
+  const bogus = join(home, "not-an-addon.node");
+  writeFileSync(bogus, "not an ELF file");
+  const result = runBinary(["serve", "--port", "0", "--metrics-port", "0"], cwd, { COURTSIDE_UWS_ADDON: bogus, DATA_DIR: join(cwd, "data") });
+  t.equal(result.status, 1);
+  t.match(result.stderr.trim(), /^courtside serve: the embedded uWebSockets\.js addon does not load on this machine \(.*\); the binary needs Linux x64 with glibc$/);
+  t.equal(result.stderr.trim().split("\n").length, 1);
+});
+
+/** `Key=value` lines of a unit file, by key (a key may repeat). */
+function unitEntries(file: string): Map<string, string[]> {
+  const entries = new Map<string, string[]>();
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    const match = /^([A-Za-z]+)=(.*)$/.exec(line);
+    if (match?.[1] !== undefined) entries.set(match[1], [...(entries.get(match[1]) ?? []), match[2] ?? ""]);
+  }
+  return entries;
+}
+
+const UNITS = join(ROOT, "deploy", "systemd");
+
+t.test("the systemd units run commands and flags the binary has", async (t) => {
+  const service = unitEntries(join(UNITS, "courtside.service"));
+  t.same(service.get("User"), ["courtside"], "an unprivileged user");
+  t.same(service.get("NoNewPrivileges"), ["yes"]);
+  t.same(service.get("ProtectSystem"), ["strict"]);
+  t.same(service.get("ReadWritePaths"), ["/var/lib/courtside/data /var/lib/courtside/keys"], "only the data and keys directories are writable");
+  t.same(service.get("Restart"), ["on-failure"]);
+  t.same(service.get("KillSignal"), ["SIGTERM"]);
+  const timer = unitEntries(join(UNITS, "courtside-rebuild.timer"));
+  t.same(timer.get("Unit"), ["courtside-rebuild.service"]);
+  t.match(timer.get("OnCalendar")?.[0], /^Mon /, "weekly");
+
+  for (const unit of ["courtside.service", "courtside-rebuild.service"]) {
+    const entries = unitEntries(join(UNITS, unit));
+    const [program, command, ...args] = (entries.get("ExecStart")?.[0] ?? "").split(/\s+/);
+    t.equal(program, "/usr/local/bin/courtside", unit);
+    const usage = runBinary([command ?? "", "--help"], home);
+    t.equal(usage.status, 0, `${unit}: courtside ${command} exists`);
+    for (const flag of args.filter((arg) => arg.startsWith("--"))) t.match(usage.stdout, flag, `${unit}: ${command} takes ${flag}`);
+    if (command === "serve") {
+      const env = Object.fromEntries((entries.get("Environment") ?? []).map((assignment) => assignment.split(/=(.*)/s).slice(0, 2) as [string, string]));
+      t.doesNotThrow(() => loadConfig(args, env), `${unit}: its flags and Environment= values are a valid config`);
+      t.ok(env["TRUST_PROXY"], "behind a local proxy, TRUST_PROXY is set");
+    }
+  }
+});
+
+const hasAnalyze = spawnSync("sh", ["-c", "command -v systemd-analyze"]).status === 0;
+t.test("systemd-analyze verify accepts the units", { skip: hasAnalyze ? false : "systemd-analyze is not installed (Debian package systemd)" }, async (t) => {
+  const dir = mkdtempSync(join(home, "units-"));
+  for (const unit of readdirSync(UNITS)) {
+    // The binary path is the only change: verify checks that ExecStart's program exists.
+    writeFileSync(join(dir, unit), readFileSync(join(UNITS, unit), "utf8").replaceAll("/usr/local/bin/courtside", binary));
+  }
+  const result = spawnSync("systemd-analyze", ["verify", ...readdirSync(dir).map((unit) => join(dir, unit))], { encoding: "utf8" });
+  t.equal(result.status, 0, result.stderr);
+  t.equal(result.stderr.trim(), "", "no warnings");
+});

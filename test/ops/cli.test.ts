@@ -1,0 +1,75 @@
+import t from "tap";
+import { COMMANDS, runCli, type CliContext } from "../../src/cli.js";
+import { loadConfig, SERVE_OPTIONS } from "../../src/config.js";
+import { nodeVersionProblem } from "../../src/node-version.js";
+
+function context(env: NodeJS.ProcessEnv = {}): CliContext & { output: string[]; errors: string[] } {
+  const output: string[] = [];
+  const errors: string[] = [];
+  return { env, serve: { workerEntry: () => new URL("../../src/worker-main.ts", import.meta.url) }, out: (s) => output.push(s), err: (s) => errors.push(s), output, errors };
+}
+
+t.test("--version prints the package version", async (t) => {
+  const c = context();
+  t.equal(await runCli(["--version"], c), 0);
+  t.match(c.output[0], /^\d+\.\d+\.\d+/);
+});
+
+t.test("--help lists every command; no command is a usage error", async (t) => {
+  const c = context();
+  t.equal(await runCli(["--help"], c), 0);
+  for (const name of Object.keys(COMMANDS)) t.match(c.output[0], new RegExp(`^  ${name} `, "m"));
+  const none = context();
+  t.equal(await runCli([], none), 2);
+  t.match(none.errors[0], /usage: courtside <command>/);
+  const unknown = context();
+  t.equal(await runCli(["frobnicate"], unknown), 2);
+  t.match(unknown.errors[0], /unknown command "frobnicate"/);
+});
+
+t.test("each command answers --help with its usage and runs nothing", async (t) => {
+  for (const [name, command] of Object.entries(COMMANDS)) {
+    const c = context();
+    t.equal(await runCli([name, "--help"], c), 0, name);
+    t.equal(c.output[0], command.usage);
+  }
+});
+
+t.test("serve --help names every flag serve takes", async (t) => {
+  for (const flag of Object.keys(SERVE_OPTIONS)) t.match(COMMANDS.serve?.usage, `--${flag} `, flag);
+});
+
+t.test("a bad variable stops serve with one line naming it", async (t) => {
+  const c = context({ WORKERS: "many" });
+  t.equal(await runCli(["serve"], c), 1);
+  t.same(c.errors, ["courtside serve: WORKERS must be an integer from 1 to 64, not many"]);
+  const flag = context();
+  t.equal(await runCli(["serve", "--prot", "3000"], flag), 1);
+  t.match(flag.errors[0], /^courtside serve: Unknown option '--prot'/);
+  t.equal(flag.errors.length, 1);
+  const proxy = context({ TRUST_PROXY: "my-proxy" });
+  t.equal(await runCli(["serve"], proxy), 1);
+  t.match(proxy.errors[0], /^courtside serve: TRUST_PROXY entry "my-proxy" is not an IP address or CIDR/);
+});
+
+t.test("keys and build-index run through the table with their own exit codes", async (t) => {
+  const dir = t.testdir({});
+  const c = context({ KEYS_FILE: `${dir}/keys.json` });
+  t.equal(await runCli(["keys", "create", "--email", "a@example.com", "--json"], c), 0);
+  t.match(JSON.parse(c.output[0] ?? "{}").key, /^2k_/);
+  t.equal(await runCli(["keys", "nonsense"], context()), 2);
+  t.equal(await runCli(["build-index", "--scale", "zero"], context()), 2);
+});
+
+t.test("TRUST_PROXY reaches the config, flag over variable", async (t) => {
+  t.same(loadConfig([], { TRUST_PROXY: "127.0.0.1" }).trustProxy, ["127.0.0.1"]);
+  t.same(loadConfig(["--trust-proxy", "10.0.0.0/8"], { TRUST_PROXY: "127.0.0.1" }).trustProxy, ["10.0.0.0/8"]);
+  t.equal(loadConfig([], {}).trustProxy, undefined);
+});
+
+t.test("only Node 20 runs npm start; any other is pointed at the binary", async (t) => {
+  t.equal(nodeVersionProblem("20.20.2"), undefined);
+  for (const version of ["22.11.0", "24.1.0", "18.20.4"]) {
+    t.match(nodeVersionProblem(version), /^npm start needs Node 20 \(this is Node \d.*Run the single binary instead.*\.\/dist\/bin\/courtside serve/, version);
+  }
+});
