@@ -1,248 +1,27 @@
 // The OpenAPI 3.1 document, generated from the route table: query parameters from the same JSON
-// Schemas ajv validates requests with, records from src/model/schemas.ts, error codes from the
-// one error table. Pure: it reads definitions and returns a plain object; it serves nothing.
+// Schemas ajv validates requests with, responses from each route's declared response (records
+// from src/model/schemas.ts), error codes from the one error table. Pure: it reads definitions
+// and returns a plain object; it serves nothing.
 
-import { ERAS } from "../model/eras.js";
-import { badgeCountsSchema, editionEntrySchema, playerSchema } from "../model/schemas.js";
 import { ERROR_TABLE, type ErrorCode } from "../query/api-error.js";
 import type { ParamSchema } from "../query/params.js";
 import { ADDRESS_POLICY, KEY_POLICY } from "./token-buckets.js";
+import { COMPONENT_SCHEMAS, envelopeSchema, ref } from "./response-schemas.js";
 import type { Method, RouteDefinition } from "./router.js";
 
 /** The paths of the documentation routes (served by routes/docs.ts), in route-table form. */
 export const OPENAPI_PATH = "/api/openapi.json";
 export const DOCS_PATH = "/docs";
 export const DOCS_ASSET_PATH = "/docs/assets/:file";
+export const LLMS_PATH = "/llms.txt";
+export const LLMS_FULL_PATH = "/llms-full.txt";
 
 type Schema = Record<string, unknown>;
-
-const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
-const arrayOf = (name: string): Schema => ({ type: "array", items: ref(name) });
-const object = (properties: Record<string, Schema>, description?: string): Schema => ({
-  type: "object",
-  properties,
-  ...(description === undefined ? {} : { description }),
-});
-const integer = (description: string): Schema => ({ type: "integer", minimum: 0, description });
-const text = (description: string): Schema => ({ type: "string", description });
-
-/** A record schema from src/model as a mutable, `$id`-free copy (an `$id` would rebase `$ref`s). */
-function fromModel(schema: object, description: string, extraProperties: Record<string, Schema> = {}): Schema {
-  // JSON round trip: the model schemas are deep-readonly `as const` literals sharing arrays.
-  const copy = JSON.parse(JSON.stringify(schema)) as Schema & { properties: Record<string, Schema> };
-  delete copy.$id;
-  return { description, ...copy, properties: { ...copy.properties, ...extraProperties } };
-}
-
-const playerProperties = playerSchema.properties;
-const pick = (names: readonly (keyof typeof playerProperties)[]): Record<string, Schema> =>
-  Object.fromEntries(names.map((name) => [name, JSON.parse(JSON.stringify(playerProperties[name])) as Schema]));
-
-const gameVersion: Schema = { type: "string", pattern: "^2K\\d{2}$", description: "Edition key, e.g. 2K26", examples: ["2K26"] };
-const variants: Schema = {
-  type: "array",
-  description: "Present when the slug exists on more than one roster: one entry per roster",
-  items: object({ teamType: { enum: ERAS }, team: text("Full team name") }),
-};
-
-/** Examples for the patterned fields: the UI's examples generated from their patterns read as noise. */
-const PLAYER_EXAMPLES: Readonly<Record<string, string>> = {
-  name: "LeBron James", slug: "lebron-james", team: "Los Angeles Lakers", height: `6'9"`, weight: "250 lbs", wingspan: `7'0"`,
-};
-
-const COMPONENT_SCHEMAS: Record<string, Schema> = {
-  Player: fromModel(
-    playerSchema,
-    "A player record. `fields` trims it to the fields asked for; a field with no value is omitted, never null.",
-    {
-      ...Object.fromEntries(Object.entries(PLAYER_EXAMPLES).map(([name, example]) => [
-        name,
-        { ...(playerProperties[name as keyof typeof playerProperties] as Schema), examples: [example] },
-      ])),
-      gameVersion: { ...gameVersion, description: "On every row returned by a versioned route" },
-      ratingHistory: {
-        type: "array",
-        description: "Single-player routes only: the overall in every edition holding this _id, newest first",
-        items: object({ gameVersion, overall: { type: "integer", minimum: 0, maximum: 99 }, delta: { type: "integer" } }),
-      },
-    },
-  ),
-  SummaryPlayer: {
-    type: "object",
-    description: "A search result",
-    required: ["_id", "name", "slug", "team", "teamType", "overall", "positions"],
-    properties: pick(["_id", "name", "slug", "team", "teamType", "overall", "positions", "playerImage", "teamImg"]),
-  },
-  Team: {
-    type: "object",
-    required: ["teamName", "slug", "teamType", "playerCount", "averageRating"],
-    properties: {
-      teamName: text("Full team name: Boston Celtics, 1995-96 Chicago Bulls, All-Time Chicago Bulls, Free Agency"),
-      slug: text("Lower-case hyphenated team name, accepted wherever a team name is"),
-      teamType: { enum: ERAS },
-      playerCount: integer("Players on the roster"),
-      averageRating: { type: "number", description: "Mean overall, one decimal" },
-      logo: { type: "string", format: "uri" },
-    },
-  },
-  BadgeCounts: fromModel(badgeCountsSchema, "Badge counts per tier"),
-  EditionEntry: fromModel(editionEntrySchema, "One game edition: `current` follows the live data, `archived` never changes"),
-  RatingSnapshot: {
-    type: "object",
-    description: "One weekly snapshot of a player's ratings in the current edition",
-    properties: {
-      date: { type: "string", format: "date" },
-      gameVersion,
-      overall: { type: "integer", minimum: 0, maximum: 99 },
-      delta: { type: "integer", description: "Change of overall since the previous snapshot" },
-      attributes: JSON.parse(JSON.stringify(playerProperties.attributes)) as Schema,
-      badges: ref("BadgeCounts"),
-    },
-  },
-  ErrorCode: {
-    type: "string",
-    enum: Object.keys(ERROR_TABLE),
-    description: Object.entries(ERROR_TABLE).map(([code, { status, message }]) => `${code} (${status}): ${message}`).join("\n\n"),
-  },
-  ErrorEnvelope: {
-    type: "object",
-    required: ["success", "error"],
-    properties: {
-      success: { const: false },
-      error: {
-        type: "object",
-        required: ["code", "message"],
-        properties: {
-          code: ref("ErrorCode"),
-          message: text("What went wrong, for people"),
-          details: { type: "object", description: "For some codes: the parameter, value, reason, allowed values, suggestions, hint" },
-        },
-      },
-    },
-  },
-};
-
-interface Payload {
-  description: string;
-  data: Schema;
-  meta?: Schema;
-}
-
-const filtersMeta: Schema = { type: "object", description: "Every filter applied, as parsed" };
-
-/** What the 200 of each known route carries, keyed by `METHOD /path/{param}`. */
-const PAYLOADS: Readonly<Record<string, Payload>> = {
-  "GET /api/players": {
-    description: "A page of players",
-    data: arrayOf("Player"),
-    meta: object({
-      count: integer("Rows on this page"),
-      pagination: object({
-        total: integer("Players matching the filters"),
-        limit: integer("Page size"),
-        cursor: text("The offset of this page"),
-        nextCursor: { type: ["string", "null"], description: "Pass as `cursor` for the next page; null on the last page" },
-        hasMore: { type: "boolean" },
-      }),
-    }),
-  },
-  "GET /api/players/bulk": {
-    description: "Every matching player (at most 10,000), overall desc then name",
-    data: arrayOf("Player"),
-    meta: object({ count: integer("Rows returned"), total: integer("Players matching"), filters: filtersMeta }),
-  },
-  "POST /api/players/batch": {
-    description: "The resolved players in request order, without duplicates",
-    data: arrayOf("Player"),
-    meta: object({
-      requested: integer("Identifiers sent"),
-      matched: integer("Identifiers resolved"),
-      unmatched: {
-        type: "array",
-        items: object({
-          query: text("The name or slug as sent"),
-          reason: { enum: ["not_found", "ambiguous"] },
-          candidates: { type: "array", items: { type: "string" }, description: "For ambiguous names: the closest names" },
-        }),
-      },
-    }),
-  },
-  "GET /api/players/slug/{slug}": {
-    description: "One player in full, with hot zones and rating history",
-    data: ref("Player"),
-    meta: object({ gameVersion, variants }),
-  },
-  "GET /api/players/{id}/history": {
-    description: "Weekly rating snapshots, newest first",
-    data: arrayOf("RatingSnapshot"),
-    meta: object({ playerId: text("The player's _id"), slug: text("The player's slug"), count: integer("Snapshots returned"), total: integer("Snapshots held") }),
-  },
-  "GET /api/players/search": {
-    description: "Players ranked by how well their name matches",
-    data: arrayOf("SummaryPlayer"),
-    meta: object({
-      count: integer("Results returned"),
-      total: integer("Names matching"),
-      truncated: { type: "boolean", description: "True when more matches exist beyond limit" },
-      timestamp: { type: "string", format: "date-time" },
-    }),
-  },
-  "GET /api/teams": {
-    description: "Teams of one era, by name",
-    data: arrayOf("Team"),
-    meta: object({ count: integer("Teams returned"), teamType: { enum: ERAS } }),
-  },
-  "GET /api/teams/{teamName}/roster": {
-    description: "The team's players, overall desc",
-    data: arrayOf("Player"),
-    meta: object({
-      team: text("Full team name"), slug: text("Team slug"), teamType: { enum: ERAS }, count: integer("Players"),
-      averageRating: { type: "number" }, logo: { type: "string", format: "uri" },
-    }),
-  },
-  "GET /api/versions": {
-    description: "The game editions, current first, then archived newest first",
-    data: arrayOf("EditionEntry"),
-    meta: object({ count: integer("Editions"), current: { ...gameVersion, description: "Key of the current edition" } }),
-  },
-  "GET /api/versions/{version}/players": {
-    description: "A page of one edition's players",
-    data: arrayOf("Player"),
-    meta: object({
-      gameVersion, count: integer("Rows on this page"), total: integer("Players matching"), hasMore: { type: "boolean" },
-      offset: integer("Rows skipped"), limit: integer("Page size"),
-    }),
-  },
-  "GET /api/versions/{version}/players/bulk": {
-    description: "Every matching player of one edition (at most 10,000), overall desc",
-    data: arrayOf("Player"),
-    meta: object({
-      gameVersion, count: integer("Rows returned"), total: integer("Players matching"), filters: filtersMeta,
-      capturedAt: { type: "string", format: "date-time", description: "When the edition's data was captured" },
-      source: text("Where the edition's data came from"),
-    }),
-  },
-  "GET /api/versions/{version}/players/{slug}": {
-    description: "One player of one edition; an array with one entry per roster when the slug is on several",
-    data: { oneOf: [ref("Player"), arrayOf("Player")] },
-    meta: object({ gameVersion, variants }),
-  },
-  "GET /api/versions/{version}/teams": {
-    description: "Teams of one era in one edition",
-    data: arrayOf("Team"),
-    meta: object({ count: integer("Teams returned"), teamType: { enum: ERAS }, gameVersion }),
-  },
-  "GET /health": { description: "The process is up", data: object({ status: { const: "ok" } }) },
-  "GET /ready": {
-    description: "The editions are loaded and the service is not draining",
-    data: object({ status: { const: "ready" }, editions: { type: "array", items: gameVersion }, current: gameVersion }),
-  },
-};
 
 /** Routes whose 200s carry an ETag, so If-None-Match can give a 304. */
 const CACHEABLE_PATHS = [
   /^\/api\/players$/, /^\/api\/players\/bulk$/, /^\/api\/teams$/, /^\/api\/teams\/\{teamName\}\/roster$/, /^\/api\/versions(\/.*)?$/,
-  /^\/api\/openapi\.json$/, /^\/docs(\/.*)?$/,
+  /^\/api\/openapi\.json$/, /^\/docs(\/.*)?$/, /^\/llms(-full)?\.txt$/,
 ];
 
 const PATH_PARAMS: Readonly<Record<string, Schema & { description: string }>> = {
@@ -349,7 +128,7 @@ function operation(route: RouteDefinition, path: string, shared: ReadonlyMap<str
       }
       : {}),
     ...(route.access === "key" ? { security: [{ ApiKey: [] }] } : {}),
-    responses: responses(route, path, pathNames, isCacheable),
+    responses: responses(route, pathNames, isCacheable),
   };
 }
 
@@ -439,35 +218,27 @@ function operationId(method: Method, path: string): string {
   return method.toLowerCase() + words.join("");
 }
 
-function successContent(route: RouteDefinition, path: string): Record<string, Schema> {
-  if (path === openApiPath(OPENAPI_PATH)) return { "application/json": { schema: { type: "object", description: "This OpenAPI 3.1 document, not in the envelope" } } };
-  if (path === openApiPath(DOCS_PATH)) return { "text/html": { schema: { type: "string" } } };
-  if (path === openApiPath(DOCS_ASSET_PATH)) {
-    return { "text/css": { schema: { type: "string" } }, "text/javascript": { schema: { type: "string" } }, "image/png": { schema: {} } };
+/** The success status and its content; a route that declares none gets a placeholder the drift test refuses. */
+function success(route: RouteDefinition): { status: number; description: string; content: Record<string, Schema> } {
+  const response = route.response;
+  if (response === undefined) {
+    return { status: 200, description: route.summary, content: { "application/json": { schema: { description: `Undocumented: ${route.summary}` } } } };
   }
-  const payload = PAYLOADS[`${route.method} ${path}`];
-  const data = payload?.data ?? { description: `The route's payload: ${route.summary}` };
-  const meta = payload?.meta ?? { type: "object", description: "Per-route information: counts, pagination, echoes of the query" };
-  const hasMeta = payload === undefined || payload.meta !== undefined;
-  return {
-    "application/json": {
-      schema: {
-        type: "object",
-        required: hasMeta ? ["success", "data", "meta"] : ["success", "data"],
-        properties: { success: { const: true }, data, ...(hasMeta ? { meta } : {}) },
-      },
-    },
-  };
+  if (response.kind === "body") {
+    return { status: 200, description: response.description, content: Object.fromEntries(Object.entries(response.content).map(([type, schema]) => [type, { schema }])) };
+  }
+  return { status: response.status ?? 200, description: response.description, content: { "application/json": { schema: envelopeSchema(response) } } };
 }
 
-function responses(route: RouteDefinition, path: string, pathNames: readonly string[], isCacheable: boolean): Record<string, Schema> {
+function responses(route: RouteDefinition, pathNames: readonly string[], isCacheable: boolean): Record<string, Schema> {
   const isLimited = route.access !== "none";
   const limitHeaders = isLimited ? [...RATE_LIMIT_HEADERS] : [];
+  const { status, description, content } = success(route);
   const result: Record<string, Schema> = {
-    200: {
-      description: PAYLOADS[`${route.method} ${path}`]?.description ?? route.summary,
+    [status]: {
+      description,
       headers: headerRefs(["X-Request-Id", "Cache-Control", ...(isCacheable ? ["ETag"] : []), ...limitHeaders]),
-      content: successContent(route, path),
+      content,
     },
   };
   if (isCacheable) {
@@ -497,18 +268,19 @@ function responses(route: RouteDefinition, path: string, pathNames: readonly str
   return result;
 }
 
-/** The error codes one route can answer with, from its access, parameters and method. */
+/**
+ * The error codes one route can answer with: those its access, parameters and method imply, and
+ * the ones it declares (what a path parameter names may not exist: PLAYER_NOT_FOUND, …).
+ */
 function errorCodes(route: RouteDefinition, pathNames: readonly string[]): ErrorCode[] {
-  const codes: ErrorCode[] = ["UNKNOWN_PARAMETERS", "INVALID_PARAMETER"];
+  const codes: ErrorCode[] = ["UNKNOWN_PARAMETERS", "INVALID_PARAMETER", ...(route.errors ?? [])];
   if (Object.entries(route.params.schemas).some(([name, schema]) => isRequiredParam(route, name, schema))) codes.push("MISSING_PARAMETER");
   if (pathNames.includes("version")) codes.push("INVALID_VERSION", "VERSION_NOT_FOUND");
   if (route.method === "POST") codes.push("INVALID_JSON", "VALIDATION_ERROR", "TOO_MANY_IDENTIFIERS", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE");
   if (route.access === "key") codes.push("MISSING_API_KEY", "INVALID_API_KEY");
-  if (pathNames.includes("slug") || pathNames.includes("id")) codes.push("PLAYER_NOT_FOUND");
-  if (pathNames.includes("teamName")) codes.push("TEAM_NOT_FOUND");
-  if (pathNames.some((name) => !["slug", "id", "teamName", "version"].includes(name))) codes.push("NOT_FOUND");
   if (route.access !== "none") codes.push("RATE_LIMIT_EXCEEDED");
   codes.push("INTERNAL_ERROR");
   if (route.access !== "none" || route.path === "/ready") codes.push("SERVICE_UNAVAILABLE");
-  return codes;
+  // In the table's order, each once (a route may list a code its shape already implies).
+  return (Object.keys(ERROR_TABLE) as ErrorCode[]).filter((code) => codes.includes(code));
 }

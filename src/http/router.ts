@@ -2,9 +2,11 @@
 // parameters (`/players/bulk` before `/players/:slug`); a path that matches with another method
 // is a 405 with Allow, and nothing else is a 404.
 
+import type { ErrorCode } from "../query/api-error.js";
 import type { CompiledParams } from "../query/params.js";
 import type { Reply } from "./reply.js";
 import type { RequestContext } from "./context.js";
+import type { RouteResponse } from "./response-schemas.js";
 
 export type Method = "GET" | "POST";
 /** key: X-API-Key and its token bucket; address: the per-address bucket; none: no limit at all. */
@@ -18,6 +20,13 @@ export interface RouteDefinition {
   summary: string;
   /** JSON Schema of a POST body (documented in OpenAPI; the handler validates with it). */
   bodySchema?: object;
+  /**
+   * What it answers on success, documented in OpenAPI and checked against real answers by
+   * test/http/responses.test.ts (which fails for a route without one).
+   */
+  response?: RouteResponse;
+  /** Error codes it answers with beyond those its access, path parameters and method imply. */
+  errors?: readonly ErrorCode[];
   handle: (context: RequestContext) => Reply;
 }
 

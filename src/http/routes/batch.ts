@@ -13,6 +13,7 @@ import type { Edition } from "../../store/edition.js";
 import type { RequestContext } from "../context.js";
 import type { Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
+import { arrayOf, exactObject, integer, oneOf, playerRows, text } from "../response-schemas.js";
 import { playerPage } from "./players.js";
 
 export const MAX_IDENTIFIERS = 100;
@@ -131,6 +132,22 @@ function batch(context: RequestContext): Reply {
 export const batchRoutes: RouteDefinition[] = [
   {
     method: "POST", path: "/api/players/batch", access: "key", params: compileParams({}), bodySchema: batchBodySchema,
-    summary: "Resolve up to 100 names and/or slugs in one call", handle: batch,
+    summary: "Resolve up to 100 names and/or slugs in one call",
+    response: {
+      kind: "envelope",
+      description: "The resolved players in request order, without duplicates",
+      data: playerRows,
+      meta: exactObject({
+        requested: integer("Identifiers sent"),
+        matched: integer("Identifiers resolved"),
+        count: integer("Players returned (a name may resolve to several rosters)"),
+        unmatched: arrayOf(exactObject({
+          query: text("The name or slug as sent"),
+          reason: oneOf(["not_found", "ambiguous"]),
+          candidates: arrayOf({ type: "string" }, "The closest names (ambiguous) or slugs (not found)"),
+        }, ["candidates"])),
+      }),
+    },
+    handle: batch,
   },
 ];

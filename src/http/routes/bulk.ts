@@ -12,6 +12,7 @@ import type { RequestContext } from "../context.js";
 import { encodedBody } from "../encoding.js";
 import { ownedReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
+import { exactObject, filtersMeta, gameVersion, integer, playerRows, text, timestamp } from "../response-schemas.js";
 import { resolveEdition } from "./edition-param.js";
 import { playerPage } from "./players.js";
 
@@ -55,11 +56,26 @@ export const bulkRoutes: RouteDefinition[] = [
   {
     method: "GET", path: "/api/players/bulk", access: "key", params: bulkParams,
     summary: "Every matching player of the current edition in one call (one request against the rate limit)",
+    response: {
+      kind: "envelope",
+      description: "Every matching player (at most 10,000), overall desc then name",
+      data: playerRows,
+      meta: exactObject({ count: integer("Rows returned"), total: integer("Players matching"), filters: filtersMeta }),
+    },
     handle: (context) => bulkReply(context, context.editions.current, selectPlayers(context.values, { era: "all" }), false),
   },
   {
     method: "GET", path: "/api/versions/:version/players/bulk", access: "key", params: versionedBulkParams,
     summary: "Every matching player of one edition in one call, at most 10,000 rows",
+    response: {
+      kind: "envelope",
+      description: "Every matching player of one edition (at most 10,000), overall desc",
+      data: playerRows,
+      meta: exactObject({
+        gameVersion, count: integer("Rows returned"), total: integer("Players matching"), filters: filtersMeta,
+        capturedAt: timestamp("When the edition's data was captured"), source: text("Where the edition's data came from"),
+      }),
+    },
     handle: (context) => {
       const edition = resolveEdition(context.editions, context.pathParams.version ?? "");
       return bulkReply(context, edition, selectPlayers(context.values, { era: "curr" }), true);

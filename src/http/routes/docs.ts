@@ -7,11 +7,13 @@ import { packageVersion, readPackageFile } from "../../assets.js";
 import { ApiError } from "../../query/api-error.js";
 import { compileParams } from "../../query/params.js";
 import { hashBytes } from "../../store/hash.js";
-import { buildOpenApi, DOCS_ASSET_PATH, DOCS_PATH, OPENAPI_PATH } from "../openapi.js";
+import { renderLlmsFullTxt, renderLlmsTxt } from "../llms-txt.js";
+import { buildOpenApi, DOCS_ASSET_PATH, DOCS_PATH, LLMS_FULL_PATH, LLMS_PATH, OPENAPI_PATH } from "../openapi.js";
 import { jsonReply, weakEtag, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
 
 const noParams = compileParams({});
+const TEXT_TYPE = "text/plain; charset=utf-8";
 
 /** The files of swagger-ui-dist the page uses, with their types (build-binary.ts embeds these). */
 export const DOCS_BUNDLE_PACKAGE = "swagger-ui-dist";
@@ -97,15 +99,45 @@ export function docsRoutes(routes: () => readonly RouteDefinition[]): RouteDefin
     ["Content-Security-Policy", PAGE_POLICY],
     ["Referrer-Policy", "no-referrer"],
   ]);
-  let document: Reply | undefined;
+  // Built on first use, once the route table is complete; the text forms are rewritten from the document.
+  let document: object | undefined;
+  const documentOf = () => (document ??= buildOpenApi(routes(), { version: packageVersion() }));
+  let documentReply: Reply | undefined;
+  let llmsReply: Reply | undefined;
+  let llmsFullReply: Reply | undefined;
   return [
     {
       method: "GET", path: OPENAPI_PATH, access: "address", params: noParams, summary: "This API's OpenAPI 3.1 document (no API key)",
-      handle: () => (document ??= jsonReply(200, buildOpenApi(routes(), { version: packageVersion() }), { isCacheable: true })),
+      response: {
+        kind: "body",
+        description: "This OpenAPI 3.1 document, not in the envelope",
+        content: { "application/json": { type: "object", required: ["openapi", "info", "paths", "components"], properties: { openapi: { const: "3.1.0" } } } },
+      },
+      handle: () => (documentReply ??= jsonReply(200, documentOf(), { isCacheable: true })),
     },
-    { method: "GET", path: DOCS_PATH, access: "address", params: noParams, summary: "API reference page (no API key)", handle: () => page },
+    {
+      method: "GET", path: LLMS_PATH, access: "address", params: noParams, summary: "Plain-text index of the API for coding assistants (no API key)",
+      response: { kind: "body", description: "What the API is and one line per route, as plain text (llmstxt.org)", content: { "text/plain": { type: "string" } } },
+      handle: () => (llmsReply ??= staticReply(Buffer.from(renderLlmsTxt(documentOf())), TEXT_TYPE)),
+    },
+    {
+      method: "GET", path: LLMS_FULL_PATH, access: "address", params: noParams, summary: "Plain-text reference of every route, parameter, error and limit (no API key)",
+      response: { kind: "body", description: "The whole OpenAPI document as plain text", content: { "text/plain": { type: "string" } } },
+      handle: () => (llmsFullReply ??= staticReply(Buffer.from(renderLlmsFullTxt(documentOf())), TEXT_TYPE)),
+    },
+    {
+      method: "GET", path: DOCS_PATH, access: "address", params: noParams, summary: "API reference page (no API key)",
+      response: { kind: "body", description: "The API reference page", content: { "text/html": { type: "string" } } },
+      handle: () => page,
+    },
     {
       method: "GET", path: DOCS_ASSET_PATH, access: "address", params: noParams, summary: "Files of the API reference page",
+      response: {
+        kind: "body",
+        description: "A file of the bundled Swagger UI",
+        content: { "text/css": { type: "string" }, "text/javascript": { type: "string" }, "image/png": {} },
+      },
+      errors: ["NOT_FOUND"],
       handle: (context) => {
         const file = context.pathParams.file ?? "";
         const asset = assets.get(file);

@@ -10,6 +10,7 @@ import type { Edition } from "../../store/edition.js";
 import type { RequestContext } from "../context.js";
 import { successReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
+import { arrayOf, exactObject, integer, ref, text } from "../response-schemas.js";
 import { rowsForSlug, teamTypeOf } from "./players.js";
 
 const historyParams = compileParams({
@@ -59,5 +60,15 @@ function renderHistory(edition: Edition, row: number, limit: number): Reply {
 }
 
 export const historyRoutes: RouteDefinition[] = [
-  { method: "GET", path: "/api/players/:id/history", access: "key", params: historyParams, summary: "Weekly rating snapshots of one player, newest first", handle: playerHistory },
+  {
+    method: "GET", path: "/api/players/:id/history", access: "key", params: historyParams, summary: "Weekly rating snapshots of one player, newest first",
+    response: {
+      kind: "envelope",
+      description: "Weekly rating snapshots, newest first",
+      data: arrayOf(ref("RatingSnapshot")),
+      meta: exactObject({ playerId: text("The player's _id"), slug: text("The player's slug"), count: integer("Snapshots returned"), total: integer("Snapshots held") }),
+    },
+    errors: ["PLAYER_NOT_FOUND"],
+    handle: playerHistory,
+  },
 ];

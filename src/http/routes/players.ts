@@ -11,6 +11,7 @@ import type { EditionSet } from "../../store/editions.js";
 import { ALL_FIELDS_MASK, type RowShape } from "../../store/fragments.js";
 import { mixHash } from "../../store/hash.js";
 import type { RequestContext } from "../context.js";
+import { arrayOf, boolean, era, exactObject, gameVersion, integer, playerRows, ref, text, type RouteResponse } from "../response-schemas.js";
 import { successReply, weakEtag, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
 
@@ -101,7 +102,36 @@ export function teamTypeOf(values: ParamValues): Era | undefined {
   return typeof text === "string" && isEra(text) ? text : undefined;
 }
 
+const listResponse: RouteResponse = {
+  kind: "envelope",
+  description: "A page of players",
+  data: playerRows,
+  meta: exactObject({
+    count: integer("Rows on this page"),
+    pagination: exactObject({
+      total: integer("Players matching the filters"),
+      limit: integer("Page size"),
+      cursor: text("The offset of this page"),
+      nextCursor: { type: ["string", "null"], description: "Pass as `cursor` for the next page; null on the last page" },
+      hasMore: boolean("True when another page follows"),
+    }),
+  }),
+};
+
+const slugResponse: RouteResponse = {
+  kind: "envelope",
+  description: "One player in full, with hot zones and rating history",
+  data: ref("Player"),
+  meta: exactObject({
+    gameVersion,
+    variants: arrayOf(
+      exactObject({ teamType: era, team: text("Full team name"), slug: text("That roster's player slug") }),
+      "Present when the slug is on more than one roster: one entry per roster",
+    ),
+  }, ["variants"]),
+};
+
 export const playerRoutes: RouteDefinition[] = [
-  { method: "GET", path: "/api/players", access: "key", params: listParams, summary: "List, filter, sort and page players", handle: listPlayers },
-  { method: "GET", path: "/api/players/slug/:slug", access: "key", params: slugParams, summary: "One player in full by slug", handle: playerBySlug },
+  { method: "GET", path: "/api/players", access: "key", params: listParams, summary: "List, filter, sort and page players", response: listResponse, handle: listPlayers },
+  { method: "GET", path: "/api/players/slug/:slug", access: "key", params: slugParams, summary: "One player in full by slug", response: slugResponse, errors: ["PLAYER_NOT_FOUND"], handle: playerBySlug },
 ];

@@ -10,6 +10,7 @@ import type { RequestContext } from "../context.js";
 import type { Edition } from "../../store/edition.js";
 import { scratchBuffer } from "../../store/scratch.js";
 import type { Reply } from "../reply.js";
+import { arrayOf, boolean, exactObject, integer, ref, text, timestamp } from "../response-schemas.js";
 import type { RouteDefinition } from "../router.js";
 
 export const SEARCH_QUERY_MAX_LENGTH = 100;
@@ -61,5 +62,20 @@ function renderSearch(edition: Edition, q: string, eraMask: number, limit: numbe
 }
 
 export const searchRoutes: RouteDefinition[] = [
-  { method: "GET", path: "/api/players/search", access: "key", params: searchParams, summary: "Search players by name (ranked, typo-tolerant)", handle: searchPlayers },
+  {
+    method: "GET", path: "/api/players/search", access: "key", params: searchParams, summary: "Search players by name (ranked, typo-tolerant)",
+    response: {
+      kind: "envelope",
+      description: "Players ranked by how well their name matches",
+      data: arrayOf(ref("SummaryPlayer")),
+      meta: exactObject({
+        count: integer("Results returned"),
+        total: integer("Names matching"),
+        truncated: boolean("True when more matches exist beyond limit"),
+        timestamp: timestamp("When the search ran"),
+        query: text("The search text as sent"),
+      }),
+    },
+    handle: searchPlayers,
+  },
 ];

@@ -7,6 +7,7 @@ import { ALL_FIELDS_MASK } from "../../store/fragments.js";
 import type { RequestContext } from "../context.js";
 import { successReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
+import { arrayOf, era, exactObject, integer, ref, text, type JsonSchema } from "../response-schemas.js";
 import { playerPage, teamTypeOf } from "./players.js";
 import { executeQuery } from "../../query/execute.js";
 import { defaultQuery } from "../../query/plan.js";
@@ -45,7 +46,28 @@ function roster(context: RequestContext): Reply {
   });
 }
 
+/** The meta of a teams list; versioned lists add their gameVersion. */
+export const teamsMeta = (extra: Record<string, JsonSchema> = {}): JsonSchema =>
+  exactObject({ count: integer("Teams returned"), teamType: era, ...extra });
+
 export const teamRoutes: RouteDefinition[] = [
-  { method: "GET", path: "/api/teams", access: "key", params: teamsParams, summary: "Teams of one era with player count and average rating", handle: (context) => listTeams(context) },
-  { method: "GET", path: "/api/teams/:teamName/roster", access: "key", params: rosterParams, summary: "One team's full roster", handle: roster },
+  {
+    method: "GET", path: "/api/teams", access: "key", params: teamsParams, summary: "Teams of one era with player count and average rating",
+    response: { kind: "envelope", description: "Teams of one era, by name", data: arrayOf(ref("Team")), meta: teamsMeta() },
+    handle: (context) => listTeams(context),
+  },
+  {
+    method: "GET", path: "/api/teams/:teamName/roster", access: "key", params: rosterParams, summary: "One team's full roster",
+    response: {
+      kind: "envelope",
+      description: "The team's players, overall desc",
+      data: arrayOf(ref("Player")),
+      meta: exactObject({
+        team: text("Full team name"), slug: text("Team slug"), teamType: era, count: integer("Players"),
+        averageRating: { type: "number", description: "Mean overall, one decimal" }, logo: { type: "string", format: "uri" },
+      }, ["logo"]),
+    },
+    errors: ["TEAM_NOT_FOUND"],
+    handle: roster,
+  },
 ];

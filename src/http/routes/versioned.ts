@@ -8,9 +8,10 @@ import { planQuery, selectPlayers } from "../../query/player-params.js";
 import type { RequestContext } from "../context.js";
 import { successReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
+import { arrayOf, boolean, era, exactObject, gameVersion, integer, playerRows, ref, text } from "../response-schemas.js";
 import { resolveEdition } from "./edition-param.js";
 import { playerDetail, playerPage, rowsForSlug, teamTypeOf } from "./players.js";
-import { listTeams, teamsParams } from "./teams.js";
+import { listTeams, teamsMeta, teamsParams } from "./teams.js";
 
 const playersParams = compileParams({ ...playerFilterParams({ withAllEras: true }), offset: OFFSET_PARAM, limit: limitParam(100, 50) });
 
@@ -54,10 +55,37 @@ function versionedPlayer(context: RequestContext): Reply {
 }
 
 export const versionedRoutes: RouteDefinition[] = [
-  { method: "GET", path: "/api/versions/:version/players", access: "key", params: playersParams, summary: "Players of one edition, filtered, sorted, offset pages", handle: versionedPlayers },
-  { method: "GET", path: "/api/versions/:version/players/:slug", access: "key", params: slugParams, summary: "One player of one edition: a roster slug is that roster, a name slug every roster of the name (meta.variants)", handle: versionedPlayer },
+  {
+    method: "GET", path: "/api/versions/:version/players", access: "key", params: playersParams, summary: "Players of one edition, filtered, sorted, offset pages",
+    response: {
+      kind: "envelope",
+      description: "A page of one edition's players",
+      data: playerRows,
+      meta: exactObject({
+        gameVersion, count: integer("Rows on this page"), total: integer("Players matching"), hasMore: boolean("True when another page follows"),
+        offset: integer("Rows skipped"), limit: integer("Page size"),
+      }),
+    },
+    handle: versionedPlayers,
+  },
+  {
+    method: "GET", path: "/api/versions/:version/players/:slug", access: "key", params: slugParams, summary: "One player of one edition: a roster slug is that roster, a name slug every roster of the name (meta.variants)",
+    response: {
+      kind: "envelope",
+      description: "One player of one edition; an array with one entry per roster when the slug is on several",
+      data: { oneOf: [ref("Player"), arrayOf(ref("Player"))] },
+      meta: exactObject({
+        gameVersion,
+        count: integer("Rosters returned (with an array)"),
+        variants: arrayOf(exactObject({ teamType: era, team: text("Full team name") }), "With an array: the roster of each entry, in order"),
+      }, ["count", "variants"]),
+    },
+    errors: ["PLAYER_NOT_FOUND"],
+    handle: versionedPlayer,
+  },
   {
     method: "GET", path: "/api/versions/:version/teams", access: "key", params: teamsParams, summary: "Teams of one edition, with logos",
+    response: { kind: "envelope", description: "Teams of one era in one edition", data: arrayOf(ref("Team")), meta: teamsMeta({ gameVersion }) },
     handle: (context) => listTeams(context, resolveEdition(context.editions, context.pathParams.version ?? "").key),
   },
 ];

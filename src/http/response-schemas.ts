@@ -1,0 +1,165 @@
+// The JSON Schemas of what routes answer: the records (from src/model/schemas.ts, never written
+// twice) as named components, the builders routes use to declare their envelope's data and meta,
+// and the shared error envelope. Plain data: the OpenAPI document and the drift test read it.
+
+import { ERAS } from "../model/eras.js";
+import { badgeCountsSchema, editionEntrySchema, playerSchema } from "../model/schemas.js";
+import { ERROR_TABLE } from "../query/api-error.js";
+
+export type JsonSchema = Readonly<Record<string, unknown>>;
+
+export const COMPONENT_NAMES = [
+  "Player", "PlayerFields", "SummaryPlayer", "Team", "BadgeCounts", "EditionEntry", "RatingSnapshot", "ErrorCode", "ErrorEnvelope",
+] as const;
+export type ComponentName = (typeof COMPONENT_NAMES)[number];
+
+/**
+ * What a route answers on success: the JSON envelope `{ success: true, data, meta? }` (200, or 201
+ * for a creation), or a body outside it (this document, a page, a file), by media type.
+ */
+export type RouteResponse =
+  | { kind: "envelope"; status?: 200 | 201; description: string; data: JsonSchema; meta?: JsonSchema }
+  | { kind: "body"; description: string; content: Readonly<Record<string, JsonSchema>> };
+
+/** A record schema from src/model as a mutable, `$id`-free copy (an `$id` would rebase `$ref`s). */
+function fromModel(schema: object, description: string, extraProperties: Record<string, JsonSchema> = {}): Record<string, unknown> {
+  // JSON round trip: the model schemas are deep-readonly `as const` literals sharing arrays.
+  const copy = JSON.parse(JSON.stringify(schema)) as Record<string, unknown> & { properties: Record<string, JsonSchema> };
+  delete copy.$id;
+  return { description, ...copy, properties: { ...copy.properties, ...extraProperties } };
+}
+
+const copyOf = (schema: unknown): JsonSchema => JSON.parse(JSON.stringify(schema)) as JsonSchema;
+const playerProperties = playerSchema.properties;
+const pick = (names: readonly (keyof typeof playerProperties)[]): Record<string, JsonSchema> =>
+  Object.fromEntries(names.map((name) => [name, copyOf(playerProperties[name])]));
+
+export const ref = (name: ComponentName): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+export const arrayOf = (items: JsonSchema, description?: string): JsonSchema => ({
+  type: "array", items, ...(description === undefined ? {} : { description }),
+});
+export const integer = (description: string): JsonSchema => ({ type: "integer", minimum: 0, description });
+export const text = (description: string): JsonSchema => ({ type: "string", description });
+export const boolean = (description: string): JsonSchema => ({ type: "boolean", description });
+export const oneOf = (values: readonly string[], description?: string): JsonSchema => ({
+  enum: [...values], ...(description === undefined ? {} : { description }),
+});
+
+/**
+ * An object with exactly these properties (no others), every one required except those named in
+ * `optional`: strict, so a field a route starts sending without documenting it fails the drift test.
+ */
+export function exactObject(properties: Record<string, JsonSchema>, optional: readonly string[] = [], description?: string): JsonSchema {
+  const required = Object.keys(properties).filter((name) => !optional.includes(name));
+  return {
+    type: "object",
+    ...(description === undefined ? {} : { description }),
+    additionalProperties: false,
+    ...(required.length > 0 ? { required } : {}),
+    properties,
+  };
+}
+
+export const gameVersion: JsonSchema = { type: "string", pattern: "^2K\\d{2}$", description: "Edition key, e.g. 2K26", examples: ["2K26"] };
+export const era: JsonSchema = { enum: [...ERAS], description: "curr, class or allt" };
+export const timestamp = (description: string): JsonSchema => ({ type: "string", format: "date-time", description });
+export const filtersMeta: JsonSchema = { type: "object", description: "Every filter applied, as parsed" };
+
+/** Examples for the patterned fields: the UI's examples generated from their patterns read as noise. */
+const PLAYER_EXAMPLES: Readonly<Record<string, string>> = {
+  name: "LeBron James", slug: "lebron-james", team: "Los Angeles Lakers", height: `6'9"`, weight: "250 lbs", wingspan: `7'0"`,
+};
+
+const playerExtras: Record<string, JsonSchema> = {
+  ...Object.fromEntries(Object.entries(PLAYER_EXAMPLES).map(([name, example]) => [
+    name,
+    { ...copyOf(playerProperties[name as keyof typeof playerProperties]), examples: [example] },
+  ])),
+  gameVersion: { ...gameVersion, description: "On every row returned by a versioned route" },
+  ratingHistory: {
+    type: "array",
+    description: "Single-player routes only: the overall in every edition holding this _id, newest first",
+    items: exactObject({ gameVersion, overall: { type: "integer", minimum: 0, maximum: 99 }, delta: { type: "integer" } }, ["delta"]),
+  },
+};
+
+const player = fromModel(
+  playerSchema,
+  "A player record in full; a field with no value is omitted, never null.",
+  playerExtras,
+);
+const { required: _required, ...playerFields } = fromModel(
+  playerSchema,
+  "A player record trimmed by `fields` to the fields asked for: any of the Player fields, each optional.",
+  playerExtras,
+);
+
+export const COMPONENT_SCHEMAS: Readonly<Record<ComponentName, JsonSchema>> = {
+  Player: player,
+  PlayerFields: playerFields,
+  SummaryPlayer: {
+    type: "object",
+    description: "A search result",
+    additionalProperties: false,
+    required: ["_id", "name", "slug", "team", "teamType", "overall", "positions"],
+    properties: pick(["_id", "name", "slug", "team", "teamType", "overall", "positions", "playerImage", "teamImg"]),
+  },
+  Team: exactObject({
+    teamName: text("Full team name: Boston Celtics, 1995-96 Chicago Bulls, All-Time Chicago Bulls, Free Agency"),
+    slug: text("Lower-case hyphenated team name, accepted wherever a team name is"),
+    teamType: era,
+    playerCount: integer("Players on the roster"),
+    averageRating: { type: "number", description: "Mean overall, one decimal" },
+    logo: { type: "string", format: "uri" },
+  }, ["logo"]),
+  BadgeCounts: fromModel(badgeCountsSchema, "Badge counts per tier"),
+  EditionEntry: fromModel(editionEntrySchema, "One game edition: `current` follows the live data, `archived` never changes"),
+  RatingSnapshot: exactObject({
+    date: { type: "string", format: "date" },
+    gameVersion,
+    overall: { type: "integer", minimum: 0, maximum: 99 },
+    delta: { type: "integer", description: "Change of overall since the previous snapshot (absent on the first)" },
+    attributes: copyOf(playerProperties.attributes),
+    badges: ref("BadgeCounts"),
+  }, ["delta"], "One weekly snapshot of a player's ratings in the current edition"),
+  ErrorCode: {
+    type: "string",
+    enum: Object.keys(ERROR_TABLE),
+    description: Object.entries(ERROR_TABLE).map(([code, { status, message }]) => `${code} (${status}): ${message}`).join("\n\n"),
+  },
+  ErrorEnvelope: {
+    type: "object",
+    additionalProperties: false,
+    required: ["success", "error"],
+    properties: {
+      success: { const: false },
+      error: {
+        type: "object",
+        additionalProperties: false,
+        required: ["code", "message"],
+        properties: {
+          code: { $ref: "#/components/schemas/ErrorCode" },
+          message: text("What went wrong, for people"),
+          details: { type: "object", description: "For some codes: the parameter, value, reason, allowed values, suggestions, hint" },
+        },
+      },
+    },
+  },
+};
+
+/** A page of player rows a `fields` parameter may trim: full records unless `fields` names some. */
+export const playerRows: JsonSchema = arrayOf(
+  { anyOf: [ref("Player"), ref("PlayerFields")] },
+  "Full player records, or with `fields` only the fields asked for",
+);
+
+/** The success envelope around a route's data and meta. */
+export function envelopeSchema(response: Extract<RouteResponse, { kind: "envelope" }>): JsonSchema {
+  const hasMeta = response.meta !== undefined;
+  return {
+    type: "object",
+    additionalProperties: false,
+    required: hasMeta ? ["success", "data", "meta"] : ["success", "data"],
+    properties: { success: { const: true }, data: response.data, ...(hasMeta ? { meta: response.meta } : {}) },
+  };
+}
