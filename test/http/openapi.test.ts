@@ -109,7 +109,9 @@ t.test("responses: envelopes with the model's records, error codes from the tabl
   t.same(Object.keys(doc.components.schemas.Player.properties).slice(0, Object.keys(playerSchema.properties).length), Object.keys(playerSchema.properties));
   t.equal(doc.components.schemas.Player.$id, undefined);
   const players = doc.paths["/api/players"].get.responses;
-  t.same(players[200].content["application/json"].schema.properties.data, { type: "array", items: { $ref: "#/components/schemas/Player" } });
+  t.same(players[200].content["application/json"].schema.properties.data.items, { anyOf: [{ $ref: "#/components/schemas/Player" }, { $ref: "#/components/schemas/PlayerFields" }] });
+  t.same(doc.paths["/api/players/slug/{slug}"].get.responses[200].content["application/json"].schema.properties.data, { $ref: "#/components/schemas/Player" });
+  t.notOk("required" in doc.components.schemas.PlayerFields, "a fields-trimmed record may lack any field");
   t.ok(players[200].content["application/json"].schema.properties.meta.properties.pagination);
   t.same(doc.paths["/api/versions"].get.responses[200].content["application/json"].schema.properties.data.items, { $ref: "#/components/schemas/EditionEntry" });
   t.ok(players[304] && players[304].headers.ETag, "players list documents 304");

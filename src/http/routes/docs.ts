@@ -111,7 +111,13 @@ export function docsRoutes(routes: () => readonly RouteDefinition[]): RouteDefin
       response: {
         kind: "body",
         description: "This OpenAPI 3.1 document, not in the envelope",
-        content: { "application/json": { type: "object", required: ["openapi", "info", "paths", "components"], properties: { openapi: { const: "3.1.0" } } } },
+        content: {
+          "application/json": {
+            type: "object",
+            required: ["openapi", "info", "paths", "components"],
+            properties: { openapi: { const: "3.1.0" }, info: { type: "object" }, paths: { type: "object" }, components: { type: "object" } },
+          },
+        },
       },
       handle: () => (documentReply ??= jsonReply(200, documentOf(), { isCacheable: true })),
     },
