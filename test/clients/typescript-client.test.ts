@@ -1,0 +1,152 @@
+// clients/typescript (courtside-client): built here from this repository's route table (types
+// generated with openapi-typescript, then tsc), its usage example type-checked and run against a
+// live server, a misspelt field or parameter refused by the type checker, and the helpers'
+// behaviours (ETag revalidation, the error class, one wait on 429) checked in process.
+
+import t from "tap";
+import { execFile } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { startHarness } from "../http/harness.js";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const client = join(root, "clients", "typescript");
+const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
+
+t.setTimeout(600_000);
+
+interface Run { code: number; stdout: string; stderr: string }
+
+function run(args: readonly string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr });
+    });
+  });
+}
+
+/**
+ * The built client, loaded at run time: it exists only once this file has built it, after the root
+ * tsc has checked this file, so its types cannot be imported here. Typed loosely at this boundary.
+ */
+type ClientModule = {
+  createClient(options: Record<string, unknown>): any;
+  CourtsideError: new (...args: never[]) => Error & { status: number; code: string; details?: Record<string, unknown>; retryAfter?: number };
+};
+
+const generated = await run([join(client, "scripts", "generate.mjs")]);
+const built = generated.code === 0 ? await run([tsc, "-p", join(client, "tsconfig.json")]) : generated;
+
+t.test("the client builds: types generated from the route table's document, then tsc", async (t) => {
+  t.equal(generated.code, 0, generated.stderr);
+  t.match(generated.stdout, /types for \d+ paths/);
+  t.equal(built.code, 0, built.stdout + built.stderr);
+  const types = readFileSync(join(client, "src", "generated", "openapi.ts"), "utf8");
+  const document = JSON.parse(readFileSync(join(client, "openapi.json"), "utf8"));
+  for (const path of Object.keys(document.paths)) t.ok(types.includes(`"${path}": {`), `types cover ${path}`);
+  t.ok(existsSync(join(client, "dist", "src", "index.js")) && existsSync(join(client, "dist", "src", "index.d.ts")));
+});
+
+t.test("the usage example type-checks and runs against a live server", async (t) => {
+  const checked = await run([tsc, "-p", join(client, "examples", "tsconfig.json")]);
+  t.equal(checked.code, 0, checked.stdout + checked.stderr);
+  const h = await startHarness();
+  t.teardown(() => h.close());
+  const ran = await run([join(client, "dist", "examples", "usage.js")], { COURTSIDE_URL: h.base, COURTSIDE_KEY: h.key });
+  t.equal(ran.code, 0, ran.stderr);
+  const out = JSON.parse(ran.stdout);
+  const expected = (await h.json("/api/players?position=guard&sort=speed:desc&limit=5")).body;
+  t.equal(out.players.count, expected.meta.count);
+  t.equal(out.players.first, expected.data[0].name);
+  t.equal(out.players.speed, expected.data[0].attributes.speed);
+  t.same(out.trimmed, ["name,overall", "name,overall"], "fields trims the rows");
+  t.equal(out.search.first, expected.data[0].name, "search finds the player by name");
+  t.equal(out.player.slug, expected.data[0].slug);
+  const direct = (await h.json(`/api/players/slug/${expected.data[0].slug}?teamType=curr`)).body.data;
+  t.equal(out.player.zones, Object.keys(direct.hotZones ?? {}).length);
+  t.equal(out.player.editions, direct.ratingHistory.length);
+  t.ok(out.player.editions >= 1);
+  const bulk = (await h.json("/api/players/bulk?era=curr")).body;
+  t.same(out.bulk, { count: bulk.meta.count, total: bulk.meta.total, isSameObject: true }, "the second bulk is the first, revalidated");
+  t.equal(out.batch.matched, 1);
+  t.same(out.batch.unmatched, ["Nobody Atall"]);
+  t.same(out.teams, (await h.json("/api/teams?era=allt")).body.data.map((team: { teamName: string }) => team.teamName));
+  t.same(out.missing, { status: 404, code: "PLAYER_NOT_FOUND" });
+});
+
+t.test("a misspelt field or parameter is a type error, exactly where marked", async (t) => {
+  const source = readFileSync(join(client, "examples", "wrong-field.ts"), "utf8").split("\n");
+  const expected = source.flatMap((line, i) => {
+    const mark = /\/\/ expect-error (TS\d+) (.+)$/.exec(line);
+    return mark ? [{ line: i + 1, code: mark[1] as string, text: mark[2] as string }] : [];
+  });
+  t.equal(expected.length, 4);
+  const checked = await run([tsc, "-p", join(client, "examples", "tsconfig.wrong.json")]);
+  t.not(checked.code, 0, "tsc refuses the example");
+  const errors = [...checked.stdout.matchAll(/wrong-field\.ts\((\d+),\d+\): error (TS\d+): (.*)/g)].map((match) => ({
+    line: Number(match[1]), code: match[2] as string, message: match[3] as string,
+  }));
+  t.same(errors.map(({ line, code }) => ({ line, code })), expected.map(({ line, code }) => ({ line, code })), checked.stdout);
+  for (const { line, text } of expected) {
+    const error = errors.find((entry) => entry.line === line);
+    t.ok(error && (error.message.includes(text) || checked.stdout.includes(text)), `line ${line}: ${text}`);
+  }
+  t.match(checked.stdout, /Did you mean 'overall'\?/);
+  t.match(checked.stdout, /Did you mean to write 'position'\?/);
+});
+
+t.test("helpers: ETag revalidation, the error envelope as an exception, one wait on 429", async (t) => {
+  const { createClient, CourtsideError } = (await import(pathToFileURL(join(client, "dist", "src", "index.js")).href)) as ClientModule;
+  const h = await startHarness({ rateLimit: 2 });
+  t.teardown(() => h.close());
+  const statuses: number[] = [];
+  const recording = async (request: Request) => {
+    const response = await fetch(request);
+    statuses.push(response.status);
+    return response;
+  };
+  const api = createClient({ baseUrl: h.base, apiKey: h.key, fetch: recording });
+
+  const first = await api.bulk({ era: "class" });
+  const second = await api.bulk({ era: "class" });
+  t.equal(second, first, "a 304 gives back the kept body");
+  t.same(statuses, [200, 304], "the second call revalidated, and it cost no token");
+  t.equal((await api.players({ limit: 1 })).data.length, 1, "the second token");
+
+  const refused = await api.players({ limit: 1 }).catch((error: unknown) => error);
+  t.type(refused, CourtsideError);
+  t.match(refused, { status: 429, code: "RATE_LIMIT_EXCEEDED", message: /Rate limit/ });
+  t.ok(refused.retryAfter > 0, "Retry-After is on the error");
+
+  const waits: number[] = [];
+  const patient = createClient({
+    baseUrl: h.base, apiKey: h.key, fetch: recording, retryOnRateLimit: true, maxRetryAfterSeconds: 7200,
+    sleep: async (ms: number) => {
+      waits.push(ms);
+      h.clock.now += ms;
+    },
+  });
+  statuses.length = 0;
+  const batch = await patient.batch(["Nobody Atall"]);
+  t.same(statuses, [429, 200], "waited once, then the same POST went through");
+  t.equal(waits.length, 1);
+  t.equal(waits[0], refused.retryAfter * 1000, "for Retry-After seconds");
+  t.same(batch.meta.unmatched.map((entry: { query: string }) => entry.query), ["Nobody Atall"], "the body was sent again");
+
+  statuses.length = 0;
+  const stubborn = createClient({ baseUrl: h.base, apiKey: h.key, fetch: recording, retryOnRateLimit: true, maxRetryAfterSeconds: 7200, sleep: async () => {} });
+  await t.rejects(stubborn.players({ limit: 1 }), { code: "RATE_LIMIT_EXCEEDED" }, "a second 429 is thrown, not waited for");
+  t.same(statuses, [429, 429], "only once");
+
+  statuses.length = 0;
+  const hasty = createClient({ baseUrl: h.base, apiKey: h.key, fetch: recording, retryOnRateLimit: true, maxRetryAfterSeconds: 1, sleep: async () => t.fail("no wait") });
+  await t.rejects(hasty.players({ limit: 1 }), { code: "RATE_LIMIT_EXCEEDED" }, "a wait past the cap is not waited for");
+  t.same(statuses, [429]);
+
+  h.clock.now += 1_800_000;
+  const wrongKey = createClient({ baseUrl: h.base, apiKey: `2k_${"0".repeat(32)}` });
+  await t.rejects(wrongKey.search("x"), { status: 401, code: "INVALID_API_KEY", message: "The API key is invalid" });
+  const invalid = await api.players({ limit: 0 }).catch((error: unknown) => error);
+  t.match(invalid, { status: 400, code: "INVALID_PARAMETER", details: { parameter: "limit" } });
+});
