@@ -6,7 +6,8 @@ import { ERAS } from "../model/eras.js";
 import { badgeCountsSchema, editionEntrySchema, playerSchema } from "../model/schemas.js";
 import { ERROR_TABLE, type ErrorCode } from "../query/api-error.js";
 import type { ParamSchema } from "../query/params.js";
-import { ADDRESS_POLICY, KEY_POLICY } from "./token-buckets.js";
+import { ADDRESS_POLICY, KEY_POLICY, REGISTRATION_POLICY } from "./token-buckets.js";
+import { DASHBOARD_ASSET_PATH, DASHBOARD_PATH } from "./routes/dashboard.js";
 import type { Method, RouteDefinition } from "./router.js";
 
 /** The paths of the documentation routes (served by routes/docs.ts), in route-table form. */
@@ -126,7 +127,20 @@ interface Payload {
   description: string;
   data: Schema;
   meta?: Schema;
+  /** The success status when not 200 (201 for a key just issued). */
+  status?: number;
 }
+
+const keyPrefix = text("The key's first 7 characters (`2k_` and four more), to tell keys apart");
+const issuedKey = (description: string): Payload => ({
+  description,
+  status: 201,
+  data: object({
+    apiKey: { type: "string", pattern: "^2k_[a-z0-9]{32}$", description: "The key: shown only this once (the server keeps its SHA-256 digest)" },
+    rateLimit: integer("Requests per hour"),
+    message: text("A reminder to store the key now"),
+  }),
+});
 
 const filtersMeta: Schema = { type: "object", description: "Every filter applied, as parsed" };
 
@@ -232,6 +246,37 @@ const PAYLOADS: Readonly<Record<string, Payload>> = {
     data: arrayOf("Team"),
     meta: object({ count: integer("Teams returned"), teamType: { enum: ERAS }, gameVersion }),
   },
+  "POST /api/register": issuedKey("A new key for this e-mail address (free tier)"),
+  "POST /api/keys/regenerate": issuedKey("The key's replacement: same e-mail, name and limit; the old key is refused from now on"),
+  "DELETE /api/keys/current": {
+    description: "The key is revoked and refused from now on",
+    data: object({ revoked: { const: true }, prefix: keyPrefix, revokedAt: { type: "string", format: "date-time" } }),
+  },
+  "GET /api/dashboard/usage": {
+    description: "The key's holder, what is left of its rate limit, and its recent requests (never their query strings). `Cache-Control: private, no-store`",
+    data: object({
+      apiKey: object({
+        prefix: keyPrefix, email: text("The holder's e-mail"), name: text("The holder's name"),
+        createdAt: { type: "string", format: "date-time" }, rateLimit: integer("Requests per hour"),
+      }),
+      remaining: integer("Tokens left in the key's bucket after this request"),
+      resetAt: { type: "string", format: "date-time", description: "When the bucket is full again" },
+      totalRequests: integer("Requests made with this key before this one, over every worker"),
+      lastRequest: { type: ["string", "null"], format: "date-time", description: "When the last of them was made; null before the first" },
+      recentRequests: {
+        type: "array",
+        maxItems: 10,
+        description: "The last ten, newest first",
+        items: object({
+          endpoint: text("Route template, e.g. /api/players/slug/:slug"),
+          method: { enum: ["GET", "HEAD", "POST", "DELETE", "OTHER"] },
+          statusCode: integer("HTTP status answered"),
+          responseTime: { type: "number", description: "Milliseconds" },
+          timestamp: { type: "string", format: "date-time" },
+        }),
+      },
+    }),
+  },
   "GET /health": { description: "The process is up", data: object({ status: { const: "ok" } }) },
   "GET /ready": {
     description: "The editions are loaded and the service is not draining",
@@ -242,7 +287,7 @@ const PAYLOADS: Readonly<Record<string, Payload>> = {
 /** Routes whose 200s carry an ETag, so If-None-Match can give a 304. */
 const CACHEABLE_PATHS = [
   /^\/api\/players$/, /^\/api\/players\/bulk$/, /^\/api\/teams$/, /^\/api\/teams\/\{teamName\}\/roster$/, /^\/api\/versions(\/.*)?$/,
-  /^\/api\/openapi\.json$/, /^\/docs(\/.*)?$/,
+  /^\/api\/openapi\.json$/, /^\/docs(\/.*)?$/, /^\/dashboard(\/.*)?$/,
 ];
 
 const PATH_PARAMS: Readonly<Record<string, Schema & { description: string }>> = {
@@ -276,12 +321,13 @@ const TAGS = [
   { name: "players", description: "Players of the current edition: list, bulk, batch, one, history, search" },
   { name: "teams", description: "Teams and rosters of the current edition" },
   { name: "versions", description: "Game editions and their frozen (or live) data" },
+  { name: "keys", description: "Register for a key, see its usage, regenerate or revoke it (also on the /dashboard page)" },
   { name: "service", description: "Liveness, readiness and this documentation" },
 ] as const;
 
 const DESCRIPTION = [
   "Basketball video-game player ratings, teams, rosters and per-edition archives.",
-  `**Authentication.** Send your key in the \`X-API-Key\` header. Routes marked with a lock need it; the others are limited to ${ADDRESS_POLICY.capacity} requests per minute per client address.`,
+  `**Authentication.** Send your key in the \`X-API-Key\` header. Routes marked with a lock need it; the others are limited to ${ADDRESS_POLICY.capacity} requests per minute per client address. Get a key on the \`/dashboard\` page or with \`POST /api/register\` (${REGISTRATION_POLICY.capacity} registrations per client address per hour); the operator may close registration and hand out keys instead.`,
   `**Rate limits.** A token bucket per key (free tier: ${KEY_POLICY.capacity} requests per hour, refilled continuously). Every keyed response carries \`X-RateLimit-*\` and \`RateLimit\`/\`RateLimit-Policy\` headers; a 429 adds \`Retry-After\`. A 304 takes no token.`,
   "**Caching.** Cacheable replies carry `Cache-Control: private, max-age=3600` and a weak `ETag`; send it back in `If-None-Match` for a 304.",
   "**Errors.** Every error is `{ success: false, error: { code, message, details? } }`. Checks run in this order: route (404, or 405 with an `Allow` header for a known path and another method) → API key (401) → rate limit (429) → parameters (400). An unknown query parameter is a 400 `UNKNOWN_PARAMETERS` with a suggestion the route accepts: the hosted service's names (`page`, `offset`, `skip` → `cursor`, or `offset` where pages are offsets; `per_page`, `pagesize`, `page_size`, `count` → `limit`; `rating`, `overall`, `min_rating` → `minRating`; `max_rating` → `maxRating`; `type`, `roster_type`, `team_type`, `roster` → `teamType`; `pos`, `positions` → `position`; `team_name`, `teamname` → `team`; `query` → `q` or the `search` filter; `name`, `player`, `search` where it is no filter → `/api/players/search`), otherwise the closest valid name.",
@@ -339,7 +385,7 @@ function operation(route: RouteDefinition, path: string, shared: ReadonlyMap<str
     description: describeAccess(route, isCacheable),
     tags: [tagOf(path)],
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(route.method === "POST"
+    ...(bodySchema !== undefined
       ? {
         requestBody: {
           required: true,
@@ -416,7 +462,9 @@ function describeAccess(route: RouteDefinition, isCacheable: boolean): string {
     ? "Needs an API key; takes one token from its bucket."
     : route.access === "address"
       ? `No API key; limited to ${ADDRESS_POLICY.capacity} requests per minute per client address.`
-      : "No API key and no rate limit.";
+      : route.access === "registration"
+        ? `No API key; limited to ${REGISTRATION_POLICY.capacity} registrations per hour per client address (policy \`"registration"\`).`
+        : "No API key and no rate limit.";
   const bounds = Object.keys(route.params.schemas).some((name) => /_(gte|lte)$/.test(name))
     ? " `{attribute}_gte` / `{attribute}_lte` bound any attribute by its snake_case name or alias (three_ball, dunk, layup, defense, mid_range)."
     : "";
@@ -427,6 +475,7 @@ function tagOf(path: string): string {
   if (path.startsWith("/api/versions")) return "versions";
   if (path.startsWith("/api/players")) return "players";
   if (path.startsWith("/api/teams")) return "teams";
+  if (path.startsWith("/api/keys") || path.startsWith("/api/register") || path.startsWith("/api/dashboard") || path.startsWith("/dashboard")) return "keys";
   return "service";
 }
 
@@ -441,7 +490,8 @@ function operationId(method: Method, path: string): string {
 
 function successContent(route: RouteDefinition, path: string): Record<string, Schema> {
   if (path === openApiPath(OPENAPI_PATH)) return { "application/json": { schema: { type: "object", description: "This OpenAPI 3.1 document, not in the envelope" } } };
-  if (path === openApiPath(DOCS_PATH)) return { "text/html": { schema: { type: "string" } } };
+  if (path === openApiPath(DOCS_PATH) || path === openApiPath(DASHBOARD_PATH)) return { "text/html": { schema: { type: "string" } } };
+  if (path === openApiPath(DASHBOARD_ASSET_PATH)) return { "text/css": { schema: { type: "string" } }, "text/javascript": { schema: { type: "string" } } };
   if (path === openApiPath(DOCS_ASSET_PATH)) {
     return { "text/css": { schema: { type: "string" } }, "text/javascript": { schema: { type: "string" } }, "image/png": { schema: {} } };
   }
@@ -464,7 +514,7 @@ function responses(route: RouteDefinition, path: string, pathNames: readonly str
   const isLimited = route.access !== "none";
   const limitHeaders = isLimited ? [...RATE_LIMIT_HEADERS] : [];
   const result: Record<string, Schema> = {
-    200: {
+    [PAYLOADS[`${route.method} ${path}`]?.status ?? 200]: {
       description: PAYLOADS[`${route.method} ${path}`]?.description ?? route.summary,
       headers: headerRefs(["X-Request-Id", "Cache-Control", ...(isCacheable ? ["ETag"] : []), ...limitHeaders]),
       content: successContent(route, path),
@@ -502,12 +552,14 @@ function errorCodes(route: RouteDefinition, pathNames: readonly string[]): Error
   const codes: ErrorCode[] = ["UNKNOWN_PARAMETERS", "INVALID_PARAMETER"];
   if (Object.entries(route.params.schemas).some(([name, schema]) => isRequiredParam(route, name, schema))) codes.push("MISSING_PARAMETER");
   if (pathNames.includes("version")) codes.push("INVALID_VERSION", "VERSION_NOT_FOUND");
-  if (route.method === "POST") codes.push("INVALID_JSON", "VALIDATION_ERROR", "TOO_MANY_IDENTIFIERS", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE");
+  if (route.path === "/api/players/batch") codes.push("INVALID_JSON", "TOO_MANY_IDENTIFIERS");
+  if (route.bodySchema !== undefined) codes.push("VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE");
+  if (route.access === "registration") codes.push("KEY_LIMIT_EXCEEDED", "REGISTRATION_CLOSED", "REGISTRATION_RATE_LIMIT");
   if (route.access === "key") codes.push("MISSING_API_KEY", "INVALID_API_KEY");
   if (pathNames.includes("slug") || pathNames.includes("id")) codes.push("PLAYER_NOT_FOUND");
   if (pathNames.includes("teamName")) codes.push("TEAM_NOT_FOUND");
   if (pathNames.some((name) => !["slug", "id", "teamName", "version"].includes(name))) codes.push("NOT_FOUND");
-  if (route.access !== "none") codes.push("RATE_LIMIT_EXCEEDED");
+  if (route.access === "key" || route.access === "address") codes.push("RATE_LIMIT_EXCEEDED");
   codes.push("INTERNAL_ERROR");
   if (route.access !== "none" || route.path === "/ready") codes.push("SERVICE_UNAVAILABLE");
   return codes;

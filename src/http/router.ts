@@ -6,9 +6,12 @@ import type { CompiledParams } from "../query/params.js";
 import type { Reply } from "./reply.js";
 import type { RequestContext } from "./context.js";
 
-export type Method = "GET" | "POST";
-/** key: X-API-Key and its token bucket; address: the per-address bucket; none: no limit at all. */
-export type Access = "key" | "address" | "none";
+export type Method = "GET" | "POST" | "DELETE";
+/**
+ * key: X-API-Key and its token bucket; address: the per-address bucket; registration: the
+ * per-address registration bucket (REGISTRATION_POLICY); none: no limit at all.
+ */
+export type Access = "key" | "address" | "registration" | "none";
 
 export interface RouteDefinition {
   method: Method;
@@ -18,7 +21,8 @@ export interface RouteDefinition {
   summary: string;
   /** JSON Schema of a POST body (documented in OpenAPI; the handler validates with it). */
   bodySchema?: object;
-  handle: (context: RequestContext) => Reply;
+  /** Synchronous for every read; a promise only where the route writes (keys), off the GET path. */
+  handle: (context: RequestContext) => Reply | Promise<Reply>;
 }
 
 interface CompiledRoute {
