@@ -18,6 +18,7 @@ const PAGE = `<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Courtside API keys</title>
 <link rel="stylesheet" href="dashboard/assets/dashboard.css">
+<link rel="icon" href="data:,">
 </head>
 <body>
 <header>
@@ -192,11 +193,12 @@ const SCRIPT = `"use strict";
     byId("usage").hidden = false;
   }
 
-  function refresh() {
+  // isQuiet: after a register or regenerate, whose own message stays on show.
+  function refresh(isQuiet) {
     fail("");
     return call("GET", "api/dashboard/usage").then(function (usage) {
       render(usage);
-      say("Usage of key " + usage.apiKey.prefix + "… as of " + new Date().toLocaleTimeString() + ".");
+      if (!isQuiet) say("Usage of key " + usage.apiKey.prefix + "… as of " + new Date().toLocaleTimeString() + ".");
     }).catch(function (error) {
       byId("usage").hidden = true;
       fail(error.message);
@@ -215,7 +217,7 @@ const SCRIPT = `"use strict";
       useKey(data.apiKey);
       showIssued(data.apiKey);
       say("Key created: " + data.rateLimit + " requests per hour.");
-      return refresh();
+      return refresh(true);
     }).catch(function (error) { fail(error.message); })
       .then(function () { byId("register-submit").disabled = false; });
   });
@@ -239,10 +241,10 @@ const SCRIPT = `"use strict";
     event.preventDefault();
     useKey(byId("api-key").value.trim());
     byId("issued").hidden = true;
-    refresh();
+    refresh(false);
   });
 
-  byId("refresh").addEventListener("click", refresh);
+  byId("refresh").addEventListener("click", function () { refresh(false); });
 
   byId("regenerate").addEventListener("click", function () {
     if (!window.confirm("Replace this key by a new one? The current key stops working at once, everywhere it is used.")) return;
@@ -251,7 +253,7 @@ const SCRIPT = `"use strict";
       useKey(data.apiKey);
       showIssued(data.apiKey);
       say("Key regenerated: the old key no longer works.");
-      return refresh();
+      return refresh(true);
     }).catch(function (error) { fail(error.message); });
   });
 
@@ -270,7 +272,7 @@ const SCRIPT = `"use strict";
 
 /** Self only, no inline script or style; no form ever submits anywhere (the script sends the requests). */
 const PAGE_POLICY = [
-  "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self'", "connect-src 'self'",
+  "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'",
   "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
 ].join("; ");
 
