@@ -3,12 +3,12 @@
 // asynchronously; the usage read is synchronous. A key appears in a body only when just issued.
 
 import { Ajv } from "ajv";
-import type { KeyInfo } from "../../keys/key-store.js";
-import { MAX_ACTIVE_KEYS_PER_EMAIL } from "../../keys/key-store.js";
+import { MAX_ACTIVE_KEYS_PER_EMAIL, type KeyInfo } from "../../keys/key-store.js";
 import type { KeyOutcome, KeyWriter } from "../../keys/key-writer.js";
 import { ApiError } from "../../query/api-error.js";
 import { compileParams } from "../../query/params.js";
-import type { Admission } from "../dispatch.js";
+import type { TakeResult } from "../token-buckets.js";
+import type { VerifiedKey } from "../dispatch.js";
 import type { RequestContext } from "../context.js";
 import { jsonReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
@@ -81,10 +81,10 @@ function refusal(outcome: Extract<KeyOutcome, { kind: "refused" }>): Error {
 }
 
 /** The verified caller of a keyed route: admission guarantees one. */
-function callerOf(context: RequestContext): Admission & { key: NonNullable<Admission["key"]>; presentedKey: string } {
+function callerOf(context: RequestContext): { key: VerifiedKey; presentedKey: string; result: TakeResult } {
   const caller = context.caller;
   if (caller?.key === undefined || caller.presentedKey === undefined) throw new Error("a keyed route ran without a verified key");
-  return caller as Admission & { key: NonNullable<Admission["key"]>; presentedKey: string };
+  return { key: caller.key, presentedKey: caller.presentedKey, result: caller.result };
 }
 
 function created(data: Record<string, unknown>): Reply {
