@@ -16,6 +16,7 @@ import { loadEditionSet } from "../src/store/editions.js";
 import type { Edition } from "../src/store/edition.js";
 import type { RowShape } from "../src/store/fragments.js";
 import { playerPage } from "../src/http/routes/players.js";
+import { UsageRings } from "../src/http/usage-rings.js";
 import { buildMixes } from "./mixes.js";
 import { machine, table, today, writeResults, writeSection } from "./report.js";
 
@@ -87,6 +88,12 @@ let i = 0;
 const next = <T>(items: readonly T[]): T => items[(i++) % items.length] as T;
 const meta = (p: Planned) => ({ count: p.result.rows.length, pagination: { total: p.result.total, limit: p.limit, cursor: String(p.offset), nextCursor: null, hasMore: false } });
 
+// Usage tracking's share of a keyed request (src/service.ts onResponse): one ring write. Timed as a
+// batch of 100 over 100 keys, since one write is far below the timer's resolution.
+const usageRings = new UsageRings(4096, () => ["/api/players", "/api/teams", "/api/players/search"]);
+const usageRoutes = ["/api/players", "/api/teams", "/api/players/search"] as const;
+let usageAt = Date.now();
+
 const bench = new Bench({ time: Number(flags.time), warmupTime: 200 });
 bench
   .add("plan: query string → PlayerQuery (mix b)", () => { plan(next(rawQueries)); })
@@ -97,7 +104,11 @@ bench
     playerPage(edition, result.rows, defaultPage.shape, { count: result.rows.length });
   })
   .add("execute: search / archetype / college filters", () => { const p = next(filterQueries); executeQuery(edition, p.query, p.offset, p.limit); })
-  .add("search: ranked name search (mix c)", () => { const s = next(searches); edition.nameIndex.search(s.q, s.eraMask, s.limit); });
+  .add("search: ranked name search (mix c)", () => { const s = next(searches); edition.nameIndex.search(s.q, s.eraMask, s.limit); })
+  .add("usage rings: 100 keyed requests recorded (÷100 = one)", () => {
+    usageAt += 1;
+    for (let k = 0; k < 100; k++) usageRings.record(k, usageRoutes[k % 3] as string, "GET", 200, 0.25, usageAt);
+  });
 await bench.run();
 
 const rows = bench.tasks.map((task) => {

@@ -41,6 +41,8 @@ an environment variable; the flag wins.
   --metrics-port N    METRICS_PORT    Prometheus metrics port (default 9464; 0 = any)
   --trust-proxy LIST  TRUST_PROXY     reverse proxies (addresses, CIDRs) whose X-Forwarded-For
                                       names the client for per-address limits
+  --registration open|closed  REGISTRATION  open: anyone may get a key (POST /api/register,
+                                      /dashboard); closed: keys come from the keys command (default open)
                       BODY_TIMEOUT_MS a POST body must arrive within this time (default 10000)`;
 
 /** The subcommands. Adding one (e.g. `sync`) is one entry here. */

@@ -20,13 +20,15 @@ export interface Config {
   readonly metricsPort: number;
   /** TRUST_PROXY: the proxies whose X-Forwarded-For is believed; undefined = the header is ignored. */
   readonly trustProxy: ProxyTrust | undefined;
+  /** open: anyone may register for a key (POST /api/register, /dashboard); closed: keys come from the operator's command line. */
+  readonly registration: "open" | "closed";
 }
 
 /** The flags `serve` takes (each also an environment variable); shown by `courtside serve --help`. */
 export const SERVE_OPTIONS = {
   port: { type: "string" }, host: { type: "string" }, "data-dir": { type: "string" }, "keys-file": { type: "string" },
   workers: { type: "string" }, "log-level": { type: "string" }, "cors-origins": { type: "string" }, "cache-mb": { type: "string" },
-  "metrics-port": { type: "string" }, "trust-proxy": { type: "string" },
+  "metrics-port": { type: "string" }, "trust-proxy": { type: "string" }, registration: { type: "string" },
 } as const;
 
 const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
@@ -50,6 +52,8 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
   const logLevel = (values["log-level"] ?? env.LOG_LEVEL ?? "info") as Config["logLevel"];
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, not ${logLevel}`);
   const cors = values["cors-origins"] ?? env.CORS_ORIGINS ?? "";
+  const registration = values.registration ?? env.REGISTRATION ?? "open";
+  if (registration !== "open" && registration !== "closed") throw new ConfigError(`REGISTRATION must be open or closed, not ${registration}`);
   return Object.freeze({
     host: values.host ?? env.HOST ?? "0.0.0.0",
     port: integer("PORT", values.port ?? env.PORT, 3000, 0, 65535),
@@ -63,5 +67,6 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
     bodyTimeoutMs: integer("BODY_TIMEOUT_MS", env.BODY_TIMEOUT_MS, 10_000, 100, 600_000),
     metricsPort: integer("METRICS_PORT", values["metrics-port"] ?? env.METRICS_PORT, 9464, 0, 65535),
     trustProxy: parseTrustProxy(values["trust-proxy"] ?? env.TRUST_PROXY ?? "", (reason) => new ConfigError(`TRUST_PROXY ${reason}`)),
+    registration,
   });
 }

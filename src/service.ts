@@ -1,14 +1,16 @@
-// Assembles one running service from a Config: editions (hot-reloaded), keys, buckets,
-// dispatcher, uWS server, request stats and access logs. Used by each worker thread and by the
-// HTTP tests (port 0, injected clock). Touches no process state.
+// Assembles one running service from a Config: editions (hot-reloaded), keys and their writer,
+// buckets, usage rings, dispatcher, uWS server, request stats and access logs. Used by each worker
+// thread and by the HTTP tests (port 0, injected clock). Touches no process state.
 
-import { KeyRegistry } from "./keys/key-store.js";
+import { KeyChanges, KeyRegistry } from "./keys/key-store.js";
+import { localKeyWriter, type KeyWriter } from "./keys/key-writer.js";
 import { loadEditionSet, type EditionSet } from "./store/editions.js";
 import { watchDataDir, type ReloadEvent, type ReloadWatcher } from "./store/reload.js";
 import { createDispatcher } from "./http/app.js";
 import type { Dispatcher } from "./http/dispatch.js";
 import { startServer, type HttpServer } from "./http/server.js";
-import { ADDRESS_SLOTS, KEY_SLOTS, TokenBuckets } from "./http/token-buckets.js";
+import { ADDRESS_SLOTS, KEY_SLOTS, REGISTRATION_SLOTS, TokenBuckets } from "./http/token-buckets.js";
+import { UsageRings } from "./http/usage-rings.js";
 import { RequestStats, type StatsSnapshot } from "./ops/request-stats.js";
 import type { Logger } from "./ops/log.js";
 import type { Config } from "./config.js";
@@ -19,6 +21,7 @@ export interface Service {
   readonly port: number;
   readonly dispatcher: Dispatcher;
   readonly keys: KeyRegistry;
+  readonly usage: UsageRings;
   readonly reload: ReloadWatcher;
   editions(): EditionSet;
   stats(): StatsSnapshot;
@@ -30,6 +33,12 @@ export interface Service {
 export interface ServiceOptions {
   now?: () => number;
   buckets?: TokenBuckets;
+  registrationBuckets?: TokenBuckets;
+  /** Views of the supervisor's shared memory; a single-thread service allocates its own. */
+  usageBuffer?: SharedArrayBuffer;
+  keyChanges?: KeyChanges;
+  /** Where key writes go: the supervisor thread for workers; this thread by default. */
+  keyWriter?: KeyWriter;
   logger?: Logger;
   /** How often the data directory is looked at for new snapshots (ms). */
   reloadIntervalMs?: number;
@@ -39,9 +48,12 @@ export interface ServiceOptions {
 export async function startService(config: Config, options: ServiceOptions = {}): Promise<Service> {
   const logger = options.logger;
   let editions = loadEditionSet(config.dataDir);
+  const keyChanges = options.keyChanges ?? new KeyChanges();
   const keys = new KeyRegistry(config.keysFile, {
+    changes: keyChanges,
     onError: (error) => logger?.warn({ reason: error.message }, "keys file refused; keeping the keys loaded before"),
   });
+  const keyWriter = options.keyWriter ?? localKeyWriter(config.keysFile, keyChanges);
   keys.watch();
   const reload = watchDataDir(
     config.dataDir,
@@ -56,19 +68,24 @@ export async function startService(config: Config, options: ServiceOptions = {})
   );
   const buckets = options.buckets ?? new TokenBuckets(KEY_SLOTS, ADDRESS_SLOTS);
   const stats = new RequestStats();
+  const now = options.now ?? Date.now;
   let isDraining = false;
-  const dispatcher = createDispatcher({
+  let dispatcher: Dispatcher | undefined;
+  // Route codes in the rings follow the route table, which every thread builds in the same order.
+  const usage = new UsageRings(KEY_SLOTS, () => dispatcher?.routes.map((route) => route.path) ?? [], options.usageBuffer);
+  dispatcher = createDispatcher({
     editions: () => editions,
     keys,
     buckets,
-    now: options.now ?? Date.now,
+    registrationBuckets: options.registrationBuckets ?? new TokenBuckets(0, REGISTRATION_SLOTS),
+    now,
     responseCacheBytes: config.responseCacheBytes,
     corsOrigins: config.corsOrigins,
     isDraining: () => isDraining,
     maxBodyBytes: config.maxBodyBytes,
     stats,
     onError: (error, requestId) => logger?.error({ requestId, err: error }, "unexpected error"),
-  });
+  }, { registry: keys, writer: keyWriter, usage, isRegistrationOpen: config.registration === "open" });
   let server: HttpServer;
   try {
     server = await startServer({
@@ -80,6 +97,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
       trustProxy: config.trustProxy,
       onResponse: (outgoing, request, durationMs) => {
         stats.record(outgoing.route, outgoing.status, durationMs / 1000);
+        // The key's own history: route template, method, status, time. Never the key or the query.
+        if (outgoing.keySlot >= 0) usage.record(outgoing.keySlot, outgoing.route, request.method, outgoing.status, durationMs, now());
         // One access line per request; the API key is never logged.
         logger?.info({ requestId: outgoing.requestId, method: request.method, route: outgoing.route, status: outgoing.status, ms: Math.round(durationMs * 1000) / 1000 }, "request");
       },
@@ -97,6 +116,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     port: server.port,
     dispatcher,
     keys,
+    usage,
     reload,
     editions: () => editions,
     stats: () => stats.snapshot(editions.ordered.map((edition) => ({ gameVersion: edition.key, status: edition.payload.meta.status, players: edition.rowCount }))),

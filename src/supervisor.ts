@@ -1,10 +1,14 @@
-// The supervisor: N worker threads, each a uWS app on the same port, sharing one set of token
-// buckets (a SharedArrayBuffer). Restarts a worker that dies after it was ready, collects stats
-// for metrics, and drains every worker on stop.
+// The supervisor: N worker threads, each a uWS app on the same port, sharing token buckets, usage
+// rings and the key-change counter (SharedArrayBuffers). The server's one writer of the keys file:
+// workers send key operations here, applied one at a time. Restarts a worker that dies after it
+// was ready, collects stats for metrics, and drains every worker on stop.
 
 import { Worker } from "node:worker_threads";
 import { ConfigError, type Config } from "./config.js";
-import { ADDRESS_SLOTS, KEY_SLOTS, TokenBuckets } from "./http/token-buckets.js";
+import { ADDRESS_SLOTS, KEY_SLOTS, REGISTRATION_SLOTS, TokenBuckets } from "./http/token-buckets.js";
+import { UsageRings } from "./http/usage-rings.js";
+import { KeyChanges } from "./keys/key-store.js";
+import { applyKeyOperation } from "./keys/key-writer.js";
 import type { Logger } from "./ops/log.js";
 import type { StatsSnapshot } from "./ops/request-stats.js";
 import type { FromWorker, ToWorker, WorkerData } from "./worker.js";
@@ -14,6 +18,9 @@ const SHUTDOWN_BUDGET_MS = 9_000;
 export class Supervisor {
   private readonly workers = new Map<number, Worker>();
   private readonly buckets = new TokenBuckets(KEY_SLOTS, ADDRESS_SLOTS);
+  private readonly registrations = new TokenBuckets(0, REGISTRATION_SLOTS);
+  private readonly usage = new SharedArrayBuffer(UsageRings.byteLength(KEY_SLOTS));
+  private readonly keyChanges = new KeyChanges();
   private isStopping = false;
   private restartCount = 0;
   private nextStatsId = 0;
@@ -30,7 +37,9 @@ export class Supervisor {
   }
 
   private spawn(index: number, isBoot: boolean): Promise<void> {
-    const data: WorkerData = { config: this.config, buckets: this.buckets.buffer as SharedArrayBuffer, index };
+    const data: WorkerData = {
+      config: this.config, buckets: this.buckets.buffer, registrations: this.registrations.buffer, usage: this.usage, keyChanges: this.keyChanges.buffer, index,
+    };
     const worker = new Worker(this.script, { workerData: data, eval: typeof this.script === "string" });
     this.workers.set(index, worker);
     return new Promise((resolve, reject) => {
@@ -40,6 +49,11 @@ export class Supervisor {
           isReady = true;
           this.logger.info({ worker: index, port: message.port, bootMs: message.bootMs, editions: message.editions, current: message.current }, `worker ${index} listening on port ${message.port}`);
           resolve();
+        } else if (message.type === "keys") {
+          // Synchronous, so operations from every worker run one after another: none is lost or doubled.
+          const outcome = applyKeyOperation(this.config.keysFile, message.operation, this.keyChanges);
+          if (outcome.kind === "refused" && outcome.failure === "store") this.logger.error({ worker: index, reason: outcome.message }, "key operation failed");
+          worker.postMessage({ type: "keys", id: message.id, outcome } satisfies ToWorker);
         } else if (message.type === "fatal") {
           this.logger.error({ worker: index }, message.message);
           if (!isReady) reject(new ConfigError(message.message));

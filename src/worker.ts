@@ -1,21 +1,28 @@
 // One worker thread: a uWS app on the shared port serving every edition, drawing from the token
-// buckets every worker shares. Talks to the supervisor by messages: ready/fatal out; drain and
-// stats in. Started by worker-main.ts (npm start) or by the single binary's bundle in a thread.
+// buckets and usage rings every worker shares. Talks to the supervisor by messages: ready/fatal
+// and key operations out; drain, stats and key outcomes in. Started by worker-main.ts (npm start)
+// or by the single binary's bundle in a thread.
 
 import { parentPort, workerData, threadId } from "node:worker_threads";
 import type { Config } from "./config.js";
-import { ADDRESS_SLOTS, KEY_SLOTS, TokenBuckets } from "./http/token-buckets.js";
+import { ADDRESS_SLOTS, KEY_SLOTS, REGISTRATION_SLOTS, TokenBuckets } from "./http/token-buckets.js";
+import { KeyChanges } from "./keys/key-store.js";
+import { threadKeyWriter, type KeyReplyMessage, type KeyRequestMessage } from "./keys/key-writer.js";
 import { createLogger } from "./ops/log.js";
 import { startService } from "./service.js";
 
 export interface WorkerData {
   config: Config;
   buckets: SharedArrayBuffer;
+  registrations: SharedArrayBuffer;
+  usage: SharedArrayBuffer;
+  keyChanges: SharedArrayBuffer;
   index: number;
 }
 
-export type ToWorker = { type: "drain" } | { type: "stats"; id: number };
+export type ToWorker = { type: "drain" } | { type: "stats"; id: number } | KeyReplyMessage;
 export type FromWorker =
+  | KeyRequestMessage
   | { type: "ready"; port: number; bootMs: number; editions: string[]; current: string }
   | { type: "fatal"; message: string }
   | { type: "stats"; id: number; stats: unknown }
@@ -30,6 +37,11 @@ export async function runWorker(): Promise<void> {
     const started = performance.now();
     const service = await startService(data.config, {
       buckets: new TokenBuckets(KEY_SLOTS, ADDRESS_SLOTS, data.buckets),
+      registrationBuckets: new TokenBuckets(0, REGISTRATION_SLOTS, data.registrations),
+      usageBuffer: data.usage,
+      keyChanges: new KeyChanges(data.keyChanges),
+      // The supervisor is the server's one writer of the keys file.
+      ...(port ? { keyWriter: threadKeyWriter({ postMessage: (message) => port.postMessage(message), on: (event, listener) => port.on(event, listener) }) } : {}),
       logger,
     });
     const editions = service.editions();
@@ -39,6 +51,7 @@ export async function runWorker(): Promise<void> {
         send({ type: "stats", id: message.id, stats: service.stats() });
         return;
       }
+      if (message.type === "keys") return;
       void service.drain().then(() => {
         logger.flush();
         send({ type: "drained" });

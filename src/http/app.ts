@@ -4,24 +4,30 @@ import { Dispatcher, type DispatchOptions } from "./dispatch.js";
 import { Router, type RouteDefinition } from "./router.js";
 import { batchRoutes } from "./routes/batch.js";
 import { bulkRoutes } from "./routes/bulk.js";
+import { dashboardRoutes } from "./routes/dashboard.js";
 import { docsRoutes } from "./routes/docs.js";
 import { historyRoutes } from "./routes/history.js";
+import { keyRoutes, type KeyServices } from "./routes/keys.js";
 import { playerRoutes } from "./routes/players.js";
 import { searchRoutes } from "./routes/search.js";
 import { serviceRoutes } from "./routes/service.js";
 import { teamRoutes } from "./routes/teams.js";
 import { versionedRoutes } from "./routes/versioned.js";
 
-/** Every route, the documentation routes included (they describe the whole table, themselves too). */
-export function buildRoutes(isReady: () => boolean): RouteDefinition[] {
+/**
+ * Every route, the documentation routes included (they describe the whole table, themselves too).
+ * Without `keys` the key routes are listed but cannot run: a table built only to be described.
+ */
+export function buildRoutes(isReady: () => boolean, keys?: KeyServices): RouteDefinition[] {
   const routes: RouteDefinition[] = [
     ...playerRoutes, ...searchRoutes, ...bulkRoutes, ...batchRoutes, ...historyRoutes, ...teamRoutes, ...versionedRoutes, ...serviceRoutes(isReady),
+    ...keyRoutes(keys), ...dashboardRoutes(),
   ];
   routes.push(...docsRoutes(() => routes));
   return routes;
 }
 
-export function createDispatcher(options: Omit<DispatchOptions, "router">): Dispatcher {
-  const router = new Router(buildRoutes(() => !options.isDraining()));
+export function createDispatcher(options: Omit<DispatchOptions, "router">, keys: KeyServices): Dispatcher {
+  const router = new Router(buildRoutes(() => !options.isDraining(), keys));
   return new Dispatcher({ ...options, router });
 }

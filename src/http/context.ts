@@ -4,6 +4,7 @@ import type { QueryParams } from "../query/query-string.js";
 import type { EditionSet } from "../store/editions.js";
 import type { ParamValues } from "../query/params.js";
 import type { Reply } from "./reply.js";
+import type { Admission } from "./dispatch.js";
 
 export interface RequestContext {
   method: string;
@@ -19,4 +20,6 @@ export interface RequestContext {
   /** Returns the cached reply for `key` or builds, stores and returns it. */
   cached: (key: string, build: () => Reply) => Reply;
   now: number;
+  /** Admission's outcome: on keyed routes the verified key, its bucket and what is left in it. */
+  caller: Admission | undefined;
 }

@@ -1,6 +1,7 @@
 // The request pipeline, free of uWS: route (404/405) → API key (401) → rate limit (429) →
 // parameters (400) → handler → conditional (304) → headers. One try/catch funnel turns an
-// ApiError into its envelope and anything else into a 500 that reveals nothing.
+// ApiError into its envelope and anything else into a 500 that reveals nothing. Handlers answer
+// synchronously; the few that write (keys) return a promise, which takes the same funnel later.
 
 import { randomBytes } from "node:crypto";
 import { LRUCache } from "lru-cache";
@@ -12,7 +13,7 @@ import { chooseEncoding, encodedBody, matchesIfNoneMatch, type Encoding } from "
 import { errorReply, ownedReply, type Reply } from "./reply.js";
 import type { RouteDefinition, Router } from "./router.js";
 import type { RequestStats } from "../ops/request-stats.js";
-import { ADDRESS_POLICY, KEY_POLICY, rateLimitLines, refillPerMs, type TakeResult, type TokenBuckets } from "./token-buckets.js";
+import { ADDRESS_POLICY, KEY_POLICY, REGISTRATION_POLICY, rateLimitLines, refillPerMs, type TakeResult, type TokenBuckets } from "./token-buckets.js";
 
 export interface IncomingRequest {
   method: string;
@@ -43,10 +44,14 @@ export interface Outgoing {
   shouldClose?: boolean;
   /** The body is the scratch buffer: write it now, in one call, never streamed across ticks. */
   isScratch?: boolean;
+  /** The KeyRegistry slot of the verified key that made the request, or -1 (for usage tracking). */
+  keySlot: number;
 }
 
+export interface VerifiedKey { id: string; slot: number; rateLimit: number }
+
 export interface KeyVerifier {
-  verify(key: string): { id: string; slot: number; rateLimit: number } | undefined;
+  verify(key: string): VerifiedKey | undefined;
 }
 
 export interface DispatchOptions {
@@ -54,6 +59,8 @@ export interface DispatchOptions {
   editions: () => EditionSet;
   keys: KeyVerifier;
   buckets: TokenBuckets;
+  /** Registrations per client address (REGISTRATION_POLICY), shared by every worker like `buckets`. */
+  registrationBuckets: TokenBuckets;
   now: () => number;
   /** 0 disables the response cache (benchmarks of the uncached path). */
   responseCacheBytes: number;
@@ -68,7 +75,20 @@ export const CACHE_CONTROL = "private, max-age=3600";
 const JSON_TYPE = "application/json; charset=utf-8";
 const EXPOSED_HEADERS = "ETag, Retry-After, X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit, RateLimit-Policy";
 
-interface Limit { result: TakeResult; capacity: number; windowSeconds: number; policy: string; slot: number }
+/** What admission decided: the bucket drawn from, and the verified key on keyed routes. */
+export interface Admission {
+  result: TakeResult;
+  capacity: number;
+  windowSeconds: number;
+  policy: string;
+  slot: number;
+  /** The bucket set `slot` is in (a 304 refunds there). */
+  buckets: TokenBuckets;
+  key?: VerifiedKey;
+  /** The key as presented, on keyed routes only: the key routes act on it, nothing logs it. */
+  presentedKey?: string;
+}
+type Limit = Admission;
 
 /** A request line already answered with a cacheable reply: its route and that reply. */
 interface Answered { route: RouteDefinition; reply: Reply }
@@ -108,7 +128,12 @@ export class Dispatcher {
     return { size: this.cache?.size ?? 0, bytes: this.cache?.calculatedSize ?? 0 };
   }
 
-  dispatch(request: IncomingRequest): Outgoing {
+  /** The route table, in the router's (fixed) order: usage tracking numbers routes by it. */
+  get routes(): readonly RouteDefinition[] {
+    return this.options.router.definitions;
+  }
+
+  dispatch(request: IncomingRequest): Outgoing | Promise<Outgoing> {
     const requestId = `${this.requestPrefix}-${(++this.requestCount).toString(36)}`;
     const now = this.options.now();
     let limit: Limit | undefined;
@@ -136,26 +161,44 @@ export class Dispatcher {
       }
       route = match.route;
       limit = this.admit(route, request, now);
-      if (request.method === "POST") checkBody(request, this.options.maxBodyBytes);
+      if (route.bodySchema !== undefined) checkBody(request, this.options.maxBodyBytes);
       const query = parseQueryString(request.rawQuery);
       const values = validateParams(route.params, query);
       const editions = this.options.editions();
-      reply = route.handle({
+      const handled = route.handle({
         method: request.method, path: request.url, pathParams: match.pathParams, query, values, editions, requestId,
-        body: request.body, contentType: request.contentType, now,
+        body: request.body, contentType: request.contentType, now, caller: limit,
         cached: (key, build) => this.cached(key, build),
       });
+      if (handled instanceof Promise) return this.settle(handled, request, requestId, route.path, limit);
+      reply = handled;
       if (line !== undefined && reply.status === 200 && reply.etag !== undefined && reply.isScratch !== true) this.answered?.set(line, { route, reply });
     } catch (error) {
-      if (!(error instanceof ApiError)) this.options.onError?.(error, requestId);
-      const apiError = error instanceof ApiError ? error : new ApiError("INTERNAL_ERROR");
-      reply = errorReply(apiError, requestId);
-      if (apiError.code === "RATE_LIMIT_EXCEEDED") {
-        if (limit === undefined) limit = (error as ApiError & { limit?: Limit }).limit;
-        if (this.options.stats) this.options.stats.rateLimited[limit?.policy === "anonymous" ? "address" : "key"] += 1;
-      }
+      ({ reply, limit } = this.failure(error, requestId, limit));
     }
     return this.respond(request, requestId, route?.path ?? "(unmatched)", reply, limit);
+  }
+
+  /** An asynchronous handler's reply, through the same funnel. Never rejects. */
+  private settle(handled: Promise<Reply>, request: IncomingRequest, requestId: string, route: string, limit: Limit | undefined): Promise<Outgoing> {
+    return handled.then(
+      (reply) => this.respond(request, requestId, route, reply, limit),
+      (error: unknown) => {
+        const failed = this.failure(error, requestId, limit);
+        return this.respond(request, requestId, route, failed.reply, failed.limit);
+      },
+    );
+  }
+
+  /** The one place a thrown error becomes a reply: its envelope, or a 500 that is logged. */
+  private failure(error: unknown, requestId: string, limit: Limit | undefined): { reply: Reply; limit: Limit | undefined } {
+    if (!(error instanceof ApiError)) this.options.onError?.(error, requestId);
+    const apiError = error instanceof ApiError ? error : new ApiError("INTERNAL_ERROR");
+    if (apiError.code === "RATE_LIMIT_EXCEEDED" || apiError.code === "REGISTRATION_RATE_LIMIT") {
+      if (limit === undefined) limit = (error as ApiError & { limit?: Limit }).limit;
+      if (this.options.stats) this.options.stats.rateLimited[limit?.policy === "free" || limit?.policy === "custom" ? "key" : "address"] += 1;
+    }
+    return { reply: errorReply(apiError, requestId), limit };
   }
 
   /** The memo key of a GET or HEAD, or undefined when the memo is off or the line too long. */
@@ -178,9 +221,17 @@ export class Dispatcher {
     const addressLimit = (): Limit => {
       const slot = buckets.addressSlot(request.address());
       const result = buckets.take(slot, ADDRESS_POLICY.capacity, refillPerMs(ADDRESS_POLICY.capacity, ADDRESS_POLICY.windowSeconds), now);
-      return { result, capacity: ADDRESS_POLICY.capacity, windowSeconds: ADDRESS_POLICY.windowSeconds, policy: "anonymous", slot };
+      return { result, capacity: ADDRESS_POLICY.capacity, windowSeconds: ADDRESS_POLICY.windowSeconds, policy: "anonymous", slot, buckets };
     };
     if (route.access === "address") return ensureAllowed(addressLimit());
+    if (route.access === "registration") {
+      // Its own, far smaller bucket per address: five new keys an hour, whatever else the address does.
+      const registrations = this.options.registrationBuckets;
+      const slot = registrations.addressSlot(request.address());
+      const { capacity, windowSeconds } = REGISTRATION_POLICY;
+      const result = registrations.take(slot, capacity, refillPerMs(capacity, windowSeconds), now);
+      return ensureAllowed({ result, capacity, windowSeconds, policy: "registration", slot, buckets: registrations }, "REGISTRATION_RATE_LIMIT");
+    }
     const key = request.apiKey;
     const verified = key.length === 0 ? undefined : this.options.keys.verify(key);
     if (!verified) {
@@ -192,7 +243,10 @@ export class Dispatcher {
     // Past the slots allocated at boot, keys share buckets (stricter, never laxer) instead of failing.
     const slot = verified.slot % buckets.keySlots;
     const result = buckets.take(slot, capacity, refillPerMs(capacity, KEY_POLICY.windowSeconds), now);
-    return ensureAllowed({ result, capacity, windowSeconds: KEY_POLICY.windowSeconds, policy: capacity === KEY_POLICY.capacity ? "free" : "custom", slot });
+    return ensureAllowed({
+      result, capacity, windowSeconds: KEY_POLICY.windowSeconds, policy: capacity === KEY_POLICY.capacity ? "free" : "custom", slot, buckets,
+      key: verified, presentedKey: key,
+    });
   }
 
   private cached(key: string, build: () => Reply): Reply {
@@ -211,7 +265,7 @@ export class Dispatcher {
     const isNotModified = reply.etag !== undefined && reply.status === 200 && matchesIfNoneMatch(request.ifNoneMatch, reply.etag);
     if (isNotModified && limit && limit.result.isAllowed) {
       // A 304 takes no token: give back the one taken on admission.
-      this.options.buckets.refund(limit.slot, limit.capacity);
+      limit.buckets.refund(limit.slot, limit.capacity);
       limit = { ...limit, result: { ...limit.result, remaining: Math.min(limit.capacity, limit.result.remaining + 1) } };
     }
     let headers = `X-Request-Id: ${requestId}`;
@@ -224,11 +278,12 @@ export class Dispatcher {
     if (origin !== undefined && origin !== "*") headers += "\r\nVary: Origin";
     if (reply.headers) for (const [name, value] of reply.headers) headers += `\r\n${name}: ${value}`;
     const shouldClose = this.options.isDraining();
-    if (isNotModified) return { status: 304, headers: headers + representationLines(reply, undefined), body: null, contentLength: 0, route, requestId, shouldClose };
+    const keySlot = limit?.key === undefined ? -1 : limit.key.slot;
+    if (isNotModified) return { status: 304, headers: headers + representationLines(reply, undefined), body: null, contentLength: 0, route, requestId, shouldClose, keySlot };
     const { body, encoding } = encodedBody(reply, chooseEncoding(request.acceptEncoding));
     headers += representationLines(reply, encoding);
     const isHead = request.method === "HEAD";
-    return { status: reply.status, headers, body: isHead ? null : body, contentLength: body.length, route, requestId, shouldClose, isScratch: body === reply.body && reply.isScratch === true };
+    return { status: reply.status, headers, body: isHead ? null : body, contentLength: body.length, route, requestId, shouldClose, isScratch: body === reply.body && reply.isScratch === true, keySlot };
   }
 
   private corsOrigin(origin: string): string | undefined {
@@ -242,12 +297,13 @@ export class Dispatcher {
     const origin = this.corsOrigin(request.origin) as string;
     return {
       status: 204,
-      headers: `X-Request-Id: ${requestId}\r\nAccess-Control-Allow-Origin: ${origin}\r\nAccess-Control-Allow-Methods: GET, HEAD, POST, OPTIONS`
+      headers: `X-Request-Id: ${requestId}\r\nAccess-Control-Allow-Origin: ${origin}\r\nAccess-Control-Allow-Methods: GET, HEAD, POST, DELETE, OPTIONS`
         + `\r\nAccess-Control-Allow-Headers: X-API-Key, Content-Type, If-None-Match\r\nAccess-Control-Max-Age: 600${origin === "*" ? "" : "\r\nVary: Origin"}`,
       body: null,
       contentLength: 0,
       route: "(preflight)",
       requestId,
+      keySlot: -1,
     };
   }
 }
@@ -261,7 +317,7 @@ function representationLines(reply: Reply, encoding: Encoding | undefined): stri
   const slot = encoding ?? "notModified";
   const kept = reply.headerLines?.[slot];
   if (kept !== undefined) return kept;
-  let lines = reply.etag !== undefined ? `\r\nCache-Control: ${CACHE_CONTROL}\r\nETag: ${reply.etag}` : "\r\nCache-Control: no-store";
+  let lines = reply.etag !== undefined ? `\r\nCache-Control: ${CACHE_CONTROL}\r\nETag: ${reply.etag}` : `\r\nCache-Control: ${reply.cacheControl ?? "no-store"}`;
   lines += "\r\nVary: Accept-Encoding";
   if (encoding !== undefined) {
     lines += `\r\nContent-Type: ${reply.contentType ?? JSON_TYPE}`;
@@ -271,12 +327,13 @@ function representationLines(reply: Reply, encoding: Encoding | undefined): stri
   return lines;
 }
 
-function ensureAllowed(limit: Limit): Limit {
+function ensureAllowed(limit: Limit, code: "RATE_LIMIT_EXCEEDED" | "REGISTRATION_RATE_LIMIT" = "RATE_LIMIT_EXCEEDED"): Limit {
   if (limit.result.isAllowed) return limit;
+  const what = code === "REGISTRATION_RATE_LIMIT" ? "registrations" : "requests";
   const error = new ApiError(
-    "RATE_LIMIT_EXCEEDED",
+    code,
     { limit: limit.capacity, retryAfter: limit.result.retryAfterSeconds },
-    `Rate limit of ${limit.capacity} requests per ${limit.windowSeconds === 3600 ? "hour" : `${limit.windowSeconds} s`} exceeded; retry in ${limit.result.retryAfterSeconds} s`,
+    `Rate limit of ${limit.capacity} ${what} per ${limit.windowSeconds === 3600 ? "hour" : `${limit.windowSeconds} s`} exceeded; retry in ${limit.result.retryAfterSeconds} s`,
   );
   throw Object.assign(error, { limit });
 }

@@ -5,7 +5,7 @@
 
 import { ERROR_TABLE, type ErrorCode } from "../query/api-error.js";
 import type { ParamSchema } from "../query/params.js";
-import { ADDRESS_POLICY, KEY_POLICY } from "./token-buckets.js";
+import { ADDRESS_POLICY, KEY_POLICY, REGISTRATION_POLICY } from "./token-buckets.js";
 import { COMPONENT_SCHEMAS, envelopeSchema, ref } from "./response-schemas.js";
 import type { Method, RouteDefinition } from "./router.js";
 
@@ -21,7 +21,7 @@ type Schema = Record<string, unknown>;
 /** Routes whose 200s carry an ETag, so If-None-Match can give a 304. */
 const CACHEABLE_PATHS = [
   /^\/api\/players$/, /^\/api\/players\/bulk$/, /^\/api\/teams$/, /^\/api\/teams\/\{teamName\}\/roster$/, /^\/api\/versions(\/.*)?$/,
-  /^\/api\/openapi\.json$/, /^\/docs(\/.*)?$/, /^\/llms(-full)?\.txt$/,
+  /^\/api\/openapi\.json$/, /^\/docs(\/.*)?$/, /^\/llms(-full)?\.txt$/, /^\/dashboard(\/.*)?$/,
 ];
 
 const PATH_PARAMS: Readonly<Record<string, Schema & { description: string }>> = {
@@ -55,12 +55,13 @@ const TAGS = [
   { name: "players", description: "Players of the current edition: list, bulk, batch, one, history, search" },
   { name: "teams", description: "Teams and rosters of the current edition" },
   { name: "versions", description: "Game editions and their frozen (or live) data" },
+  { name: "keys", description: "Register for a key, see its usage, regenerate or revoke it (also on the /dashboard page)" },
   { name: "service", description: "Liveness, readiness and this documentation" },
 ] as const;
 
 const DESCRIPTION = [
   "Basketball video-game player ratings, teams, rosters and per-edition archives.",
-  `**Authentication.** Send your key in the \`X-API-Key\` header. Routes marked with a lock need it; the others are limited to ${ADDRESS_POLICY.capacity} requests per minute per client address.`,
+  `**Authentication.** Send your key in the \`X-API-Key\` header. Routes marked with a lock need it; the others are limited to ${ADDRESS_POLICY.capacity} requests per minute per client address. Get a key on the \`/dashboard\` page or with \`POST /api/register\` (${REGISTRATION_POLICY.capacity} registrations per client address per hour); the operator may close registration and hand out keys instead.`,
   `**Rate limits.** A token bucket per key (free tier: ${KEY_POLICY.capacity} requests per hour, refilled continuously). Every keyed response carries \`X-RateLimit-*\` and \`RateLimit\`/\`RateLimit-Policy\` headers; a 429 adds \`Retry-After\`. A 304 takes no token.`,
   "**Caching.** Cacheable replies carry `Cache-Control: private, max-age=3600` and a weak `ETag`; send it back in `If-None-Match` for a 304.",
   "**Errors.** Every error is `{ success: false, error: { code, message, details? } }`. Checks run in this order: route (404, or 405 with an `Allow` header for a known path and another method) → API key (401) → rate limit (429) → parameters (400). An unknown query parameter is a 400 `UNKNOWN_PARAMETERS` with a suggestion the route accepts: the hosted service's names (`page`, `offset`, `skip` → `cursor`, or `offset` where pages are offsets; `per_page`, `pagesize`, `page_size`, `count` → `limit`; `rating`, `overall`, `min_rating` → `minRating`; `max_rating` → `maxRating`; `type`, `roster_type`, `team_type`, `roster` → `teamType`; `pos`, `positions` → `position`; `team_name`, `teamname` → `team`; `query` → `q` or the `search` filter; `name`, `player`, `search` where it is no filter → `/api/players/search`), otherwise the closest valid name.",
@@ -118,7 +119,7 @@ function operation(route: RouteDefinition, path: string, shared: ReadonlyMap<str
     description: describeAccess(route, isCacheable),
     tags: [tagOf(path)],
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(route.method === "POST"
+    ...(bodySchema !== undefined
       ? {
         requestBody: {
           required: true,
@@ -195,7 +196,9 @@ function describeAccess(route: RouteDefinition, isCacheable: boolean): string {
     ? "Needs an API key; takes one token from its bucket."
     : route.access === "address"
       ? `No API key; limited to ${ADDRESS_POLICY.capacity} requests per minute per client address.`
-      : "No API key and no rate limit.";
+      : route.access === "registration"
+        ? `No API key; limited to ${REGISTRATION_POLICY.capacity} registrations per hour per client address (policy \`"registration"\`).`
+        : "No API key and no rate limit.";
   const bounds = Object.keys(route.params.schemas).some((name) => /_(gte|lte)$/.test(name))
     ? " `{attribute}_gte` / `{attribute}_lte` bound any attribute by its snake_case name or alias (three_ball, dunk, layup, defense, mid_range)."
     : "";
@@ -206,6 +209,7 @@ function tagOf(path: string): string {
   if (path.startsWith("/api/versions")) return "versions";
   if (path.startsWith("/api/players")) return "players";
   if (path.startsWith("/api/teams")) return "teams";
+  if (path.startsWith("/api/keys") || path.startsWith("/api/register") || path.startsWith("/api/dashboard") || path.startsWith("/dashboard")) return "keys";
   return "service";
 }
 
@@ -276,9 +280,10 @@ function errorCodes(route: RouteDefinition, pathNames: readonly string[]): Error
   const codes: ErrorCode[] = ["UNKNOWN_PARAMETERS", "INVALID_PARAMETER", ...(route.errors ?? [])];
   if (Object.entries(route.params.schemas).some(([name, schema]) => isRequiredParam(route, name, schema))) codes.push("MISSING_PARAMETER");
   if (pathNames.includes("version")) codes.push("INVALID_VERSION", "VERSION_NOT_FOUND");
-  if (route.method === "POST") codes.push("INVALID_JSON", "VALIDATION_ERROR", "TOO_MANY_IDENTIFIERS", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE");
+  if (route.bodySchema !== undefined) codes.push("VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE");
+  if (route.access === "registration") codes.push("KEY_LIMIT_EXCEEDED", "REGISTRATION_CLOSED", "REGISTRATION_RATE_LIMIT");
   if (route.access === "key") codes.push("MISSING_API_KEY", "INVALID_API_KEY");
-  if (route.access !== "none") codes.push("RATE_LIMIT_EXCEEDED");
+  if (route.access === "key" || route.access === "address") codes.push("RATE_LIMIT_EXCEEDED");
   codes.push("INTERNAL_ERROR");
   if (route.access !== "none" || route.path === "/ready") codes.push("SERVICE_UNAVAILABLE");
   // In the table's order, each once (a route may list a code its shape already implies).

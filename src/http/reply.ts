@@ -12,6 +12,8 @@ export interface Reply {
   headers?: readonly (readonly [string, string])[];
   /** `Cache-Control: no-store` (health, readiness, errors). */
   isNoStore?: boolean;
+  /** Replaces `no-store` on a reply without an ETag (the dashboard's `private, no-store`). */
+  cacheControl?: string;
   /** Defaults to JSON; the API reference page and its assets set their own. */
   contentType?: string;
   /**

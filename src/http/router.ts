@@ -8,9 +8,12 @@ import type { Reply } from "./reply.js";
 import type { RequestContext } from "./context.js";
 import type { RouteResponse } from "./response-schemas.js";
 
-export type Method = "GET" | "POST";
-/** key: X-API-Key and its token bucket; address: the per-address bucket; none: no limit at all. */
-export type Access = "key" | "address" | "none";
+export type Method = "GET" | "POST" | "DELETE";
+/**
+ * key: X-API-Key and its token bucket; address: the per-address bucket; registration: the
+ * per-address registration bucket (REGISTRATION_POLICY); none: no limit at all.
+ */
+export type Access = "key" | "address" | "registration" | "none";
 
 export interface RouteDefinition {
   method: Method;
@@ -27,7 +30,8 @@ export interface RouteDefinition {
   response?: RouteResponse;
   /** Error codes it answers with beyond those its access, path parameters and method imply. */
   errors?: readonly ErrorCode[];
-  handle: (context: RequestContext) => Reply;
+  /** Synchronous for every read; a promise only where the route writes (keys), off the GET path. */
+  handle: (context: RequestContext) => Reply | Promise<Reply>;
 }
 
 interface CompiledRoute {

@@ -8,8 +8,8 @@ import { createClientAddress, type ProxyTrust } from "./trust-proxy.js";
 import { loadUws } from "./uws.js";
 
 const STATUS_TEXT: Readonly<Record<number, string>> = {
-  200: "200 OK", 204: "204 No Content", 304: "304 Not Modified", 400: "400 Bad Request", 401: "401 Unauthorized",
-  404: "404 Not Found", 405: "405 Method Not Allowed", 408: "408 Request Timeout", 413: "413 Payload Too Large",
+  200: "200 OK", 201: "201 Created", 204: "204 No Content", 304: "304 Not Modified", 400: "400 Bad Request", 401: "401 Unauthorized",
+  403: "403 Forbidden", 404: "404 Not Found", 405: "405 Method Not Allowed", 408: "408 Request Timeout", 413: "413 Payload Too Large",
   415: "415 Unsupported Media Type", 429: "429 Too Many Requests", 500: "500 Internal Server Error", 503: "503 Service Unavailable",
 };
 
@@ -52,16 +52,32 @@ export function startServer(options: ServerOptions): Promise<HttpServer> {
   const isProxyTrusted = options.trustProxy !== undefined;
   const counter = { inFlight: 0, lastRequestAt: performance.now() };
   const release = () => { counter.inFlight--; };
+  const finish = (res: HttpResponse, request: IncomingRequest, started: number, outgoing: Outgoing) => {
+    write(res, outgoing, release);
+    options.onResponse?.(outgoing, request, performance.now() - started);
+  };
   const answer = (res: HttpResponse, request: IncomingRequest, started: number) => {
-    let outgoing: Outgoing;
+    let outgoing: Outgoing | Promise<Outgoing>;
     try {
       outgoing = options.dispatcher.dispatch(request);
     } catch {
-      // The dispatcher has its own funnel; this only guards the process against a bug in it.
-      outgoing = { status: 500, headers: "Content-Type: application/json; charset=utf-8", body: Buffer.from('{"success":false,"error":{"code":"INTERNAL_ERROR","message":"Internal error"}}'), contentLength: 0, route: "(crash)", requestId: "" };
+      outgoing = CRASH;
     }
-    write(res, outgoing, release);
-    options.onResponse?.(outgoing, request, performance.now() - started);
+    if (!(outgoing instanceof Promise)) {
+      finish(res, request, started, outgoing);
+      return;
+    }
+    // A key write: everything was read from req already. Until it settles the client may leave,
+    // and uWS then forbids touching res; onAborted (replacing the body reader's) tells us so.
+    let isAborted = false;
+    res.onAborted(() => {
+      isAborted = true;
+      release();
+    });
+    outgoing.catch(() => CRASH).then((settled) => {
+      if (isAborted) return;
+      res.cork(() => finish(res, request, started, settled));
+    });
   };
   app.any("/*", (res, req) => {
     const started = performance.now();
@@ -115,6 +131,12 @@ export function startServer(options: ServerOptions): Promise<HttpServer> {
     });
   });
 }
+
+/** The dispatcher has its own funnel; this only guards the process against a bug in it. */
+const CRASH: Outgoing = {
+  status: 500, headers: "Content-Type: application/json; charset=utf-8", body: Buffer.from('{"success":false,"error":{"code":"INTERNAL_ERROR","message":"Internal error"}}'),
+  contentLength: 0, route: "(crash)", requestId: "", keySlot: -1,
+};
 
 /**
  * Counts bytes as they stream; past the cap it stops collecting and answers 413 once the rest has

@@ -22,6 +22,11 @@ export const KEY_POLICY = { capacity: 500, windowSeconds: 3600 } as const satisf
 /** Per client address, for unkeyed routes and failed key checks: 60 a minute, so keys cannot be guessed at speed. */
 export const ADDRESS_POLICY = { capacity: 60, windowSeconds: 60 } as const satisfies RateLimitPolicy;
 
+/** Per client address, for POST /api/register: five new keys an hour. */
+export const REGISTRATION_POLICY = { capacity: 5, windowSeconds: 3600 } as const satisfies RateLimitPolicy;
+/** Registration buckets (an address-only TokenBuckets of its own) are chosen by hash among this many. */
+export const REGISTRATION_SLOTS = 4096;
+
 /** Key slots are the key file's record indices; 4096 records is far beyond any self-hosted install. */
 export const KEY_SLOTS = 4096;
 /** Address buckets are chosen by hash among this many. */

@@ -1,13 +1,24 @@
 // API keys at rest: the keys file (SHA-256 digests only, never a key), the operations the keys
-// command runs on it, and the registry the server checks presented keys against. No clock reads.
+// command and the server run on it (each a read-modify-write under the keys file's lock), and the
+// registry the server checks presented keys against. No clock reads.
 
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { closeSync, fchmodSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, unwatchFile, watchFile, writeSync } from "node:fs";
+import { closeSync, fchmodSync, fsyncSync, openSync, readFileSync, renameSync, statSync, unlinkSync, unwatchFile, watchFile, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+
+/**
+ * Why a key operation was refused, so callers can answer without parsing messages: `invalid` (bad
+ * input), `limit` (a fourth active key for one e-mail), `unknown-key` / `revoked` (the key given is
+ * not an active key), `store` (the file cannot be read, written or locked).
+ */
+export type KeyStoreFailure = "invalid" | "limit" | "unknown-key" | "revoked" | "store";
 
 /** Everything that can go wrong with the keys file or a key operation, in words for the operator. */
 export class KeyStoreError extends Error {
   override readonly name = "KeyStoreError";
+  constructor(message: string, readonly failure: KeyStoreFailure = "store") {
+    super(message);
+  }
 }
 
 /** One key as stored. `digest` is the SHA-256 (hex) of the key; the key itself is never written. */
@@ -16,6 +27,8 @@ export interface KeyRecord {
   readonly digest: string;
   readonly email: string;
   readonly name?: string;
+  /** What the holder said the key is for (registration's optional `purpose`). */
+  readonly purpose?: string;
   readonly rateLimit: number;
   readonly createdAt: string;
   readonly revokedAt?: string;
@@ -127,9 +140,73 @@ export function writeKeyStore(file: string, store: KeyStoreFile): void {
   }
 }
 
+/** A writer waits this long for another writer's lock before giving up. */
+const LOCK_WAIT_MS = 5_000;
+/** A lock older than this was left by a writer that died mid-operation (one takes milliseconds). */
+const LOCK_STALE_MS = 10_000;
+const LOCK_RETRY_MS = 5;
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Runs one read-modify-write of the keys file under `<file>.lock`, created exclusively (O_EXCL), so
+ * the keys command and a running server never interleave: neither loses the other's key. Within
+ * the server one thread does every write (the supervisor, or the only thread), so the lock only
+ * ever separates processes. A lock whose holder has died, or that is older than ten seconds, is
+ * broken. Synchronous: holders keep it for a file read and write, a few milliseconds.
+ */
+export function withKeysFileLock<T>(file: string, operation: () => T): T {
+  const lock = `${file}.lock`;
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    let fd: number;
+    try {
+      fd = openSync(lock, "wx", 0o600);
+    } catch (error) {
+      if (!isErrnoException(error) || error.code !== "EEXIST") throw new KeyStoreError(`${lock}: cannot take the keys file's lock (${describe(error)})`);
+      if (isStaleLock(lock)) {
+        try {
+          unlinkSync(lock);
+        } catch {
+          // Another writer broke it first.
+        }
+        continue;
+      }
+      if (Date.now() > deadline) throw new KeyStoreError(`${lock}: another writer has held the keys file's lock for over ${LOCK_WAIT_MS / 1000} s; if none is running, delete the lock file`);
+      // Atomics.wait as a plain sleep: this path is taken only while another process writes.
+      Atomics.wait(sleeper, 0, 0, LOCK_RETRY_MS);
+      continue;
+    }
+    try {
+      writeSync(fd, `${process.pid}\n`);
+      closeSync(fd);
+      return operation();
+    } finally {
+      try {
+        unlinkSync(lock);
+      } catch {
+        // Broken as stale by another writer after a long pause of ours; nothing left to release.
+      }
+    }
+  }
+}
+
+function isStaleLock(lock: string): boolean {
+  try {
+    const pid = Number(readFileSync(lock, "utf8").trim());
+    if (Date.now() - statSync(lock).mtimeMs > LOCK_STALE_MS) return true;
+    if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid) return false;
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    // ESRCH: the holder is gone. ENOENT: released meanwhile (retrying is right either way).
+    return isErrnoException(error) && (error.code === "ESRCH" || error.code === "ENOENT");
+  }
+}
+
 export interface CreateKeyOptions {
   readonly email: string;
   readonly name?: string | undefined;
+  readonly purpose?: string | undefined;
   readonly rateLimit?: number | undefined;
   readonly now: Date;
 }
@@ -137,13 +214,17 @@ export interface CreateKeyOptions {
 /** Creates a key for `email`; refuses a fourth active key for the same address (compared lower-case). */
 export function createKey(file: string, options: CreateKeyOptions): IssuedKey {
   const email = options.email.trim();
-  if (!EMAIL_SHAPE.test(email)) throw new KeyStoreError(`"${options.email}" is not an e-mail address`);
+  if (!EMAIL_SHAPE.test(email)) throw new KeyStoreError(`"${options.email}" is not an e-mail address`, "invalid");
   const rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
   if (!Number.isSafeInteger(rateLimit) || rateLimit < 1) {
-    throw new KeyStoreError(`rate limit ${rateLimit} is not a positive whole number of requests per hour`);
+    throw new KeyStoreError(`rate limit ${rateLimit} is not a positive whole number of requests per hour`, "invalid");
   }
   const name = options.name?.trim();
+  const purpose = options.purpose?.trim();
+  return withKeysFileLock(file, () => appendKey(file, email, name, purpose, rateLimit, options.now));
+}
 
+function appendKey(file: string, email: string, name: string | undefined, purpose: string | undefined, rateLimit: number, now: Date): IssuedKey {
   const store = readKeyStore(file);
   const lowerEmail = email.toLowerCase();
   const activeForEmail = store.keys.filter((record) => record.revokedAt === undefined && record.email.toLowerCase() === lowerEmail);
@@ -151,6 +232,7 @@ export function createKey(file: string, options: CreateKeyOptions): IssuedKey {
     throw new KeyStoreError(
       `${email} already has ${MAX_ACTIVE_KEYS_PER_EMAIL} active keys (${activeForEmail.map((record) => record.id).join(", ")}), ` +
         `the most one e-mail address may hold; revoke one first`,
+      "limit",
     );
   }
 
@@ -160,8 +242,9 @@ export function createKey(file: string, options: CreateKeyOptions): IssuedKey {
     digest: digestKey(key),
     email,
     ...(name === undefined || name === "" ? {} : { name }),
+    ...(purpose === undefined || purpose === "" ? {} : { purpose }),
     rateLimit,
-    createdAt: options.now.toISOString(),
+    createdAt: now.toISOString(),
   };
   // Appended, never inserted: a record's index is its rate-limit slot and must not move.
   writeKeyStore(file, { version: 1, keys: [...store.keys, record] });
@@ -183,21 +266,25 @@ export interface KeyOperationOptions {
  * stay with the holder. Only the digest changes, so the old key stops matching at once.
  */
 export function regenerateKey(file: string, options: KeyOperationOptions): IssuedKey {
-  const store = readKeyStore(file);
-  const { index, record: old } = findActive(file, store, options.key);
-  const key = generateKey();
-  const record: KeyRecord = { ...old, digest: digestKey(key), regeneratedAt: options.now.toISOString() };
-  writeKeyStore(file, { version: 1, keys: store.keys.map((other, i) => (i === index ? record : other)) });
-  return { key, record: toKeyInfo(record) };
+  return withKeysFileLock(file, () => {
+    const store = readKeyStore(file);
+    const { index, record: old } = findActive(file, store, options.key);
+    const key = generateKey();
+    const record: KeyRecord = { ...old, digest: digestKey(key), regeneratedAt: options.now.toISOString() };
+    writeKeyStore(file, { version: 1, keys: store.keys.map((other, i) => (i === index ? record : other)) });
+    return { key, record: toKeyInfo(record) };
+  });
 }
 
 /** Marks an active key revoked. The record stays (its slot must not be reused by a later key). */
 export function revokeKey(file: string, options: KeyOperationOptions): KeyInfo {
-  const store = readKeyStore(file);
-  const { index, record: old } = findActive(file, store, options.key);
-  const record: KeyRecord = { ...old, revokedAt: options.now.toISOString() };
-  writeKeyStore(file, { version: 1, keys: store.keys.map((other, i) => (i === index ? record : other)) });
-  return toKeyInfo(record);
+  return withKeysFileLock(file, () => {
+    const store = readKeyStore(file);
+    const { index, record: old } = findActive(file, store, options.key);
+    const record: KeyRecord = { ...old, revokedAt: options.now.toISOString() };
+    writeKeyStore(file, { version: 1, keys: store.keys.map((other, i) => (i === index ? record : other)) });
+    return toKeyInfo(record);
+  });
 }
 
 /**
@@ -220,6 +307,34 @@ interface RegistryEntry {
 export interface KeyRegistryOptions {
   /** Told when a reload finds the file unreadable or corrupt; the registry then keeps the keys it had. */
   readonly onError?: (error: KeyStoreError) => void;
+  /**
+   * The server's key-change counter (see KeyChanges): its writer bumps it after every write, and
+   * verify() re-reads the file when it moved, so the very next request on any thread sees the change.
+   */
+  readonly changes?: KeyChanges;
+}
+
+/**
+ * A counter in shared memory that the server's one key writer bumps after each write it makes.
+ * One Atomics.load per key check tells a thread whether its copy of the file is stale; writes by the
+ * keys command (another process) are seen by the file watcher instead.
+ */
+export class KeyChanges {
+  readonly buffer: SharedArrayBuffer;
+  readonly #counter: Int32Array;
+
+  constructor(buffer: SharedArrayBuffer = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT)) {
+    this.buffer = buffer;
+    this.#counter = new Int32Array(buffer, 0, 1);
+  }
+
+  current(): number {
+    return Atomics.load(this.#counter, 0);
+  }
+
+  bump(): void {
+    Atomics.add(this.#counter, 0, 1);
+  }
 }
 
 /**
@@ -236,25 +351,36 @@ export class KeyRegistry {
    * reload (so a revoked or regenerated key stops matching with the file) and when full.
    */
   #recent = new Map<string, KeyRecordView>();
-  #slotCount: number;
+  #records: readonly KeyRecord[];
+  readonly #changes: KeyChanges | undefined;
+  #seenChange: number;
   #listener: (() => void) | undefined;
   #catchUp: NodeJS.Timeout | undefined;
 
   constructor(file: string, options: KeyRegistryOptions = {}) {
     this.file = file;
     this.#onError = options.onError;
+    this.#changes = options.changes;
+    this.#seenChange = this.#changes?.current() ?? 0;
     const store = readKeyStore(file);
     this.#entriesByDigest = indexActiveKeys(store);
-    this.#slotCount = store.keys.length;
+    this.#records = store.keys;
   }
 
   /** Records in the file, revoked included: every slot verify can return is below this. */
   get slotCount(): number {
-    return this.#slotCount;
+    return this.#records.length;
+  }
+
+  /** The record behind a slot verify returned (no digest), for the holder's own dashboard. */
+  info(slot: number): KeyInfo | undefined {
+    const record = this.#records[slot];
+    return record === undefined ? undefined : toKeyInfo(record);
   }
 
   /** The active key's id, token-bucket slot and rate limit; undefined for anything else. */
   verify(key: string): KeyRecordView | undefined {
+    if (this.#changes !== undefined && this.#changes.current() !== this.#seenChange) this.reload();
     // An exact match of a key already verified: a miss says nothing a 401 would not.
     const recent = this.#recent.get(key);
     if (recent !== undefined) return recent;
@@ -273,6 +399,8 @@ export class KeyRegistry {
 
   /** Re-reads the file. On a read or parse failure keeps the current keys, reports, and returns false. */
   reload(): boolean {
+    // Taken before the read: a write landing during it bumps the counter again and is read next time.
+    if (this.#changes !== undefined) this.#seenChange = this.#changes.current();
     let store: KeyStoreFile;
     try {
       store = readKeyStore(this.file);
@@ -283,7 +411,7 @@ export class KeyRegistry {
     }
     this.#entriesByDigest = indexActiveKeys(store);
     this.#recent = new Map();
-    this.#slotCount = store.keys.length;
+    this.#records = store.keys;
     return true;
   }
 
@@ -329,12 +457,12 @@ function indexActiveKeys(store: KeyStoreFile): Map<string, RegistryEntry> {
 }
 
 function findActive(file: string, store: KeyStoreFile, key: string): { index: number; record: KeyRecord } {
-  if (!KEY_SHAPE.test(key)) throw new KeyStoreError(`that is not a key: keys look like ${KEY_PREFIX} followed by ${KEY_BODY_LENGTH} lower-case letters and digits`);
+  if (!KEY_SHAPE.test(key)) throw new KeyStoreError(`that is not a key: keys look like ${KEY_PREFIX} followed by ${KEY_BODY_LENGTH} lower-case letters and digits`, "invalid");
   const digest = digestKey(key);
   const index = store.keys.findIndex((record) => record.digest === digest);
   const record = store.keys[index];
-  if (record === undefined) throw new KeyStoreError(`no key in ${file} matches the key given (it may have been regenerated)`);
-  if (record.revokedAt !== undefined) throw new KeyStoreError(`key ${record.id} was revoked at ${record.revokedAt}`);
+  if (record === undefined) throw new KeyStoreError(`no key in ${file} matches the key given (it may have been regenerated)`, "unknown-key");
+  if (record.revokedAt !== undefined) throw new KeyStoreError(`key ${record.id} was revoked at ${record.revokedAt}`, "revoked");
   return { index, record };
 }
 
@@ -364,13 +492,14 @@ function validateKeyStore(file: string, parsed: unknown): KeyStoreFile {
   const records = keys.map((raw: unknown, i): KeyRecord => {
     const at = `keys[${i}]`;
     if (!isObject(raw)) return fail(`${at} is not an object`);
-    const { id, digest, email, name, rateLimit, createdAt, revokedAt, regeneratedAt } = raw;
+    const { id, digest, email, name, purpose, rateLimit, createdAt, revokedAt, regeneratedAt } = raw;
     if (typeof id !== "string" || !ID_SHAPE.test(id)) return fail(`${at}.id is not k_ followed by 8 hex digits`);
     if (seenIds.has(id)) return fail(`${at}.id ${id} appears twice`);
     seenIds.add(id);
     if (typeof digest !== "string" || !DIGEST_SHAPE.test(digest)) return fail(`${at}.digest is not a SHA-256 hex digest`);
     if (typeof email !== "string" || email === "") return fail(`${at}.email is missing`);
     if (name !== undefined && typeof name !== "string") return fail(`${at}.name is not a string`);
+    if (purpose !== undefined && typeof purpose !== "string") return fail(`${at}.purpose is not a string`);
     if (typeof rateLimit !== "number" || !Number.isSafeInteger(rateLimit) || rateLimit < 1) return fail(`${at}.rateLimit is not a positive integer`);
     if (!isTimestamp(createdAt)) return fail(`${at}.createdAt is not an ISO timestamp`);
     if (revokedAt !== undefined && !isTimestamp(revokedAt)) return fail(`${at}.revokedAt is not an ISO timestamp`);
@@ -380,6 +509,7 @@ function validateKeyStore(file: string, parsed: unknown): KeyStoreFile {
       digest,
       email,
       ...(name === undefined ? {} : { name }),
+      ...(purpose === undefined ? {} : { purpose }),
       rateLimit,
       createdAt,
       ...(revokedAt === undefined ? {} : { revokedAt }),

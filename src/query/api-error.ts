@@ -9,8 +9,10 @@ export const ERROR_TABLE = {
   INVALID_JSON: { status: 400, message: "The request body is not valid JSON" },
   VALIDATION_ERROR: { status: 400, message: "The request body does not have the expected shape" },
   TOO_MANY_IDENTIFIERS: { status: 400, message: "At most 100 names and slugs per batch" },
+  KEY_LIMIT_EXCEEDED: { status: 400, message: "This e-mail address already holds the most active keys allowed (3); revoke one first" },
   MISSING_API_KEY: { status: 401, message: "An API key is required: send it in the X-API-Key header" },
   INVALID_API_KEY: { status: 401, message: "The API key is invalid" },
+  REGISTRATION_CLOSED: { status: 403, message: "Registration is closed on this server: ask its operator for a key" },
   VERSION_NOT_FOUND: { status: 404, message: "No such game version" },
   PLAYER_NOT_FOUND: { status: 404, message: "Player not found" },
   TEAM_NOT_FOUND: { status: 404, message: "Team not found" },
@@ -19,6 +21,7 @@ export const ERROR_TABLE = {
   PAYLOAD_TOO_LARGE: { status: 413, message: "The request body is too large" },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: "The request body must be application/json" },
   RATE_LIMIT_EXCEEDED: { status: 429, message: "Rate limit exceeded" },
+  REGISTRATION_RATE_LIMIT: { status: 429, message: "Too many registrations from this address; try again later" },
   INTERNAL_ERROR: { status: 500, message: "Internal error" },
   SERVICE_UNAVAILABLE: { status: 503, message: "The service is shutting down" },
 } as const;

@@ -12,8 +12,11 @@ import {
   readKeyStore,
   regenerateKey,
   revokeKey,
+  withKeysFileLock,
+  KeyChanges,
   type KeyInfo,
 } from "../../src/keys/key-store.js";
+import { applyKeyOperation } from "../../src/keys/key-writer.js";
 
 const NOW = new Date("2025-03-01T12:00:00.000Z");
 const LATER = new Date("2025-03-02T08:30:00.000Z");
@@ -246,4 +249,61 @@ t.test("ensureDemoKey creates a demo key only when no active key exists", async 
   t.ok(again, "all keys revoked: a new demo key");
   t.not(again?.key, demo?.key);
   t.ok(new KeyRegistry(file).verify(again?.key ?? ""));
+});
+
+t.test("writers wait for the keys file's lock, and break one whose holder is gone", async (t) => {
+  const dir = t.testdir({});
+  const file = keysFile(dir);
+  const lock = `${file}.lock`;
+  // A lock held by a live process (this one's parent stands in for another writer) is waited for, then reported.
+  writeFileSync(lock, `${process.ppid}\n`);
+  t.throws(() => withKeysFileLock(file, () => 1), /another writer has held the keys file's lock/, "waited for, then reported");
+  // A holder that no longer exists (pid 2^22 + 1 is above Linux's pid_max default) left a stale lock.
+  writeFileSync(lock, "4194305\n");
+  t.equal(withKeysFileLock(file, () => 42), 42, "the stale lock is broken");
+  t.throws(() => statSync(lock), /ENOENT/, "and released afterwards");
+  const { key } = createKey(file, { email: "a@b.co", now: NOW });
+  t.equal(listKeys(file).length, 1);
+  t.ok(key);
+});
+
+t.test("refusals say why: invalid input, the e-mail limit, an unknown or revoked key", async (t) => {
+  const dir = t.testdir({});
+  const file = keysFile(dir);
+  const failure = (run: () => unknown): string | undefined => {
+    try {
+      run();
+    } catch (error) {
+      return error instanceof KeyStoreError ? error.failure : "other";
+    }
+    return undefined;
+  };
+  t.equal(failure(() => createKey(file, { email: "nope", now: NOW })), "invalid");
+  const keys = [0, 1, 2].map(() => createKey(file, { email: "x@y.co", now: NOW }).key);
+  t.equal(failure(() => createKey(file, { email: "X@Y.CO", now: NOW })), "limit");
+  t.equal(failure(() => regenerateKey(file, { key: generateKey(), now: NOW })), "unknown-key");
+  revokeKey(file, { key: keys[0] as string, now: NOW });
+  t.equal(failure(() => revokeKey(file, { key: keys[0] as string, now: NOW })), "revoked");
+});
+
+t.test("the key-change counter makes the registry re-read the file on its next check", async (t) => {
+  const dir = t.testdir({});
+  const file = keysFile(dir);
+  const { key } = createKey(file, { email: "a@b.co", now: NOW });
+  const changes = new KeyChanges();
+  // A second view of the same shared counter, as another thread would hold.
+  const registry = new KeyRegistry(file, { changes: new KeyChanges(changes.buffer) });
+  t.ok(registry.verify(key));
+  const outcome = applyKeyOperation(file, { kind: "revoke", key, now: LATER.toISOString() }, changes);
+  t.equal(outcome.kind, "revoked");
+  t.equal(registry.verify(key), undefined, "refused by the very next check, no watcher involved");
+  const issued = applyKeyOperation(file, { kind: "register", email: "b@c.co", name: "b", purpose: "tests", now: LATER.toISOString() }, changes);
+  t.equal(issued.kind, "issued");
+  if (issued.kind !== "issued") return;
+  const view = registry.verify(issued.key);
+  t.ok(view);
+  t.same(registry.info(view?.slot ?? -1), { ...issued.record });
+  t.equal(issued.record.purpose, "tests");
+  const refused = applyKeyOperation(file, { kind: "regenerate", key, now: LATER.toISOString() }, changes);
+  t.same(refused.kind === "refused" ? refused.failure : refused.kind, "revoked");
 });

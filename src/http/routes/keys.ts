@@ -1,0 +1,175 @@
+// Keys without the command line (CONTRACT §7): POST /api/register, GET /api/dashboard/usage,
+// POST /api/keys/regenerate, DELETE /api/keys/current. Writes go through a KeyWriter and answer
+// asynchronously; the usage read is synchronous. A key appears in a body only when just issued.
+
+import { Ajv } from "ajv";
+import { MAX_ACTIVE_KEYS_PER_EMAIL, type KeyInfo } from "../../keys/key-store.js";
+import type { KeyOutcome, KeyWriter } from "../../keys/key-writer.js";
+import { ApiError } from "../../query/api-error.js";
+import { compileParams } from "../../query/params.js";
+import type { TakeResult } from "../token-buckets.js";
+import type { VerifiedKey } from "../dispatch.js";
+import type { RequestContext } from "../context.js";
+import { jsonReply, type Reply } from "../reply.js";
+import type { RouteDefinition } from "../router.js";
+import type { UsageRings } from "../usage-rings.js";
+
+/** What the key routes need from the running service. */
+export interface KeyServices {
+  readonly registry: { info(slot: number): KeyInfo | undefined };
+  readonly writer: KeyWriter;
+  readonly usage: UsageRings;
+  /** REGISTRATION=open; closed makes POST /api/register a 403 REGISTRATION_CLOSED. */
+  readonly isRegistrationOpen: boolean;
+}
+
+export const REGISTER_PATH = "/api/register";
+export const USAGE_PATH = "/api/dashboard/usage";
+export const REGENERATE_PATH = "/api/keys/regenerate";
+export const CURRENT_KEY_PATH = "/api/keys/current";
+
+/** Characters of a key shown back to its holder (`2k_` and four more), enough to tell keys apart. */
+const PREFIX_LENGTH = 7;
+
+export const registerBodySchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["email", "name"],
+  properties: {
+    email: { type: "string", minLength: 3, maxLength: 254, pattern: "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$", description: "Where the key's holder can be reached; at most 3 active keys per address (any case)" },
+    name: { type: "string", minLength: 1, maxLength: 100, pattern: "\\S", description: "The holder's or the application's name" },
+    purpose: { type: "string", maxLength: 500, description: "What the key is for (optional)" },
+  },
+} as const;
+
+interface RegisterBody {
+  email: string;
+  name: string;
+  purpose?: string;
+}
+
+const validateRegisterBody = new Ajv({ allErrors: true, strict: true }).compile<RegisterBody>(registerBodySchema);
+
+function parseRegisterBody(body: Buffer | undefined): RegisterBody {
+  let value: unknown;
+  try {
+    value = JSON.parse((body ?? Buffer.alloc(0)).toString("utf8"));
+  } catch (error) {
+    throw new ApiError("VALIDATION_ERROR", { errors: [{ path: "/", message: `is not JSON: ${(error as Error).message}` }] }, "The request body must be a JSON object { email, name, purpose? }");
+  }
+  if (!validateRegisterBody(value)) {
+    const errors = (validateRegisterBody.errors ?? []).map((error) => ({ path: error.instancePath || "/", message: error.message ?? "is invalid" }));
+    throw new ApiError("VALIDATION_ERROR", { errors }, `The request body does not have the expected shape: ${errors.map((e) => `${e.path} ${e.message}`).join("; ")}`);
+  }
+  return value;
+}
+
+/** A refusal as the API says it; a store failure is not the client's doing and becomes a logged 500. */
+function refusal(outcome: Extract<KeyOutcome, { kind: "refused" }>): Error {
+  switch (outcome.failure) {
+    case "limit":
+      return new ApiError("KEY_LIMIT_EXCEEDED", { limit: MAX_ACTIVE_KEYS_PER_EMAIL }, `This e-mail address already holds ${MAX_ACTIVE_KEYS_PER_EMAIL} active keys, the most allowed; revoke one first`);
+    case "invalid":
+      return new ApiError("VALIDATION_ERROR", { errors: [{ path: "/", message: outcome.message }] }, outcome.message);
+    case "unknown-key":
+    case "revoked":
+      // The key verified on admission, then another request regenerated or revoked it first.
+      return new ApiError("INVALID_API_KEY", undefined, "The API key was regenerated or revoked by another request");
+    case "store":
+      return new Error(`key store: ${outcome.message}`);
+  }
+}
+
+/** The verified caller of a keyed route: admission guarantees one. */
+function callerOf(context: RequestContext): { key: VerifiedKey; presentedKey: string; result: TakeResult } {
+  const caller = context.caller;
+  if (caller?.key === undefined || caller.presentedKey === undefined) throw new Error("a keyed route ran without a verified key");
+  return { key: caller.key, presentedKey: caller.presentedKey, result: caller.result };
+}
+
+function created(data: Record<string, unknown>): Reply {
+  return jsonReply(201, { success: true, data });
+}
+
+export function keyRoutes(services: KeyServices | undefined): RouteDefinition[] {
+  // Without services (the route table built only to be described) the handlers cannot run.
+  const need = (): KeyServices => {
+    if (services === undefined) throw new Error("key routes built without key services");
+    return services;
+  };
+
+  async function register(context: RequestContext): Promise<Reply> {
+    const { isRegistrationOpen, writer } = need();
+    if (!isRegistrationOpen) throw new ApiError("REGISTRATION_CLOSED");
+    const body = parseRegisterBody(context.body);
+    const outcome = await writer.apply({
+      kind: "register", email: body.email, name: body.name, now: new Date(context.now).toISOString(),
+      ...(body.purpose === undefined ? {} : { purpose: body.purpose }),
+    });
+    if (outcome.kind === "refused") throw refusal(outcome);
+    if (outcome.kind !== "issued") throw new Error(`register answered ${outcome.kind}`);
+    return created({
+      apiKey: outcome.key,
+      rateLimit: outcome.record.rateLimit,
+      message: "Store this key now: it is shown only this once (the server keeps only its SHA-256 digest). Send it in the X-API-Key header.",
+    });
+  }
+
+  function usage(context: RequestContext): Reply {
+    const { registry, usage: rings } = need();
+    const caller = callerOf(context);
+    const record = registry.info(caller.key.slot);
+    if (record === undefined) throw new Error(`no record in slot ${caller.key.slot}`);
+    const resetAt = new Date((Math.ceil(context.now / 1000) + caller.result.resetSeconds) * 1000).toISOString();
+    const reply = jsonReply(200, {
+      success: true,
+      data: {
+        apiKey: {
+          prefix: caller.presentedKey.slice(0, PREFIX_LENGTH),
+          email: record.email,
+          ...(record.name === undefined ? {} : { name: record.name }),
+          createdAt: record.createdAt,
+          rateLimit: record.rateLimit,
+        },
+        remaining: caller.result.remaining,
+        resetAt,
+        ...rings.read(caller.key.slot),
+      },
+    });
+    return { ...reply, cacheControl: "private, no-store" };
+  }
+
+  async function regenerate(context: RequestContext): Promise<Reply> {
+    const caller = callerOf(context);
+    const outcome = await need().writer.apply({ kind: "regenerate", key: caller.presentedKey, now: new Date(context.now).toISOString() });
+    if (outcome.kind === "refused") throw refusal(outcome);
+    if (outcome.kind !== "issued") throw new Error(`regenerate answered ${outcome.kind}`);
+    return created({
+      apiKey: outcome.key,
+      rateLimit: outcome.record.rateLimit,
+      message: "Store this key now: it is shown only this once. The old key no longer works.",
+    });
+  }
+
+  async function revoke(context: RequestContext): Promise<Reply> {
+    const caller = callerOf(context);
+    const outcome = await need().writer.apply({ kind: "revoke", key: caller.presentedKey, now: new Date(context.now).toISOString() });
+    if (outcome.kind === "refused") throw refusal(outcome);
+    if (outcome.kind !== "revoked") throw new Error(`revoke answered ${outcome.kind}`);
+    return jsonReply(200, {
+      success: true,
+      data: { revoked: true, prefix: caller.presentedKey.slice(0, PREFIX_LENGTH), revokedAt: outcome.record.revokedAt },
+    });
+  }
+
+  const noParams = compileParams({});
+  return [
+    {
+      method: "POST", path: REGISTER_PATH, access: "registration", params: noParams, bodySchema: registerBodySchema,
+      summary: "Register for an API key (no key; 5 registrations per client address per hour)", handle: register,
+    },
+    { method: "GET", path: USAGE_PATH, access: "key", params: noParams, summary: "Your key's usage: remaining, totals and the last ten requests", handle: usage },
+    { method: "POST", path: REGENERATE_PATH, access: "key", params: noParams, summary: "Replace your key by a new one; the old one stops working at once", handle: regenerate },
+    { method: "DELETE", path: CURRENT_KEY_PATH, access: "key", params: noParams, summary: "Revoke your key", handle: revoke },
+  ];
+}

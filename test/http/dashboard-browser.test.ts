@@ -1,0 +1,115 @@
+// The /dashboard page in Debian's headless Chromium, driven by playwright-core: register → usage →
+// regenerate → the old key is refused by the API → revoke. Records every request the page makes.
+import t from "tap";
+import { existsSync } from "node:fs";
+import { startHarness } from "./harness.js";
+
+const CHROMIUM = "/usr/bin/chromium";
+// Starting Chromium takes seconds on a busy machine; the file's default 30 s is too tight.
+t.setTimeout(180_000);
+
+if (!existsSync(CHROMIUM)) {
+  t.test("the dashboard registers, shows usage, regenerates and revokes in headless Chromium", {
+    skip: `${CHROMIUM} is missing: install Debian's chromium (bash .ci/install-debian chromium:/usr/bin/chromium) to run this test`,
+  }, () => {});
+} else {
+  const { chromium } = await import("playwright-core");
+  t.test("the dashboard registers, shows usage, regenerates and revokes in headless Chromium", { timeout: 120_000 }, async (t) => {
+    const h = await startHarness();
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    });
+    t.teardown(async () => {
+      await browser.close();
+      h.close();
+    });
+    const context = await browser.newContext({ viewport: { width: 1000, height: 1250 } });
+    const page = await context.newPage();
+    const requested: string[] = [];
+    const problems: string[] = [];
+    page.on("request", (request) => requested.push(request.url()));
+    page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+    page.on("console", (message) => {
+      // The API's refusals are shown on the page; the browser also logs the failed fetch itself.
+      if (message.type() === "error" && !/status of 401/.test(message.text())) problems.push(`console: ${message.text()}`);
+    });
+    const api = async (key: string) => (await fetch(`${h.base}/api/teams`, { headers: { "x-api-key": key } })).status;
+
+    await page.goto(`${h.base}/dashboard`);
+    t.equal(await page.title(), "Courtside API keys");
+    // Every control has an accessible name.
+    // Evaluated in the page (a string: this file is compiled without the DOM's types).
+    const unnamed = await page.evaluate(`[...document.querySelectorAll("input, button")]
+      .filter((element) => element instanceof HTMLInputElement ? element.labels.length === 0 : element.textContent.trim() === "")
+      .map((element) => element.id)`);
+    t.same(unnamed, [], "every input has a label and every button a text");
+
+    await page.getByLabel("E-mail").fill("Browser@Example.com");
+    await page.getByLabel("Name (you or your application)").fill("Browser test");
+    await page.getByRole("button", { name: "Register" }).click();
+    const issued = page.locator("#issued-key");
+    await issued.waitFor({ state: "visible" });
+    const first = (await issued.textContent()) ?? "";
+    t.match(first, /^2k_[a-z0-9]{32}$/, "the new key is shown");
+    t.match(await page.locator("#issued").textContent(), /Store it now/);
+    t.ok(await page.getByRole("button", { name: "Copy key" }).isVisible(), "with a copy button");
+    await page.locator("#usage").waitFor({ state: "visible" });
+    t.equal(await page.locator("#usage-total").textContent(), "0");
+    t.equal(await api(first), 200, "the key works on the API");
+    t.equal(await api(first), 200);
+
+    await page.getByRole("button", { name: "Refresh" }).click();
+    // The page's own first usage call, then the two API requests.
+    await page.locator("#usage-total").filter({ hasText: "3" }).waitFor();
+    const rows = await page.locator("#recent tr").allTextContents();
+    t.equal(rows.length, 3);
+    t.ok(rows.slice(0, 2).every((row) => row.includes("GET/api/teams200")), `the last requests are listed, newest first: ${rows.join(" | ")}`);
+    t.ok(rows[2]?.includes("GET/api/dashboard/usage200"));
+    t.match(await page.locator("#usage-remaining").textContent(), /of 500 per hour/);
+
+    // Pasting the key shows the same usage.
+    await page.getByLabel("API key").fill(first);
+    await page.getByRole("button", { name: "Show usage" }).click();
+    await page.locator("#usage-total").filter({ hasText: "4" }).waitFor();
+    t.equal(await page.getByLabel("API key").inputValue(), "", "the pasted key leaves the field");
+
+    page.once("dialog", (dialog) => void dialog.accept());
+    await page.getByRole("button", { name: "Regenerate key…" }).click();
+    await page.locator("#status").filter({ hasText: "regenerated" }).waitFor();
+    const second = (await issued.textContent()) ?? "";
+    t.match(second, /^2k_[a-z0-9]{32}$/);
+    t.not(second, first, "a new key is shown");
+    t.equal(await api(first), 401, "the old key gets 401 from the API");
+    t.equal(await api(second), 200, "the new one works");
+
+    page.once("dialog", (dialog) => void dialog.dismiss());
+    await page.getByRole("button", { name: "Revoke key…" }).click();
+    t.equal(await api(second), 200, "a dismissed confirmation changes nothing");
+    page.once("dialog", (dialog) => void dialog.accept());
+    await page.getByRole("button", { name: "Revoke key…" }).click();
+    await page.locator("#status").filter({ hasText: "revoked" }).waitFor();
+    t.equal(await api(second), 401, "the revoked key gets 401");
+
+    const stored = String(await page.evaluate("JSON.stringify({ session: { ...sessionStorage }, local: { ...localStorage }, cookie: document.cookie, url: location.href })"));
+    t.notOk(stored.includes(first) || stored.includes(second), "the key is in no URL, cookie or storage");
+    t.same(await context.cookies(), []);
+    const origin = new URL(h.base).origin;
+    t.same(requested.filter((url) => new URL(url).origin !== origin), [], `the page made no request to another host (${requested.length} requests)`);
+    t.ok(requested.some((url) => url.endsWith("/api/register")) && requested.some((url) => url.endsWith("/api/keys/regenerate")), "it used the API");
+    t.same(problems, [], "no JavaScript errors");
+    const screenshot = process.env["DASHBOARD_SCREENSHOT"];
+    if (screenshot !== undefined && screenshot !== "") {
+      // For docs/dashboard.png: the page with a key's usage on show.
+      await page.getByLabel("E-mail").fill("");
+      await page.getByLabel("Name (you or your application)").fill("");
+      for (const path of ["/api/players?limit=5", "/api/players/search?q=jam", "/api/teams", "/api/versions/2K26/teams", "/api/players/slug/nobody"]) {
+        await fetch(h.base + path, { headers: { "x-api-key": h.key } });
+      }
+      await page.getByLabel("API key").fill(h.key);
+      await page.getByRole("button", { name: "Show usage" }).click();
+      await page.locator("#usage").waitFor({ state: "visible" });
+      await page.screenshot({ path: screenshot, fullPage: true });
+    }
+  });
+}
