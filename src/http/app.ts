@@ -2,20 +2,26 @@
 
 import { Dispatcher, type DispatchOptions } from "./dispatch.js";
 import { Router, type RouteDefinition } from "./router.js";
+import { aboutRoutes } from "./routes/about.js";
+import { badgeRoutes } from "./routes/badges.js";
 import { batchRoutes } from "./routes/batch.js";
 import { bulkRoutes } from "./routes/bulk.js";
 import { docsRoutes } from "./routes/docs.js";
 import { historyRoutes } from "./routes/history.js";
+import { playerIdRoutes } from "./routes/player-id.js";
+import { publicRoutes } from "./routes/public-players.js";
 import { playerRoutes } from "./routes/players.js";
 import { searchRoutes } from "./routes/search.js";
 import { serviceRoutes } from "./routes/service.js";
 import { teamRoutes } from "./routes/teams.js";
+import { trendingRoutes } from "./routes/trending.js";
 import { versionedRoutes } from "./routes/versioned.js";
 
 /** Every route, the documentation routes included (they describe the whole table, themselves too). */
 export function buildRoutes(isReady: () => boolean): RouteDefinition[] {
   const routes: RouteDefinition[] = [
-    ...playerRoutes, ...searchRoutes, ...bulkRoutes, ...batchRoutes, ...historyRoutes, ...teamRoutes, ...versionedRoutes, ...serviceRoutes(isReady),
+    ...playerRoutes, ...searchRoutes, ...bulkRoutes, ...batchRoutes, ...historyRoutes, ...playerIdRoutes, ...teamRoutes, ...versionedRoutes,
+    ...trendingRoutes, ...badgeRoutes, ...publicRoutes, ...aboutRoutes, ...serviceRoutes(isReady),
   ];
   routes.push(...docsRoutes(() => routes));
   return routes;

@@ -95,7 +95,7 @@ function readBundle(): Map<string, Reply> {
 }
 
 /** The version of the nearest package.json above this file (src/ under tap, dist/src/ once built). */
-function packageVersion(): string {
+export function packageVersion(): string {
   let directory = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const file = join(directory, "package.json");
