@@ -97,7 +97,55 @@ const COMPONENT_SCHEMAS: Record<string, Schema> = {
       delta: { type: "integer", description: "Change of overall since the previous snapshot" },
       attributes: JSON.parse(JSON.stringify(playerProperties.attributes)) as Schema,
       badges: ref("BadgeCounts"),
+      changes: {
+        type: "object",
+        description: "What moved since the week before (absent on the first week); `badges` only where both weeks kept badge lists",
+        properties: {
+          attributes: { type: "object", additionalProperties: object({ from: { type: "integer" }, to: { type: "integer" } }) },
+          badges: object({
+            added: { type: "array", items: object({ name: text("Badge"), tier: text("Tier") }) },
+            removed: { type: "array", items: object({ name: text("Badge"), tier: text("Tier it had") }) },
+            upgraded: { type: "array", items: object({ name: text("Badge"), from: text("Tier"), to: text("Tier") }) },
+            downgraded: { type: "array", items: object({ name: text("Badge"), from: text("Tier"), to: text("Tier") }) },
+          }),
+        },
+      },
     },
+  },
+  TrendingPlayer: {
+    type: "object",
+    required: ["playerId", "totalDelta", "changes", "player"],
+    properties: {
+      playerId: text("The player's _id"),
+      totalDelta: { type: "integer", description: "Sum of the overall's weekly changes in the window" },
+      changes: integer("Weeks in the window in which the overall changed"),
+      player: { type: "object", properties: pick(["_id", "name", "slug", "team", "teamType", "overall", "playerImage"]) },
+    },
+  },
+  Badge: {
+    type: "object",
+    required: ["name", "slug", "category", "description", "holders"],
+    properties: {
+      name: text("Badge name, e.g. Post-Up Poet"),
+      slug: text("Lower-case hyphenated name, e.g. post-up-poet"),
+      category: text("Shooting, Finishing, Playmaking, Defense, Rebounding or General"),
+      description: text("What the badge boosts"),
+      holders: ref("BadgeCounts"),
+    },
+  },
+  BadgeHolder: {
+    type: "object",
+    required: ["_id", "name", "slug", "team", "teamType", "overall", "badgeTier"],
+    properties: {
+      ...pick(["_id", "name", "slug", "team", "teamType", "overall", "playerImage"]),
+      badgeTier: { enum: ["Bronze", "Silver", "Gold", "Hall of Fame", "Legendary"] },
+    },
+  },
+  PublicPlayer: {
+    type: "object",
+    description: "A summary player plus height",
+    required: ["_id", "name", "slug", "team", "teamType", "overall", "positions"],
+    properties: pick(["_id", "name", "slug", "team", "teamType", "overall", "positions", "playerImage", "teamImg", "height"]),
   },
   ErrorCode: {
     type: "string",
@@ -232,6 +280,86 @@ const PAYLOADS: Readonly<Record<string, Payload>> = {
     data: arrayOf("Team"),
     meta: object({ count: integer("Teams returned"), teamType: { enum: ERAS }, gameVersion }),
   },
+  "GET /": {
+    description: "What this service is, its editions and where to go next",
+    data: object({
+      service: { const: "Courtside" }, version: text("Service version"), status: { const: "ok" }, current: gameVersion,
+      editions: { type: "array", items: gameVersion }, timestamp: { type: "string", format: "date-time" },
+      links: object({ docs: text("API reference page"), openapi: text("This document"), versions: text("Edition list"), health: text("This status") }),
+    }),
+  },
+  "GET /api/stats": {
+    description: "One edition in numbers",
+    data: object({
+      gameVersion, totalPlayers: integer("Players of every era"), byType: object({ curr: integer("Current rosters"), class: integer("Classic"), allt: integer("All-time") }),
+      uniqueTeams: integer("Teams with players"), avgOverall: { type: "number", description: "Mean overall, one decimal" },
+      lastUpdated: { type: "string", format: "date-time", description: "When the edition's data was captured" },
+    }),
+    meta: object({ gameVersion }),
+  },
+  "GET /api/players/{id}": {
+    description: "One player in full, with hot zones and rating history",
+    data: ref("Player"),
+    meta: object({ gameVersion }),
+  },
+  "GET /api/players/{id}/versions": {
+    description: "The player's overall in every edition holding its _id, newest first",
+    data: object({
+      playerId: text("_id"), name: text("Name"), slug: text("Slug"), currentVersion: gameVersion, currentOverall: { type: "integer", minimum: 0, maximum: 99 },
+      ratingHistory: {
+        type: "array",
+        items: object({ gameVersion, overall: { type: "integer", minimum: 0, maximum: 99 }, delta: { type: "integer", description: "Change since the previous edition holding it" } }),
+      },
+    }),
+    meta: object({ gameVersion, teamType: { enum: ERAS }, team: text("Full team name") }),
+  },
+  "GET /api/players/{id}/attribute/{attr}": {
+    description: "One attribute over the weekly snapshots, oldest first",
+    data: { type: "array", items: object({ date: { type: "string", format: "date" }, value: { type: "integer", minimum: 0, maximum: 99 } }) },
+    meta: object({ playerId: text("_id"), attribute: text("The camelCase key (or overall)"), dataPoints: integer("Points returned") }),
+  },
+  "GET /api/trending": {
+    description: "Players whose overall moved in the window, by |totalDelta| desc then name",
+    data: arrayOf("TrendingPlayer"),
+    meta: object({
+      count: integer("Players returned"), days: integer("Window in days"), teamType: { enum: [...ERAS, "all"] }, direction: { enum: ["up", "down", "both"] },
+      from: { type: ["string", "null"], format: "date", description: "Date of the snapshot the window compares against" },
+      to: { type: ["string", "null"], format: "date", description: "Date of the newest snapshot" },
+    }),
+  },
+  "GET /api/badges": {
+    description: "Every badge with holders per tier, by category then name",
+    data: arrayOf("Badge"),
+    meta: object({ gameVersion, count: integer("Badges returned"), category: text("The category filter, when given") }),
+  },
+  "GET /api/badges/categories": {
+    description: "Badge categories, by name",
+    data: { type: "array", items: object({ category: text("Category"), count: integer("Badges in it") }) },
+    meta: object({ gameVersion, count: integer("Categories") }),
+  },
+  "GET /api/badges/{slug}": { description: "One badge", data: ref("Badge"), meta: object({ gameVersion }) },
+  "GET /api/badges/{slug}/players": {
+    description: "The badge's holders: best tier first, then overall desc, then name",
+    data: arrayOf("BadgeHolder"),
+    meta: object({
+      gameVersion, badge: text("Badge slug"), tier: text("The tier filter, or all"), teamType: { enum: ERAS }, count: integer("Rows on this page"),
+      pagination: object({
+        total: integer("Holders matching"), limit: integer("Page size"), cursor: text("The offset of this page"),
+        nextCursor: { type: ["string", "null"], description: "Pass as `cursor` for the next page; null on the last page" }, hasMore: { type: "boolean" },
+      }),
+    }),
+  },
+  "GET /api/public/players": {
+    description: "A page of summary players with height",
+    data: arrayOf("PublicPlayer"),
+    meta: object({
+      count: integer("Rows on this page"),
+      pagination: object({
+        total: integer("Players matching the filters"), limit: integer("Page size"), cursor: text("The offset of this page"),
+        nextCursor: { type: ["string", "null"], description: "Pass as `cursor` for the next page; null on the last page" }, hasMore: { type: "boolean" },
+      }),
+    }),
+  },
   "GET /health": { description: "The process is up", data: object({ status: { const: "ok" } }) },
   "GET /ready": {
     description: "The editions are loaded and the service is not draining",
@@ -242,12 +370,14 @@ const PAYLOADS: Readonly<Record<string, Payload>> = {
 /** Routes whose 200s carry an ETag, so If-None-Match can give a 304. */
 const CACHEABLE_PATHS = [
   /^\/api\/players$/, /^\/api\/players\/bulk$/, /^\/api\/teams$/, /^\/api\/teams\/\{teamName\}\/roster$/, /^\/api\/versions(\/.*)?$/,
-  /^\/api\/openapi\.json$/, /^\/docs(\/.*)?$/,
+  /^\/api\/openapi\.json$/, /^\/docs(\/.*)?$/, /^\/api\/stats$/, /^\/api\/players\/\{id\}(\/versions|\/attribute\/\{attr\})?$/,
+  /^\/api\/trending$/, /^\/api\/badges(\/.*)?$/, /^\/api\/public\/players$/,
 ];
 
 const PATH_PARAMS: Readonly<Record<string, Schema & { description: string }>> = {
   slug: { type: "string", description: "Player slug: lebron-james, michael-jordan-1995-96-chicago-bulls" },
-  id: { type: "string", description: "The player's _id, or its slug" },
+  id: { type: "string", description: "The player's _id (24 hexadecimal characters); on /versions, /history and /attribute also its slug" },
+  attr: { type: "string", description: "An attribute's camelCase key (threePointShot), snake_case name (three_point_shot), alias (three_ball) or overall" },
   teamName: { type: "string", description: "Full team name (Boston Celtics) or team slug (boston-celtics)" },
   version: { type: "string", pattern: "^2[Kk]\\d{2}$", description: "Edition key: 2K and two digits, any case (2K26)" },
   file: { type: "string", description: "File name of a bundled asset" },
@@ -265,7 +395,7 @@ const HEADERS: Record<string, Schema> = {
   RateLimit: { description: 'IETF draft form of the state, e.g. `"free";r=499;t=8`', schema: { type: "string" } },
   "Retry-After": { description: "Seconds until the next token", schema: { type: "integer" } },
   ETag: { description: "Weak validator; changes exactly when the body would", schema: { type: "string" } },
-  "Cache-Control": { description: "`private, max-age=3600` on cacheable replies, `no-store` otherwise", schema: { type: "string" } },
+  "Cache-Control": { description: "`private, max-age=3600` on cacheable replies unless the route says otherwise, `no-store` on the rest", schema: { type: "string" } },
 };
 
 const headerRefs = (names: readonly string[]): Record<string, Schema> =>
@@ -275,6 +405,7 @@ const RATE_LIMIT_HEADERS = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-Rat
 const TAGS = [
   { name: "players", description: "Players of the current edition: list, bulk, batch, one, history, search" },
   { name: "teams", description: "Teams and rosters of the current edition" },
+  { name: "badges", description: "The badge catalogue and who holds each badge" },
   { name: "versions", description: "Game editions and their frozen (or live) data" },
   { name: "service", description: "Liveness, readiness and this documentation" },
 ] as const;
@@ -418,18 +549,34 @@ function describeAccess(route: RouteDefinition, isCacheable: boolean): string {
   const bounds = Object.keys(route.params.schemas).some((name) => /_(gte|lte)$/.test(name))
     ? " `{attribute}_gte` / `{attribute}_lte` bound any attribute by its snake_case name or alias (three_ball, dunk, layup, defense, mid_range)."
     : "";
-  return `${access}${isCacheable ? " Cacheable for an hour with an ETag." : ""}${bounds}`;
+  const caching = !isCacheable ? "" : route.cacheControl === undefined ? " Cacheable for an hour with an ETag." : ` Sent with \`Cache-Control: ${route.cacheControl}\` and an ETag.`;
+  return `${access}${caching}${bounds}`;
 }
 
 function tagOf(path: string): string {
   if (path.startsWith("/api/versions")) return "versions";
-  if (path.startsWith("/api/players")) return "players";
+  if (path.startsWith("/api/players") || path === "/api/trending" || path === "/api/public/players") return "players";
+  if (path.startsWith("/api/badges")) return "badges";
   if (path.startsWith("/api/teams")) return "teams";
   return "service";
 }
 
+/**
+ * `getPlayersById` for `GET /api/players/{id}`: the `api` prefix is dropped, except where that
+ * would collide with a route outside /api (`/api/health` beside `/health` → `getApiHealth`);
+ * `/` is `getRoot`.
+ */
 function operationId(method: Method, path: string): string {
-  const words = path.split("/").filter((segment) => segment.length > 0 && segment !== "api").map((segment) => {
+  if (path === "/") return `${method.toLowerCase()}Root`;
+  const id = operationIdFromWords(method, path, true);
+  return path.startsWith("/api/") && OUTSIDE_API_PATHS.has(path.slice(4)) ? operationIdFromWords(method, path, false) : id;
+}
+
+/** Paths served outside /api whose short operationId an /api twin must not take. */
+const OUTSIDE_API_PATHS: ReadonlySet<string> = new Set(["/health", "/ready", DOCS_PATH]);
+
+function operationIdFromWords(method: Method, path: string, isApiDropped: boolean): string {
+  const words = path.split("/").filter((segment) => segment.length > 0 && (!isApiDropped || segment !== "api")).map((segment) => {
     const name = /^\{(.+)\}$/.exec(segment)?.[1];
     const word = (name ?? segment).replace(/[^A-Za-z0-9]+(.)?/g, (_, next: string | undefined) => (next ?? "").toUpperCase());
     return (name === undefined ? "" : "By") + word.charAt(0).toUpperCase() + word.slice(1);
@@ -443,7 +590,7 @@ function successContent(route: RouteDefinition, path: string): Record<string, Sc
   if (path === openApiPath(DOCS_ASSET_PATH)) {
     return { "text/css": { schema: { type: "string" } }, "text/javascript": { schema: { type: "string" } }, "image/png": { schema: {} } };
   }
-  const payload = PAYLOADS[`${route.method} ${path}`];
+  const payload = PAYLOADS[`${route.method} ${path === "/api/health" ? "/" : path}`];
   const data = payload?.data ?? { description: `The route's payload: ${route.summary}` };
   const meta = payload?.meta ?? { type: "object", description: "Per-route information: counts, pagination, echoes of the query" };
   const hasMeta = payload === undefined || payload.meta !== undefined;
@@ -500,11 +647,14 @@ function errorCodes(route: RouteDefinition, pathNames: readonly string[]): Error
   const codes: ErrorCode[] = ["UNKNOWN_PARAMETERS", "INVALID_PARAMETER"];
   if (Object.entries(route.params.schemas).some(([name, schema]) => isRequiredParam(route, name, schema))) codes.push("MISSING_PARAMETER");
   if (pathNames.includes("version")) codes.push("INVALID_VERSION", "VERSION_NOT_FOUND");
+  if ("gameVersion" in route.params.schemas) codes.push("VERSION_NOT_FOUND");
+  if (route.path === "/api/players/:id") codes.push("INVALID_ID");
   if (route.method === "POST") codes.push("INVALID_JSON", "VALIDATION_ERROR", "TOO_MANY_IDENTIFIERS", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE");
   if (route.access === "key") codes.push("MISSING_API_KEY", "INVALID_API_KEY");
-  if (pathNames.includes("slug") || pathNames.includes("id")) codes.push("PLAYER_NOT_FOUND");
+  if (route.path.startsWith("/api/badges/:slug")) codes.push("BADGE_NOT_FOUND");
+  else if (pathNames.includes("slug") || pathNames.includes("id")) codes.push("PLAYER_NOT_FOUND");
   if (pathNames.includes("teamName")) codes.push("TEAM_NOT_FOUND");
-  if (pathNames.some((name) => !["slug", "id", "teamName", "version"].includes(name))) codes.push("NOT_FOUND");
+  if (pathNames.some((name) => !["slug", "id", "teamName", "version", "attr"].includes(name))) codes.push("NOT_FOUND");
   if (route.access !== "none") codes.push("RATE_LIMIT_EXCEEDED");
   codes.push("INTERNAL_ERROR");
   if (route.access !== "none" || route.path === "/ready") codes.push("SERVICE_UNAVAILABLE");

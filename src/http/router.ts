@@ -17,6 +17,11 @@ export interface RouteDefinition {
   access: Access;
   params: CompiledParams;
   summary: string;
+  /**
+   * The Cache-Control its cacheable replies carry when it is not the default `private, max-age=3600`
+   * (the handler sets the same constant on its Reply; OpenAPI documents it from here).
+   */
+  cacheControl?: string;
   /** JSON Schema of a POST body (documented in OpenAPI; the handler validates with it). */
   bodySchema?: object;
   handle: (context: RequestContext) => Reply;

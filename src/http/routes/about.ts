@@ -63,5 +63,5 @@ function stats(context: RequestContext): Reply {
 export const aboutRoutes: RouteDefinition[] = [
   { method: "GET", path: "/", access: "none", params: noParams, summary: "What this service is, its editions and where its documentation lives (no API key)", handle: about },
   { method: "GET", path: "/api/health", access: "none", params: noParams, summary: "Service status, version and editions (no API key)", handle: about },
-  { method: "GET", path: "/api/stats", access: "address", params: statsParams, summary: "One edition in numbers: players per era, teams, average overall (no API key)", handle: stats },
+  { method: "GET", path: "/api/stats", access: "address", cacheControl: STATS_CACHE_CONTROL, params: statsParams, summary: "One edition in numbers: players per era, teams, average overall (no API key)", handle: stats },
 ];

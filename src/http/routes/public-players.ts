@@ -43,5 +43,5 @@ function publicPlayers(context: RequestContext): Reply {
 }
 
 export const publicRoutes: RouteDefinition[] = [
-  { method: "GET", path: "/api/public/players", access: "address", params: publicParams, summary: "Summary players with height for browser apps (no API key; 60 a minute per client address)", handle: publicPlayers },
+  { method: "GET", path: "/api/public/players", access: "address", cacheControl: PUBLIC_CACHE_CONTROL, params: publicParams, summary: "Summary players with height for browser apps (no API key; 60 a minute per client address)", handle: publicPlayers },
 ];

@@ -55,5 +55,5 @@ function trending(context: RequestContext): Reply {
 }
 
 export const trendingRoutes: RouteDefinition[] = [
-  { method: "GET", path: "/api/trending", access: "key", params: trendingParams, summary: "Players whose overall moved most in the last days of weekly snapshots", handle: trending },
+  { method: "GET", path: "/api/trending", access: "key", cacheControl: TRENDING_CACHE_CONTROL, params: trendingParams, summary: "Players whose overall moved most in the last days of weekly snapshots", handle: trending },
 ];
