@@ -64,20 +64,6 @@ export function successReply(data: unknown, meta: Record<string, unknown>, optio
   return jsonReply(200, { success: true, data, meta }, options);
 }
 
-/**
- * A success envelope around `data` that is already JSON (rows spliced from fragments), with an
- * ETag of its bytes and the given cache policy.
- */
-export function rawSuccessReply(dataJson: string, meta: Record<string, unknown>, options: ReplyOptions = {}): Reply {
-  const body = Buffer.from(`{"success":true,"data":${dataJson},"meta":${JSON.stringify(meta)}}`, "utf8");
-  return {
-    status: 200,
-    body,
-    ...(options.isCacheable ? { etag: weakEtag(hashBytes(body), body.length) } : {}),
-    ...(options.cacheControl === undefined ? {} : { cacheControl: options.cacheControl }),
-  };
-}
-
 export function errorReply(error: ApiError, requestId: string): Reply {
   const details = error.code === "INTERNAL_ERROR" ? { requestId } : error.details;
   return {

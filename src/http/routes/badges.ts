@@ -11,11 +11,13 @@ import { groupOfTierCode, holderCounts, holderRange, type BadgeHolders } from ".
 import type { Edition } from "../../store/edition.js";
 import { FIELD_BIT } from "../../store/fragments.js";
 import type { RequestContext } from "../context.js";
-import { rawSuccessReply, successReply, type Reply } from "../reply.js";
+import { successReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
 import { resolveEdition } from "./edition-param.js";
-import { rowObjectsJson } from "./player-ref.js";
+import { rowObjectsReply } from "./player-ref.js";
 
+/** `,"badgeTier":"Gold"` by tier code (index 0 unused: holders hold a tier). */
+const TIER_FIELD: readonly string[] = ["", ...BADGE_TIERS.map((tier) => `,"badgeTier":${JSON.stringify(tier)}`)];
 const HOLDER_MASK = (["_id", "name", "slug", "team", "teamType", "overall", "playerImage"] as const).reduce((mask, field) => mask | FIELD_BIT[field], 0);
 
 const gameVersionParam: ParamSchema = {
@@ -107,23 +109,30 @@ function badgeHolders(context: RequestContext): Reply {
   return context.cached(`badge-holders|${edition.checksum}|${index}|${tier ?? ""}|${era ?? ""}|${limit}|${offset}`, () => {
     const group = tier === undefined ? undefined : groupOfTierCode(TIER_CODE.get(tier) as number);
     const [start, end] = holderRange(holders, index, group);
-    const [eraStart, eraEnd] = era === undefined ? [0, edition.rowCount] : edition.eraRange(era);
-    // The run is in answer order: skip rows of other eras, count every match, keep one page.
-    const page: number[] = [];
-    let total = 0;
-    for (let i = start; i < end; i++) {
-      const row = holders.rows[i] as number;
-      if (row < eraStart || row >= eraEnd) continue;
-      if (total >= offset && page.length < limit) page.push(row);
-      total++;
+    // The run is in answer order. Without an era the page is a slice of it; with one, rows of
+    // other eras are skipped and every match is counted.
+    let page: ArrayLike<number>;
+    let total: number;
+    if (era === undefined) {
+      total = end - start;
+      page = holders.rows.subarray(Math.min(end, start + offset), Math.min(end, start + offset + limit));
+    } else {
+      const [eraStart, eraEnd] = edition.eraRange(era);
+      const kept: number[] = [];
+      total = 0;
+      for (let i = start; i < end; i++) {
+        const row = holders.rows[i] as number;
+        if (row < eraStart || row >= eraEnd) continue;
+        if (total >= offset && kept.length < limit) kept.push(row);
+        total++;
+      }
+      page = kept;
     }
     const tierCodes = edition.payload.columns.badgeTiers as Uint8Array;
-    const data = rowObjectsJson(edition, page, HOLDER_MASK, (k, player) => {
-      const code = tierCodes[(page[k] as number) * BADGES.length + index] as number;
-      return `${player.slice(0, -1)},"badgeTier":${JSON.stringify(BADGE_TIERS[code - 1])}}`;
-    });
     const next = offset + page.length;
-    return rawSuccessReply(data, {
+    return rowObjectsReply(edition, page, HOLDER_MASK, {
+      inside: (k) => TIER_FIELD[tierCodes[(page[k] as number) * BADGES.length + index] as number] as string,
+    }, {
       gameVersion: edition.key,
       badge: (BADGES[index] as BadgeDefinition).slug,
       tier: tier ?? "all",

@@ -7,9 +7,9 @@ import { compileParams, limitParam } from "../../query/params.js";
 import { FIELD_BIT } from "../../store/fragments.js";
 import { TRENDING_MAX_DAYS } from "../../store/weekly-series.js";
 import type { RequestContext } from "../context.js";
-import { rawSuccessReply, type Reply } from "../reply.js";
+import type { Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
-import { rowObjectsJson } from "./player-ref.js";
+import { rowObjectsReply } from "./player-ref.js";
 
 export const TRENDING_CACHE_CONTROL = "private, max-age=300";
 const DIRECTIONS = ["up", "down", "both"] as const;
@@ -44,13 +44,15 @@ function trending(context: RequestContext): Reply {
       }
     }
     const rows = picked.map((i) => (window as NonNullable<typeof window>).rows[i] as number);
-    const data = rowObjectsJson(edition, rows, PLAYER_MASK, (k, player) => {
-      const i = picked[k] as number;
-      const entry = window as NonNullable<typeof window>;
-      return `{"playerId":${JSON.stringify(edition.record(rows[k] as number)._id)},"totalDelta":${entry.totalDelta[i] as number},"changes":${entry.changes[i] as number},"player":${player}}`;
-    });
     const dates = weekly && window ? weekly.dates(window) : { from: null, to: null };
-    return rawSuccessReply(data, { count: rows.length, days, teamType: era ?? "all", direction, ...dates }, { isCacheable: true, cacheControl: TRENDING_CACHE_CONTROL });
+    return rowObjectsReply(edition, rows, PLAYER_MASK, {
+      before: (k) => {
+        const i = picked[k] as number;
+        const entry = window as NonNullable<typeof window>;
+        return `{"playerId":${JSON.stringify(edition.record(rows[k] as number)._id)},"totalDelta":${entry.totalDelta[i] as number},"changes":${entry.changes[i] as number},"player":`;
+      },
+      after: () => "}",
+    }, { count: rows.length, days, teamType: era ?? "all", direction, ...dates }, { isCacheable: true, cacheControl: TRENDING_CACHE_CONTROL });
   });
 }
 
