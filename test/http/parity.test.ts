@@ -256,3 +256,36 @@ t.test("the 61st keyless request in a minute is a 429 with Retry-After", async (
   limited.clock.now += 60_000;
   t.equal((await fetch(`${limited.base}/api/public/players?limit=1`)).status, 200, "the bucket refills");
 });
+
+t.test("every new cacheable route keeps ETag/304, compression, HEAD and rate-limit headers", async (t) => {
+  const player = players[3]!;
+  const routes: [string, string, boolean][] = [
+    [`/api/players/${player._id}`, "private, max-age=3600", true],
+    [`/api/players/${player._id}/versions`, "private, max-age=3600", true],
+    [`/api/players/${player._id}/attribute/overall`, "private, max-age=3600", true],
+    ["/api/trending?limit=50", "private, max-age=300", true],
+    ["/api/badges", "private, max-age=3600", true],
+    ["/api/badges/categories", "private, max-age=3600", true],
+    ["/api/badges/deadeye", "private, max-age=3600", true],
+    ["/api/badges/deadeye/players?limit=100", "private, max-age=3600", true],
+    ["/api/stats", "public, max-age=1800", false],
+    ["/api/public/players?limit=100", "public, max-age=3600", false],
+  ];
+  for (const [path, cacheControl, isKeyed] of routes) {
+    const first = await h.get(path, { "accept-encoding": "br" });
+    const bytes = Buffer.from(await first.arrayBuffer());
+    t.equal(first.status, 200, path);
+    t.equal(first.headers.get("cache-control"), cacheControl, `${path} cache policy`);
+    t.equal(first.headers.get("vary"), "Accept-Encoding", path);
+    t.equal(first.headers.get("x-ratelimit-limit"), isKeyed ? "100000" : "60", `${path} bucket`);
+    if (bytes.length > 1024) t.equal(first.headers.get("content-encoding"), "br", `${path} compressed`);
+    const etag = first.headers.get("etag");
+    t.ok(etag, `${path} has an ETag`);
+    const again = await h.get(path, { "if-none-match": etag! });
+    t.equal(again.status, 304, `${path} revalidates`);
+    t.equal(again.headers.get("cache-control"), cacheControl);
+    t.ok(again.headers.get("x-ratelimit-remaining"), `${path} 304 keeps the rate-limit headers`);
+    const head = await fetch(h.base + path, { method: "HEAD", headers: { "x-api-key": h.key } });
+    t.equal(head.status, 200, `HEAD ${path}`);
+  }
+});
