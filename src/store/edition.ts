@@ -10,7 +10,7 @@ import { readSnapshot, type SnapshotPayload, type TeamEntry } from "../data/snap
 import { buildBadgeHolders, type BadgeHolders } from "./badge-holders.js";
 import { EAGER_ROW_LIMIT, RecordFragments } from "./fragments.js";
 import { NameIndex } from "./name-index.js";
-import { WeeklySeries } from "./weekly-series.js";
+import { slotsOfRows, WeeklySeries } from "./weekly-series.js";
 
 export interface TeamInfo extends TeamEntry {
   code: number;
@@ -83,7 +83,10 @@ export class Edition {
     this.nameIndex = new NameIndex(payload);
     this.scratch = new Uint32Array(Math.ceil(this.rowCount / 32) + 1);
     this.scratchRows = new Uint32Array(this.rowCount);
-    this.weekly = payload.history === null ? null : new WeeklySeries(payload.history, this.rowCount, (id) => this.rowById.get(id), payload.columns.nameRank);
+    const { history } = payload;
+    this.weekly = history === null
+      ? null
+      : new WeeklySeries(history.weeks, slotsOfRows(history, this.rowCount, (id) => this.rowById.get(id)), payload.columns.nameRank);
     // Like the fragments: built at load up to EAGER_ROW_LIMIT rows, on first use above it.
     if (this.rowCount <= EAGER_ROW_LIMIT) this.holders = this.buildHolders();
   }

@@ -20,6 +20,16 @@ export interface TrendingWindow {
   readonly changes: Uint8Array;
 }
 
+/** row → its slot in the history's ids (-1 without weekly history), from the edition's _id lookup. */
+export function slotsOfRows(history: HistoryPayload, rowCount: number, rowOfId: (id: string) => number | undefined): Int32Array {
+  const slotOfRow = new Int32Array(rowCount).fill(-1);
+  history.ids.forEach((id, slot) => {
+    const row = rowOfId(id);
+    if (row !== undefined) slotOfRow[row] = slot;
+  });
+  return slotOfRow;
+}
+
 export class WeeklySeries {
   readonly weeks: readonly HistoryWeek[];
   /** row → slot in the history's ids, -1 when the row has no weekly history. */
@@ -27,14 +37,10 @@ export class WeeklySeries {
   /** days (1 … TRENDING_MAX_DAYS) → its window; windows with the same first week are one object. */
   private readonly windowByDays: readonly TrendingWindow[];
 
-  /** `rowOfId`: the edition's row of an _id; `nameRank`: each row's position in name order. */
-  constructor(history: HistoryPayload, rowCount: number, rowOfId: (id: string) => number | undefined, nameRank: Uint32Array) {
-    this.weeks = history.weeks;
-    this.slotOfRow = new Int32Array(rowCount).fill(-1);
-    history.ids.forEach((id, slot) => {
-      const row = rowOfId(id);
-      if (row !== undefined) this.slotOfRow[row] = slot;
-    });
+  /** `slotOfRow`: see slotsOfRows (or a snapshot that stores it); `nameRank`: each row's position in name order. */
+  constructor(weeks: readonly HistoryWeek[], slotOfRow: Int32Array, nameRank: Uint32Array) {
+    this.weeks = weeks;
+    this.slotOfRow = slotOfRow;
     const byFirstWeek = new Map<number, TrendingWindow>();
     const windows: TrendingWindow[] = [];
     for (let days = 1; days <= TRENDING_MAX_DAYS; days++) {

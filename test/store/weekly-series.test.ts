@@ -1,7 +1,7 @@
 import t from "tap";
 import { ATTRIBUTE_COUNT } from "../../src/model/attributes.js";
 import { ABSENT_RATING, type HistoryPayload } from "../../src/data/snapshot.js";
-import { WeeklySeries } from "../../src/store/weekly-series.js";
+import { slotsOfRows, WeeklySeries } from "../../src/store/weekly-series.js";
 
 /** Three players over four weekly snapshots; c is absent in week 2. */
 const dates = ["2026-10-30", "2026-11-06", "2026-11-13", "2026-11-20"];
@@ -18,7 +18,7 @@ const history: HistoryPayload = {
 };
 // Rows: c, a, b (row order differs from history order); name ranks a < b < c.
 const rowOf = new Map([["c", 0], ["a", 1], ["b", 2]]);
-const series = new WeeklySeries(history, 3, (id) => rowOf.get(id), Uint32Array.from([2, 0, 1]));
+const series = new WeeklySeries(history.weeks, slotsOfRows(history, 3, (id) => rowOf.get(id)), Uint32Array.from([2, 0, 1]));
 
 t.test("rows find their history slot", async (t) => {
   t.same([...series.slotOfRow], [2, 0, 1]);
