@@ -1,5 +1,5 @@
 // npm run bench: every benchmark in sequence, each in a fresh process, each writing its section
-// of bench/README.md and its results JSON; then the targets table. Boot, kernel and scale run
+// of bench/README.md and its results JSON; then the targets table. Boot, kernel, scale and parity run
 // first (scale builds its 1,000,000-player snapshot once and reuses it: the first run takes about
 // four minutes longer), the load benchmark last. Extra arguments go to the load benchmark.
 
@@ -12,13 +12,15 @@ const steps: [string, string[]][] = [
   // The kernel runs pinned, like the servers, so its numbers compare with the load runs.
   ["kernel", [`${dist}kernel.js`]],
   ["scale", [`${dist}scale.js`]],
+  // The parity routes' cost per request in process, pinned like the kernel.
+  ["parity", [`${dist}parity.js`]],
   ["load", [`${dist}load.js`, ...process.argv.slice(2)]],
 ];
 const started = Date.now();
 for (const [name, args] of steps) {
   process.stderr.write(`\n== bench:${name}\n`);
   const stepStarted = Date.now();
-  const command = name === "kernel" ? ["taskset", ["-c", "0", process.execPath, ...args]] as const : [process.execPath, args] as const;
+  const command = name === "kernel" || name === "parity" ? ["taskset", ["-c", "0", process.execPath, ...args]] as const : [process.execPath, args] as const;
   const result = spawnSync(command[0], command[1], { stdio: "inherit" });
   if (result.status !== 0) {
     process.stderr.write(`bench:${name} failed (exit ${result.status ?? result.signal})\n`);

@@ -215,6 +215,7 @@ async function recordAndVerify(mixes: readonly Mix[], servers: Record<ServerName
         path, acceptEncoding: mix.acceptEncoding, status: ours.status, contentType: String(ours.headers["content-type"] ?? ""),
         contentEncoding: String(ours.headers["content-encoding"] ?? ""), bodyBase64: ours.body.toString("base64"),
       });
+      if (!mix.hasPeer) continue;
       const peer = await get((servers.peer as Server).port, path, headers);
       if (peer.status !== 200) throw new Error(`peer answered ${peer.status} to ${path}: ${peer.body.toString().slice(0, 300)}`);
       const a = decoded(ours) as { data: unknown; meta: { pagination?: { total: number } } };
@@ -223,7 +224,9 @@ async function recordAndVerify(mixes: readonly Mix[], servers: Record<ServerName
     }
     const note = mix.name === "c" || mix.name === "f"
       ? `(${mix.name}) search: the peer answers substring matches by overall; Courtside ranks prefix and typo matches, so ${peerSame}/${mix.paths.length} result lists are identical (by design, not an error).`
-      : `(${mix.name}) the peer's data equals Courtside's for ${peerSame}/${mix.paths.length} URLs.`;
+      : !mix.hasPeer
+        ? `(${mix.name}) the peer has none of these routes; every URL answered 200 from Courtside.`
+        : `(${mix.name}) the peer's data equals Courtside's for ${peerSame}/${mix.paths.length} URLs.`;
     notes.push(`${note} Mean Courtside body: ${(bodyBytes / mix.paths.length / 1024).toFixed(1)} KiB${mix.acceptEncoding ? ` (${mix.acceptEncoding})` : ""}.`);
     process.stderr.write(`${note}\n`);
   }
@@ -254,7 +257,7 @@ async function main(): Promise<void> {
     for (const mix of mixes) {
       const pathsFile = join(work, `mix-${mix.name}.txt`);
       writeFileSync(pathsFile, `${mix.paths.join("\n")}\n`);
-      const order: Server[] = [servers.ceiling, mix.isCacheOn ? servers.courtside : servers["courtside-nocache"], servers.peer] as Server[];
+      const order: Server[] = [servers.ceiling, mix.isCacheOn ? servers.courtside : servers["courtside-nocache"], ...(mix.hasPeer ? [servers.peer] : [])] as Server[];
       for (const server of order) {
         await runWrk(server, pathsFile, key, mix.acceptEncoding, warmupS);
         await settle(server);
@@ -329,7 +332,7 @@ function render(mixes: readonly Mix[], results: Map<string, WrkResult[]>, notes:
     const ceiling = cell(mix, "ceiling");
     const ours = cell(mix, "courtside");
     const peer = cell(mix, "peer");
-    for (const [name, c] of [["ceiling", ceiling], ["**Courtside**", ours], ["peer (Fastify)", peer]] as const) {
+    for (const [name, c] of ([["ceiling", ceiling], ["**Courtside**", ours], ["peer (Fastify)", peer]] as const).filter(([name]) => mix.hasPeer || name !== "peer (Fastify)")) {
       rows.push([
         name === "ceiling" ? `(${mix.name}) ${mix.title}` : "",
         name,
@@ -340,7 +343,7 @@ function render(mixes: readonly Mix[], results: Map<string, WrkResult[]>, notes:
         c.busy,
         String(c.errors),
         name === "**Courtside**" ? `${((100 * ours.rps) / ceiling.rps).toFixed(0)} %` : "",
-        name === "**Courtside**" ? `${(ours.rps / peer.rps).toFixed(1)}×` : "",
+        name === "**Courtside**" && mix.hasPeer ? `${(ours.rps / peer.rps).toFixed(1)}×` : "",
       ]);
     }
   }

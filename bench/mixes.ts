@@ -7,7 +7,7 @@ import { foldName } from "../src/model/names.js";
 import type { SnapshotPayload } from "../src/data/snapshot.js";
 import { mulberry32 } from "../test/fixtures/random-edition.js";
 
-export const MIX_NAMES = ["a", "b", "c", "d", "e", "f"] as const;
+export const MIX_NAMES = ["a", "b", "c", "d", "e", "f", "g", "h"] as const;
 export type MixName = (typeof MIX_NAMES)[number];
 
 export interface Mix {
@@ -18,6 +18,8 @@ export interface Mix {
   /** Sent as Accept-Encoding on every request, or "" for none (identity bodies). */
   readonly acceptEncoding: string;
   readonly paths: readonly string[];
+  /** Whether the conventional peer serves these routes (it has none of CONTRACT §6's): without it, ceiling and Courtside only. */
+  readonly hasPeer: boolean;
 }
 
 
@@ -30,7 +32,7 @@ export function buildMixes(current: SnapshotPayload, seed = 5): Mix[] {
     params.length === 0 ? "" : `?${params.map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`).join("&")}`;
 
   // A browser's Accept-Encoding: the cached reply's brotli body is what goes out (and what the ceiling replays).
-  const defaultPage: Mix = { name: "a", title: "default players page, cache on, `Accept-Encoding: gzip, deflate, br`", isCacheOn: true, acceptEncoding: "gzip, deflate, br", paths: ["/api/players"] };
+  const defaultPage: Mix = { name: "a", title: "default players page, cache on, `Accept-Encoding: gzip, deflate, br`", isCacheOn: true, acceptEncoding: "gzip, deflate, br", paths: ["/api/players"], hasPeer: true };
 
   // (b) What a ratings site's filter panel sends: mostly the current era, a position, a rating floor,
   // an attribute bound or two, sometimes a team or a badge, a sort, sometimes a field list and a later page.
@@ -93,14 +95,49 @@ export function buildMixes(current: SnapshotPayload, seed = 5): Mix[] {
   const rosters = current.teams.map((team) => `/api/teams/${encodeURIComponent(team.slug)}/roster`);
   const teamLists = ["/api/teams", "/api/teams?era=class", "/api/teams?era=allt"];
 
+  // (g) The drop-in parity routes (CONTRACT §6) a fantasy app, a bot and a sync script call: one
+  // badge's holders (a tier, an era, a later page), the badge catalogue, trending windows, and
+  // players by _id (the record, its versions, an attribute series).
+  const parity = new Set<string>(["/api/badges", "/api/badges/categories", "/api/trending"]);
+  const withBadges = current.players.filter((player) => (player.badges.list?.length ?? 0) > 0);
+  for (let attempt = 0; parity.size < 1000 && attempt < 20_000; attempt++) {
+    const kind = random();
+    if (kind < 0.35) {
+      const params: [string, string | number][] = [];
+      if (chance(0.3)) params.push(["tier", pick(BADGE_TIERS)]);
+      if (chance(0.3)) params.push(["teamType", pick(["curr", "class", "allt"])]);
+      const limit = chance(0.6) ? 50 : pick([10, 20, 100]);
+      if (limit !== 50) params.push(["limit", limit]);
+      if (chance(0.2)) params.push(["cursor", limit * int(1, 3)]);
+      parity.add(`/api/badges/${pick(BADGES).slug}/players${query(params)}`);
+    } else if (kind < 0.42) {
+      parity.add(chance(0.5) ? `/api/badges/${pick(BADGES).slug}` : `/api/badges?category=${pick(["shooting", "finishing", "playmaking", "defense", "rebounding", "general"])}`);
+    } else if (kind < 0.6) {
+      const params: [string, string | number][] = [];
+      if (chance(0.6)) params.push(["days", pick([1, 7, 14, 30, 60, 90])]);
+      if (chance(0.4)) params.push(["teamType", pick(["curr", "class", "allt"])]);
+      if (chance(0.4)) params.push(["direction", pick(["up", "down"])]);
+      if (chance(0.4)) params.push(["limit", pick([5, 10, 50])]);
+      parity.add(`/api/trending${query(params)}`);
+    } else {
+      const player = pick(chance(0.5) && withBadges.length > 0 ? withBadges : current.players);
+      const route = random();
+      parity.add(route < 0.6 ? `/api/players/${player._id}` : route < 0.8 ? `/api/players/${player._id}/versions` : `/api/players/${player._id}/attribute/${pick(["overall", ...ATTRIBUTE_PARAM_NAMES])}`);
+    }
+  }
+
   return [
     defaultPage,
-    { name: "b", title: "2,000 distinct filtered/sorted/paged queries, cache off", isCacheOn: false, acceptEncoding: "", paths: [...filtered] },
-    { name: "c", title: "500 distinct name searches", isCacheOn: true, acceptEncoding: "", paths: [...searches] },
-    { name: "d", title: "bulk download (whole edition and each era), `Accept-Encoding: br`", isCacheOn: true, acceptEncoding: "br", paths: bulk },
-    { name: "e", title: `team lists and every roster (${rosters.length + teamLists.length} URLs)`, isCacheOn: true, acceptEncoding: "", paths: [...teamLists, ...rosters] },
+    { name: "b", title: "2,000 distinct filtered/sorted/paged queries, cache off", isCacheOn: false, acceptEncoding: "", paths: [...filtered], hasPeer: true },
+    { name: "c", title: "500 distinct name searches", isCacheOn: true, acceptEncoding: "", paths: [...searches], hasPeer: true },
+    { name: "d", title: "bulk download (whole edition and each era), `Accept-Encoding: br`", isCacheOn: true, acceptEncoding: "br", paths: bulk, hasPeer: true },
+    { name: "e", title: `team lists and every roster (${rosters.length + teamLists.length} URLs)`, isCacheOn: true, acceptEncoding: "", paths: [...teamLists, ...rosters], hasPeer: true },
     // (c) again without the response cache: every search ranks afresh (with it, a repeated query's
     // ranked page is a cached template and only the timestamp is written).
-    { name: "f", title: "the same 500 searches, cache off", isCacheOn: false, acceptEncoding: "", paths: [...searches] },
+    { name: "f", title: "the same 500 searches, cache off", isCacheOn: false, acceptEncoding: "", paths: [...searches], hasPeer: true },
+    { name: "g", title: "1,000 parity URLs: badge holders, trending, players by _id (no peer: it has no such routes)", isCacheOn: true, acceptEncoding: "", paths: [...parity], hasPeer: false },
+    // (g) without the response cache: every request slices the precomputed holder runs and
+    // trending windows and renders from fragments; this is the routes' own cost per request.
+    { name: "h", title: "the same 1,000 parity URLs, cache off", isCacheOn: false, acceptEncoding: "", paths: [...parity], hasPeer: false },
   ];
 }

@@ -62,6 +62,7 @@ export function carryHistoryForward(weeks: readonly WeeklySnapshot[], source: Ed
     players: source.players.map(({ _id, overall, attributes, badges }) => ({
       _id, overall, attributes,
       badges: { total: badges.total, legendary: badges.legendary, hallOfFame: badges.hallOfFame, gold: badges.gold, silver: badges.silver, bronze: badges.bronze },
+      ...(badges.list ? { badgeList: badges.list.map(({ slug, tier }) => ({ slug, tier })) } : {}),
     })),
   };
   return [...kept, current];

@@ -3,7 +3,7 @@
 
 import { createHash } from "node:crypto";
 import { ATTRIBUTE_COUNT, ATTRIBUTE_KEYS } from "../model/attributes.js";
-import { BADGE_COUNT, BADGE_INDEX_BY_SLUG, COUNT_KEY_OF_TIER, TIER_CODE, TIER_COUNT_KEYS } from "../model/badges.js";
+import { BADGES, BADGE_COUNT, BADGE_INDEX_BY_SLUG, BADGE_TIERS, COUNT_KEY_OF_TIER, TIER_CODE, TIER_COUNT_KEYS, type BadgeTier } from "../model/badges.js";
 import { compareText, topBadges } from "../model/badge-summary.js";
 import { ERA_CODE } from "../model/eras.js";
 import { foldName } from "../model/names.js";
@@ -157,6 +157,8 @@ function buildHistory(weeks: readonly WeeklySnapshot[]): HistoryPayload {
       const overall = new Uint8Array(ids.length).fill(ABSENT_RATING);
       const attributes = new Uint8Array(ids.length * ATTRIBUTE_COUNT).fill(ABSENT_RATING);
       const badgeCounts = new Uint8Array(ids.length * 6);
+      const hasLists = week.players.length > 0 && week.players.every((player) => player.badgeList !== undefined);
+      const badgeTiers = hasLists ? new Uint8Array(ids.length * BADGE_COUNT) : undefined;
       for (const player of week.players) {
         const i = indexOf.get(player._id) as number;
         overall[i] = player.overall;
@@ -166,8 +168,14 @@ function buildHistory(weeks: readonly WeeklySnapshot[]): HistoryPayload {
         });
         badgeCounts[i * 6] = player.badges.total;
         TIER_COUNT_KEYS.forEach((key, k) => { badgeCounts[i * 6 + 1 + k] = player.badges[key]; });
+        if (badgeTiers) {
+          for (const badge of player.badgeList ?? []) {
+            const index = BADGE_INDEX_BY_SLUG.get(badge.slug);
+            if (index !== undefined) badgeTiers[i * BADGE_COUNT + index] = TIER_CODE.get(badge.tier) ?? 0;
+          }
+        }
       }
-      return { date: week.date, overall, attributes, badgeCounts };
+      return { date: week.date, overall, attributes, badgeCounts, ...(badgeTiers ? { badgeTiers } : {}) };
     }),
   };
 }
@@ -190,7 +198,12 @@ export function historyToWeeks(history: HistoryPayload | null): WeeklySnapshot[]
         total: counts[i * 6] as number, legendary: counts[i * 6 + 1] as number, hallOfFame: counts[i * 6 + 2] as number,
         gold: counts[i * 6 + 3] as number, silver: counts[i * 6 + 4] as number, bronze: counts[i * 6 + 5] as number,
       };
-      return [{ _id, overall, attributes, badges }];
+      const tiers = week.badgeTiers?.subarray(i * BADGE_COUNT, (i + 1) * BADGE_COUNT);
+      const badgeList = tiers === undefined ? undefined : BADGES.flatMap((badge, b) => {
+        const code = tiers[b] as number;
+        return code === 0 ? [] : [{ slug: badge.slug, tier: BADGE_TIERS[code - 1] as BadgeTier }];
+      });
+      return [{ _id, overall, attributes, badges, ...(badgeList ? { badgeList } : {}) }];
     }),
   }));
 }

@@ -71,6 +71,11 @@ export interface HistoryWeek {
   attributes: Uint8Array;
   /** id * 6: total, legendary, hallOfFame, gold, silver, bronze. */
   badgeCounts: Uint8Array;
+  /**
+   * id * BADGE_COUNT + badge → tier code (0 none), when every player of the week came with a badge
+   * list; absent otherwise (and in snapshots written before it existed).
+   */
+  badgeTiers?: Uint8Array;
 }
 
 export interface SnapshotPayload {

@@ -2,16 +2,21 @@
 
 import { Dispatcher, type DispatchOptions } from "./dispatch.js";
 import { Router, type RouteDefinition } from "./router.js";
+import { aboutRoutes } from "./routes/about.js";
+import { badgeRoutes } from "./routes/badges.js";
 import { batchRoutes } from "./routes/batch.js";
 import { bulkRoutes } from "./routes/bulk.js";
 import { dashboardRoutes } from "./routes/dashboard.js";
 import { docsRoutes } from "./routes/docs.js";
 import { historyRoutes } from "./routes/history.js";
 import { keyRoutes, type KeyServices } from "./routes/keys.js";
+import { playerIdRoutes } from "./routes/player-id.js";
+import { publicRoutes } from "./routes/public-players.js";
 import { playerRoutes } from "./routes/players.js";
 import { searchRoutes } from "./routes/search.js";
 import { serviceRoutes } from "./routes/service.js";
 import { teamRoutes } from "./routes/teams.js";
+import { trendingRoutes } from "./routes/trending.js";
 import { versionedRoutes } from "./routes/versioned.js";
 
 /**
@@ -20,14 +25,15 @@ import { versionedRoutes } from "./routes/versioned.js";
  */
 export function buildRoutes(isReady: () => boolean, keys?: KeyServices): RouteDefinition[] {
   const routes: RouteDefinition[] = [
-    ...playerRoutes, ...searchRoutes, ...bulkRoutes, ...batchRoutes, ...historyRoutes, ...teamRoutes, ...versionedRoutes, ...serviceRoutes(isReady),
+    ...playerRoutes, ...searchRoutes, ...bulkRoutes, ...batchRoutes, ...historyRoutes, ...playerIdRoutes, ...teamRoutes, ...versionedRoutes,
+    ...trendingRoutes, ...badgeRoutes, ...publicRoutes, ...aboutRoutes, ...serviceRoutes(isReady),
     ...keyRoutes(keys), ...dashboardRoutes(),
   ];
   routes.push(...docsRoutes(() => routes));
   return routes;
 }
 
-export function createDispatcher(options: Omit<DispatchOptions, "router">, keys: KeyServices): Dispatcher {
+export function createDispatcher(options: Omit<DispatchOptions, "router">, keys?: KeyServices): Dispatcher {
   const router = new Router(buildRoutes(() => !options.isDraining(), keys));
   return new Dispatcher({ ...options, router });
 }

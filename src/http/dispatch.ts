@@ -10,7 +10,7 @@ import { validateParams } from "../query/params.js";
 import { parseQueryString } from "../query/query-string.js";
 import type { EditionSet } from "../store/editions.js";
 import { chooseEncoding, encodedBody, matchesIfNoneMatch, type Encoding } from "./encoding.js";
-import { errorReply, ownedReply, type Reply } from "./reply.js";
+import { cacheControlOf, errorReply, ownedReply, type Reply } from "./reply.js";
 import type { RouteDefinition, Router } from "./router.js";
 import type { RequestStats } from "../ops/request-stats.js";
 import { ADDRESS_POLICY, KEY_POLICY, REGISTRATION_POLICY, rateLimitLines, refillPerMs, type TakeResult, type TokenBuckets } from "./token-buckets.js";
@@ -71,7 +71,6 @@ export interface DispatchOptions {
   stats?: RequestStats;
 }
 
-export const CACHE_CONTROL = "private, max-age=3600";
 const JSON_TYPE = "application/json; charset=utf-8";
 const EXPOSED_HEADERS = "ETag, Retry-After, X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit, RateLimit-Policy";
 
@@ -317,7 +316,8 @@ function representationLines(reply: Reply, encoding: Encoding | undefined): stri
   const slot = encoding ?? "notModified";
   const kept = reply.headerLines?.[slot];
   if (kept !== undefined) return kept;
-  let lines = reply.etag !== undefined ? `\r\nCache-Control: ${CACHE_CONTROL}\r\nETag: ${reply.etag}` : `\r\nCache-Control: ${reply.cacheControl ?? "no-store"}`;
+  let lines = `\r\nCache-Control: ${cacheControlOf(reply)}`;
+  if (reply.etag !== undefined) lines += `\r\nETag: ${reply.etag}`;
   lines += "\r\nVary: Accept-Encoding";
   if (encoding !== undefined) {
     lines += `\r\nContent-Type: ${reply.contentType ?? JSON_TYPE}`;

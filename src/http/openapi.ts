@@ -22,11 +22,14 @@ type Schema = Record<string, unknown>;
 const CACHEABLE_PATHS = [
   /^\/api\/players$/, /^\/api\/players\/bulk$/, /^\/api\/teams$/, /^\/api\/teams\/\{teamName\}\/roster$/, /^\/api\/versions(\/.*)?$/,
   /^\/api\/openapi\.json$/, /^\/docs(\/.*)?$/, /^\/llms(-full)?\.txt$/, /^\/dashboard(\/.*)?$/,
+  /^\/api\/stats$/, /^\/api\/players\/\{id\}(\/versions|\/attribute\/\{attr\})?$/,
+  /^\/api\/trending$/, /^\/api\/badges(\/.*)?$/, /^\/api\/public\/players$/,
 ];
 
 const PATH_PARAMS: Readonly<Record<string, Schema & { description: string }>> = {
   slug: { type: "string", description: "Player slug: lebron-james, michael-jordan-1995-96-chicago-bulls" },
-  id: { type: "string", description: "The player's _id, or its slug" },
+  id: { type: "string", description: "The player's _id (24 hexadecimal characters); on /versions, /history and /attribute also its slug" },
+  attr: { type: "string", description: "An attribute's camelCase key (threePointShot), snake_case name (three_point_shot), alias (three_ball) or overall" },
   teamName: { type: "string", description: "Full team name (Boston Celtics) or team slug (boston-celtics)" },
   version: { type: "string", pattern: "^2[Kk]\\d{2}$", description: "Edition key: 2K and two digits, any case (2K26)" },
   file: { type: "string", description: "File name of a bundled asset" },
@@ -44,7 +47,7 @@ const HEADERS: Record<string, Schema> = {
   RateLimit: { description: 'IETF draft form of the state, e.g. `"free";r=499;t=8`', schema: { type: "string" } },
   "Retry-After": { description: "Seconds until the next token", schema: { type: "integer" } },
   ETag: { description: "Weak validator; changes exactly when the body would", schema: { type: "string" } },
-  "Cache-Control": { description: "`private, max-age=3600` on cacheable replies, `no-store` otherwise", schema: { type: "string" } },
+  "Cache-Control": { description: "`private, max-age=3600` on cacheable replies unless the route says otherwise, `no-store` on the rest", schema: { type: "string" } },
 };
 
 const headerRefs = (names: readonly string[]): Record<string, Schema> =>
@@ -54,6 +57,7 @@ const RATE_LIMIT_HEADERS = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-Rat
 const TAGS = [
   { name: "players", description: "Players of the current edition: list, bulk, batch, one, history, search" },
   { name: "teams", description: "Teams and rosters of the current edition" },
+  { name: "badges", description: "The badge catalogue and who holds each badge" },
   { name: "versions", description: "Game editions and their frozen (or live) data" },
   { name: "keys", description: "Register for a key, see its usage, regenerate or revoke it (also on the /dashboard page)" },
   { name: "service", description: "Liveness, readiness and this documentation" },
@@ -202,19 +206,35 @@ function describeAccess(route: RouteDefinition, isCacheable: boolean): string {
   const bounds = Object.keys(route.params.schemas).some((name) => /_(gte|lte)$/.test(name))
     ? " `{attribute}_gte` / `{attribute}_lte` bound any attribute by its snake_case name or alias (three_ball, dunk, layup, defense, mid_range)."
     : "";
-  return `${access}${isCacheable ? " Cacheable for an hour with an ETag." : ""}${bounds}`;
+  const caching = !isCacheable ? "" : route.cacheControl === undefined ? " Cacheable for an hour with an ETag." : ` Sent with \`Cache-Control: ${route.cacheControl}\` and an ETag.`;
+  return `${access}${caching}${bounds}`;
 }
 
 function tagOf(path: string): string {
   if (path.startsWith("/api/versions")) return "versions";
-  if (path.startsWith("/api/players")) return "players";
+  if (path.startsWith("/api/players") || path === "/api/trending" || path === "/api/public/players") return "players";
+  if (path.startsWith("/api/badges")) return "badges";
   if (path.startsWith("/api/teams")) return "teams";
   if (path.startsWith("/api/keys") || path.startsWith("/api/register") || path.startsWith("/api/dashboard") || path.startsWith("/dashboard")) return "keys";
   return "service";
 }
 
+/**
+ * `getPlayersById` for `GET /api/players/{id}`: the `api` prefix is dropped, except where that
+ * would collide with a route outside /api (`/api/health` beside `/health` → `getApiHealth`);
+ * `/` is `getRoot`.
+ */
 function operationId(method: Method, path: string): string {
-  const words = path.split("/").filter((segment) => segment.length > 0 && segment !== "api").map((segment) => {
+  if (path === "/") return `${method.toLowerCase()}Root`;
+  const id = operationIdFromWords(method, path, true);
+  return path.startsWith("/api/") && OUTSIDE_API_PATHS.has(path.slice(4)) ? operationIdFromWords(method, path, false) : id;
+}
+
+/** Paths served outside /api whose short operationId an /api twin must not take. */
+const OUTSIDE_API_PATHS: ReadonlySet<string> = new Set(["/health", "/ready", DOCS_PATH]);
+
+function operationIdFromWords(method: Method, path: string, isApiDropped: boolean): string {
+  const words = path.split("/").filter((segment) => segment.length > 0 && (!isApiDropped || segment !== "api")).map((segment) => {
     const name = /^\{(.+)\}$/.exec(segment)?.[1];
     const word = (name ?? segment).replace(/[^A-Za-z0-9]+(.)?/g, (_, next: string | undefined) => (next ?? "").toUpperCase());
     return (name === undefined ? "" : "By") + word.charAt(0).toUpperCase() + word.slice(1);

@@ -7,12 +7,14 @@ import { hashBytes } from "../store/hash.js";
 export interface Reply {
   status: number;
   body: Buffer;
-  /** Set on cacheable replies: `Cache-Control: private, max-age=3600` and this weak ETag. */
+  /** Set on cacheable replies: this weak ETag (If-None-Match → 304). */
   etag?: string;
   headers?: readonly (readonly [string, string])[];
-  /** `Cache-Control: no-store` (health, readiness, errors). */
-  isNoStore?: boolean;
-  /** Replaces `no-store` on a reply without an ETag (the dashboard's `private, no-store`). */
+  /**
+   * The reply's Cache-Control value. Without it: `private, max-age=3600` when the reply has an
+   * ETag, `no-store` otherwise (errors, health). Routes with their own policy (public, shorter)
+   * set it here; the adapter writes it on the 200 and on its 304 alike.
+   */
   cacheControl?: string;
   /** Defaults to JSON; the API reference page and its assets set their own. */
   contentType?: string;
@@ -33,17 +35,32 @@ export function weakEtag(hash: number, salt = 0): string {
   return `W/"${hash.toString(16).padStart(8, "0")}${salt === 0 ? "" : salt.toString(16).padStart(8, "0")}"`;
 }
 
-export function jsonReply(status: number, value: unknown, options: { isCacheable?: boolean; isNoStore?: boolean } = {}): Reply {
+export const PRIVATE_CACHE_CONTROL = "private, max-age=3600";
+export const NO_STORE = "no-store";
+
+export interface ReplyOptions {
+  /** Gives the reply an ETag folded from its body. */
+  isCacheable?: boolean;
+  /** See Reply.cacheControl. */
+  cacheControl?: string;
+}
+
+export function jsonReply(status: number, value: unknown, options: ReplyOptions = {}): Reply {
   const body = Buffer.from(JSON.stringify(value), "utf8");
   return {
     status,
     body,
     ...(options.isCacheable ? { etag: weakEtag(hashBytes(body), body.length) } : {}),
-    ...(options.isNoStore ? { isNoStore: true } : {}),
+    ...(options.cacheControl === undefined ? {} : { cacheControl: options.cacheControl }),
   };
 }
 
-export function successReply(data: unknown, meta: Record<string, unknown>, options: { isCacheable?: boolean } = {}): Reply {
+/** The Cache-Control value a reply is sent with. */
+export function cacheControlOf(reply: Reply): string {
+  return reply.cacheControl ?? (reply.etag === undefined ? NO_STORE : PRIVATE_CACHE_CONTROL);
+}
+
+export function successReply(data: unknown, meta: Record<string, unknown>, options: ReplyOptions = {}): Reply {
   return jsonReply(200, { success: true, data, meta }, options);
 }
 
@@ -54,7 +71,7 @@ export function errorReply(error: ApiError, requestId: string): Reply {
       success: false,
       error: { code: error.code, message: error.message || ERROR_TABLE[error.code].message, ...(details ? { details } : {}) },
     }),
-    isNoStore: true,
+    cacheControl: NO_STORE,
   };
 }
 

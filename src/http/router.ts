@@ -1,6 +1,7 @@
-// The route table, matched once per request by path segments. Literal segments outrank
-// parameters (`/players/bulk` before `/players/:slug`); a path that matches with another method
-// is a 405 with Allow, and nothing else is a 404.
+// The route table, matched once per request by path segments. Precedence is by position: at the
+// first segment where two patterns differ in kind, the literal outranks the parameter
+// (`/players/bulk` before `/players/:id`, `/players/slug/:slug` before `/players/:id/versions`);
+// a path that matches with another method is a 405 with Allow, and nothing else is a 404.
 
 import type { ErrorCode } from "../query/api-error.js";
 import type { CompiledParams } from "../query/params.js";
@@ -21,6 +22,11 @@ export interface RouteDefinition {
   access: Access;
   params: CompiledParams;
   summary: string;
+  /**
+   * The Cache-Control its cacheable replies carry when it is not the default `private, max-age=3600`
+   * (the handler sets the same constant on its Reply; OpenAPI documents it from here).
+   */
+  cacheControl?: string;
   /** JSON Schema of a POST body (documented in OpenAPI; the handler validates with it). */
   bodySchema?: object;
   /**
@@ -37,13 +43,27 @@ export interface RouteDefinition {
 interface CompiledRoute {
   definition: RouteDefinition;
   segments: readonly string[];
-  literalCount: number;
+  /** The pattern with parameter names erased (`/api/players/:`): routes sharing it differ only by method. */
+  shape: string;
 }
 
 export type RouteMatch =
   | { kind: "found"; route: RouteDefinition; pathParams: Record<string, string> }
   | { kind: "wrong-method"; allowed: Method[] }
   | { kind: "not-found" };
+
+const isParam = (segment: string): boolean => segment.startsWith(":");
+
+/** Negative when `a` outranks `b`: at the first position where one has a literal and the other a parameter. */
+export function comparePrecedence(a: readonly string[], b: readonly string[]): number {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const aParam = isParam(a[i] as string);
+    const bParam = isParam(b[i] as string);
+    if (aParam !== bParam) return aParam ? 1 : -1;
+  }
+  return 0;
+}
 
 export class Router {
   private readonly routes: CompiledRoute[];
@@ -52,9 +72,10 @@ export class Router {
     this.routes = definitions
       .map((definition) => {
         const segments = definition.path.split("/").slice(1);
-        return { definition, segments, literalCount: segments.filter((segment) => !segment.startsWith(":")).length };
+        return { definition, segments, shape: segments.map((segment) => (isParam(segment) ? ":" : segment)).join("/") };
       })
-      .sort((a, b) => b.literalCount - a.literalCount);
+      // Array.prototype.sort is stable: equal precedence keeps table order.
+      .sort((a, b) => comparePrecedence(a.segments, b.segments));
   }
 
   get definitions(): RouteDefinition[] {
@@ -65,13 +86,13 @@ export class Router {
   match(method: string, segments: readonly string[]): RouteMatch {
     const wanted = method === "HEAD" ? "GET" : method;
     const allowed: Method[] = [];
-    let matchedPath: string | undefined;
+    let matchedShape: string | undefined;
     for (const route of this.routes) {
+      // The first (most specific) matching pattern wins; another route adds methods only if it has the same pattern.
+      if (matchedShape !== undefined && route.shape !== matchedShape) continue;
       const pathParams = matchSegments(route.segments, segments);
       if (!pathParams) continue;
-      // The most specific path wins; a less specific one with the same shape only adds methods.
-      if (matchedPath !== undefined && route.literalCount < (this.routes.find((r) => r.definition.path === matchedPath)?.literalCount ?? 0)) continue;
-      matchedPath ??= route.definition.path;
+      matchedShape ??= route.shape;
       if (route.definition.method === wanted) return { kind: "found", route: route.definition, pathParams };
       allowed.push(route.definition.method);
     }
@@ -86,7 +107,7 @@ function matchSegments(pattern: readonly string[], segments: readonly string[]):
   for (let i = 0; i < pattern.length; i++) {
     const expected = pattern[i] as string;
     const actual = segments[i] as string;
-    if (expected.startsWith(":")) {
+    if (isParam(expected)) {
       if (actual.length === 0) return undefined;
       params[expected.slice(1)] = actual;
     } else if (expected !== actual) {

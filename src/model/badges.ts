@@ -41,10 +41,55 @@ const CATALOGUE: Readonly<Record<BadgeCategory, readonly string[]>> = {
   General: ["Brick Wall", "Slippery Off-Ball", "Pogo Stick"],
 };
 
+/** One line per badge: what it boosts, for the badge routes. */
+const DESCRIPTIONS: Readonly<Record<string, string>> = {
+  "Deadeye": "Jump shots taken with a defender closing out lose less accuracy",
+  "Limitless Range": "Extends the range a player can shoot threes from comfortably",
+  "Mini Marksman": "Boosts shots of smaller players over taller defenders",
+  "Set Shot Specialist": "Boosts stand-still jump shots",
+  "Shifty Shooter": "Boosts off-the-dribble and high-difficulty jump shots",
+  "Aerial Wizard": "Boosts alley-oops and putbacks",
+  "Float Game": "Boosts floaters and runners",
+  "Hook Specialist": "Boosts post hooks",
+  "Layup Mixmaster": "Boosts creative layups: euro steps, reverses, scoops",
+  "Paint Prodigy": "Boosts finishing moves close to the rim",
+  "Physical Finisher": "Finishes through contact on layups",
+  "Post Fade Phenom": "Boosts fadeaways and shots out of the post",
+  "Post Powerhouse": "Backs defenders down more effectively in the post",
+  "Post-Up Poet": "Boosts post moves and shots from the post",
+  "Posterizer": "Raises the chance of dunking on a defender",
+  "Rise Up": "Raises the chance of dunking or finishing in the paint from a standstill",
+  "Ankle Assassin": "Dribble moves break defenders' ankles more often",
+  "Bail Out": "Passes out of a jump shot or layup are more accurate",
+  "Break Starter": "Boosts long outlet passes after a defensive rebound",
+  "Dimer": "Teammates shoot better off this player's passes",
+  "Handles for Days": "Dribble moves cost less energy",
+  "Lightning Launch": "Faster first step when attacking from the perimeter",
+  "Strong Handle": "Keeps the dribble through contact",
+  "Unpluckable": "Harder to strip of the ball",
+  "Versatile Visionary": "Boosts passes of every kind to open teammates",
+  "Challenger": "Better contests of perimeter shots",
+  "Glove": "Better at stealing the ball from a ball handler or shooter",
+  "High-Flying Denier": "Boosts chase-down and weak-side blocks",
+  "Immovable Enforcer": "Holds position against drives and post-ups",
+  "Interceptor": "More passing lanes cut off and intercepted",
+  "Off-Ball Pest": "Harder to get open against when the player is off the ball",
+  "On-Ball Menace": "Stays in front of ball handlers on the perimeter",
+  "Paint Patroller": "Better at blocking and contesting shots at the rim",
+  "Pick Dodger": "Navigates through and around screens",
+  "Post Lockdown": "Defends post moves and strips post players",
+  "Boxout Beast": "Boxes out opponents for rebounds",
+  "Rebound Chaser": "Tracks down rebounds from farther away",
+  "Brick Wall": "Screens hit harder and cost defenders more energy",
+  "Slippery Off-Ball": "Gets open off screens and cuts more easily",
+  "Pogo Stick": "Jumps again quickly after landing",
+};
+
 export interface BadgeDefinition {
   readonly name: string;
   readonly slug: string;
   readonly category: BadgeCategory;
+  readonly description: string;
   /** snake_case form, as in the scrape's `badge_<snake>` columns. */
   readonly snake: string;
 }
@@ -55,7 +100,9 @@ export function badgeSlug(name: string): string {
 
 /** The catalogue in a fixed order; a badge's position is its column code. */
 export const BADGES: readonly BadgeDefinition[] = BADGE_CATEGORIES.flatMap((category) =>
-  CATALOGUE[category].map((name) => ({ name, slug: badgeSlug(name), category, snake: badgeSlug(name).replace(/-/g, "_") })),
+  CATALOGUE[category].map((name) => ({
+    name, slug: badgeSlug(name), category, description: DESCRIPTIONS[name] ?? name, snake: badgeSlug(name).replace(/-/g, "_"),
+  })),
 );
 export const BADGE_COUNT = BADGES.length;
 

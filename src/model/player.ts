@@ -108,6 +108,8 @@ export interface WeeklyPlayer {
   overall: number;
   attributes: Attributes;
   badges: BadgeCounts;
+  /** The week's badges by name and tier, where the source has lists (week-over-week badge changes need them). */
+  badgeList?: readonly { slug: string; tier: BadgeTier }[];
 }
 
 /** What the offline build turns into one snapshot file. */
@@ -130,6 +132,9 @@ export function teamSlug(team: string): string {
 export function playerSlug(name: string, teamType: Era, team: string): string {
   return teamType === "curr" ? slugify(name) : `${slugify(name)}-${teamSlug(team)}`;
 }
+
+/** What every `_id` looks like (playerId's output): 24 lower-case hexadecimal characters. */
+export const PLAYER_ID_PATTERN = /^[0-9a-f]{24}$/;
 
 /** Opaque id, stable across rebuilds and editions for the same (teamType, team, slug). */
 export function playerId(teamType: Era, team: string, slug: string): string {

@@ -7,9 +7,11 @@ import { slugify } from "../model/names.js";
 import type { EditionEntry, PlayerRecord, TeamRow } from "../model/player.js";
 import { editionLabel } from "../model/eras.js";
 import { readSnapshot, type SnapshotPayload, type TeamEntry } from "../data/snapshot.js";
+import { buildBadgeHolders, type BadgeHolders } from "./badge-holders.js";
 import { DictionaryColumn } from "./dictionary-column.js";
-import { RecordFragments } from "./fragments.js";
+import { EAGER_ROW_LIMIT, RecordFragments } from "./fragments.js";
 import { NameIndex } from "./name-index.js";
+import { slotsOfRows, WeeklySeries } from "./weekly-series.js";
 
 export interface TeamInfo extends TeamEntry {
   code: number;
@@ -49,6 +51,9 @@ export class Edition {
   readonly scratchMask: Uint32Array;
   /** Scratch row list for the query kernel's collect-and-sort path. */
   readonly scratchRows: Uint32Array;
+  /** The weekly history as per-player series and trending windows; null without history (archived editions). */
+  readonly weekly: WeeklySeries | null;
+  private holders: BadgeHolders | null | undefined;
 
   constructor(readonly payload: SnapshotPayload, readonly checksum: string) {
     this.key = payload.meta.gameVersion;
@@ -87,6 +92,23 @@ export class Edition {
     this.scratch = new Uint32Array(Math.ceil(this.rowCount / 32) + 1);
     this.scratchMask = new Uint32Array(this.scratch.length);
     this.scratchRows = new Uint32Array(this.rowCount);
+    const { history } = payload;
+    this.weekly = history === null
+      ? null
+      : new WeeklySeries(history.weeks, slotsOfRows(history, this.rowCount, (id) => this.rowById.get(id)), payload.columns.nameRank);
+    // Like the fragments: built at load up to EAGER_ROW_LIMIT rows, on first use above it.
+    if (this.rowCount <= EAGER_ROW_LIMIT) this.holders = this.buildHolders();
+  }
+
+  /** Holders of every badge, best tier first (null where the edition keeps no badge lists). */
+  get badgeHolders(): BadgeHolders | null {
+    if (this.holders === undefined) this.holders = this.buildHolders();
+    return this.holders;
+  }
+
+  private buildHolders(): BadgeHolders | null {
+    const { badgeTiers, overall } = this.payload.columns;
+    return badgeTiers === null ? null : buildBadgeHolders({ badgeTiers, overall }, this.payload.sortOrders.name);
   }
 
   /** One row's full record. Routes read records only through here (the store decides how they are kept). */

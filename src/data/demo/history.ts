@@ -67,10 +67,11 @@ const NO_BADGES: BadgeCounts = { total: 0, legendary: 0, hallOfFame: 0, gold: 0,
 export function simulateWeeks(states: readonly SeasonState[], dates: readonly string[], random: Random): WeeklySnapshot[] {
   const tiers = new Uint8Array(BADGE_COUNT);
   const snapshotOf = (state: SeasonState): WeeklyPlayer => {
-    if (!state.hasAttributes) return { _id: state.id, overall: state.overall, attributes: {}, badges: { ...NO_BADGES } };
+    if (!state.hasAttributes) return { _id: state.id, overall: state.overall, attributes: {}, badges: { ...NO_BADGES }, badgeList: [] };
     badgeTiers(state.vector, state.overall, state.heightIn, state.badgeLuck, tiers);
     const attributes: Attributes = toAttributes(state.vector);
-    return { _id: state.id, overall: state.overall, attributes, badges: countBadges(badgeList(tiers)) };
+    const list = badgeList(tiers);
+    return { _id: state.id, overall: state.overall, attributes, badges: countBadges(list), badgeList: list.map(({ slug, tier }) => ({ slug, tier })) };
   };
   let week = states.map(snapshotOf);
   const history: WeeklySnapshot[] = [{ date: dates[0] ?? "", players: week }];

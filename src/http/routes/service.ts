@@ -2,7 +2,7 @@
 
 import { compileParams } from "../../query/params.js";
 import type { RequestContext } from "../context.js";
-import { jsonReply, successReply, type Reply } from "../reply.js";
+import { jsonReply, NO_STORE, successReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
 import { arrayOf, exactObject, gameVersion, integer, ref } from "../response-schemas.js";
 
@@ -29,7 +29,7 @@ export function serviceRoutes(isReady: () => boolean): RouteDefinition[] {
     {
       method: "GET", path: "/health", access: "none", params: noParams, summary: "Liveness",
       response: { kind: "envelope", description: "The process is up", data: exactObject({ status: { const: "ok" } }) },
-      handle: () => jsonReply(200, { success: true, data: { status: "ok" } }, { isNoStore: true }),
+      handle: () => jsonReply(200, { success: true, data: { status: "ok" } }, { cacheControl: NO_STORE }),
     },
     {
       method: "GET", path: "/ready", access: "none", params: noParams, summary: "Readiness: 503 while draining",
@@ -39,8 +39,8 @@ export function serviceRoutes(isReady: () => boolean): RouteDefinition[] {
         data: exactObject({ status: { const: "ready" }, editions: arrayOf(gameVersion), current: gameVersion }),
       },
       handle: (context) => isReady()
-        ? jsonReply(200, { success: true, data: { status: "ready", editions: context.editions.keys(), current: context.editions.current.key } }, { isNoStore: true })
-        : jsonReply(503, { success: false, error: { code: "SERVICE_UNAVAILABLE", message: "The service is shutting down" } }, { isNoStore: true }),
+        ? jsonReply(200, { success: true, data: { status: "ready", editions: context.editions.keys(), current: context.editions.current.key } }, { cacheControl: NO_STORE })
+        : jsonReply(503, { success: false, error: { code: "SERVICE_UNAVAILABLE", message: "The service is shutting down" } }, { cacheControl: NO_STORE }),
     },
   ];
 }

@@ -1,0 +1,89 @@
+// Cost per request of the drop-in parity routes (CONTRACT §6), in process, no HTTP: the 1,000
+// URLs of load mix (g) through the real dispatcher with the response cache off, so each request
+// validates, looks up the precomputed holder runs / trending windows / id map and renders from
+// fragments. Grouped by route; one pass of warm-up, then `--rounds` timed passes.
+// Usage: node dist/bench/parity.js [-- --rounds 20 --no-readme]
+
+import { parseArgs } from "node:util";
+import { createDispatcher } from "../src/http/app.js";
+import type { IncomingRequest } from "../src/http/dispatch.js";
+import { TokenBuckets } from "../src/http/token-buckets.js";
+import { loadEditionSet } from "../src/store/editions.js";
+import { buildMixes } from "./mixes.js";
+import { machine, median, percentile, table, today, writeResults, writeSection } from "./report.js";
+
+const { values: flags } = parseArgs({
+  options: {
+    rounds: { type: "string", default: "20" },
+    "data-dir": { type: "string", default: process.env.DATA_DIR ?? "data" },
+    "no-readme": { type: "boolean", default: false },
+    note: { type: "string", default: "" },
+  },
+});
+
+const editions = loadEditionSet(flags["data-dir"]);
+const paths = buildMixes(editions.current.payload).find((mix) => mix.name === "g")?.paths ?? [];
+const KEY = "bench";
+const dispatcher = createDispatcher({
+  editions: () => editions,
+  keys: { verify: () => ({ id: "bench", slot: 0, rateLimit: 1_000_000_000 }) },
+  buckets: new TokenBuckets(4, 4),
+  registrationBuckets: new TokenBuckets(0, 4),
+  now: Date.now,
+  responseCacheBytes: 0,
+  corsOrigins: [],
+  isDraining: () => false,
+  maxBodyBytes: 65_536,
+});
+
+function request(path: string): IncomingRequest {
+  const at = path.indexOf("?");
+  return {
+    method: "GET", url: at < 0 ? path : path.slice(0, at), rawQuery: at < 0 ? "" : path.slice(at + 1), apiKey: KEY, ifNoneMatch: "",
+    acceptEncoding: "", contentType: "", origin: "", address: () => "127.0.0.1", body: undefined, isBodyTooLarge: false,
+  };
+}
+
+const requests = paths.map((path) => ({ path, request: request(path) }));
+const byRoute = new Map<string, number[]>();
+const bytesByRoute = new Map<string, number>();
+const rounds = Number(flags.rounds);
+for (let round = -1; round < rounds; round++) {
+  for (const { path, request: incoming } of requests) {
+    const started = process.hrtime.bigint();
+    const answer = dispatcher.dispatch(incoming);
+    // Every route of this mix is a GET, answered synchronously; only key writes answer later.
+    if (answer instanceof Promise) throw new Error(`${path} answered asynchronously`);
+    const outgoing = answer;
+    const elapsedUs = Number(process.hrtime.bigint() - started) / 1000;
+    if (outgoing.status !== 200) throw new Error(`${path} answered ${outgoing.status}`);
+    if (round < 0) {
+      bytesByRoute.set(outgoing.route, (bytesByRoute.get(outgoing.route) ?? 0) + outgoing.contentLength);
+      continue;
+    }
+    const samples = byRoute.get(outgoing.route) ?? [];
+    samples.push(elapsedUs);
+    byRoute.set(outgoing.route, samples);
+  }
+}
+
+const rows = [...byRoute].sort(([a], [b]) => (a < b ? -1 : 1)).map(([route, samples]) => {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const urls = samples.length / rounds;
+  return [`\`${route}\``, String(urls), ((bytesByRoute.get(route) ?? 0) / urls / 1024).toFixed(1), median(sorted).toFixed(1), percentile(sorted, 99).toFixed(1)];
+});
+const all = [...byRoute.values()].flat().sort((a, b) => a - b);
+const section = [
+  `Last run: ${today()} on ${machine()}${flags.note ? ` — ${flags.note}` : ""}.`,
+  `The ${paths.length} URLs of load mix (g) through the dispatcher in process (no sockets), response cache off, ${rounds} passes after one warm-up pass;`,
+  "each request is validated, looked up in the precomputed structures (badge holder runs, trending windows, the _id map, weekly series) and rendered.",
+  "",
+  table(["route", "URLs", "mean body KiB", "p50 µs", "p99 µs"], rows),
+  "",
+  `All ${all.length} requests: p50 ${median(all).toFixed(1)} µs, p99 ${percentile(all, 99).toFixed(1)} µs.`,
+].join("\n");
+process.stdout.write(`${section}\n`);
+if (!flags["no-readme"]) {
+  writeResults("parity", { rounds, p50Us: median(all), p99Us: percentile(all, 99), routes: Object.fromEntries(rows.map((row) => [row[0], { p50Us: Number(row[3]), p99Us: Number(row[4]) }])) });
+  writeSection("parity", section);
+}

@@ -1,0 +1,67 @@
+// GET / and GET /api/health (no key, no token: what this service is and where to go next) and
+// GET /api/stats (no key, per-address limit, publicly cacheable): one edition in numbers.
+
+import { ERAS } from "../../model/eras.js";
+import { compileParams } from "../../query/params.js";
+import type { Edition } from "../../store/edition.js";
+import { DOCS_PATH, OPENAPI_PATH } from "../openapi.js";
+import type { RequestContext } from "../context.js";
+import { NO_STORE, successReply, type Reply } from "../reply.js";
+import type { RouteDefinition } from "../router.js";
+import { resolveEdition } from "./edition-param.js";
+import { packageVersion } from "../../assets.js";
+
+export const STATS_CACHE_CONTROL = "public, max-age=1800";
+const noParams = compileParams({});
+const statsParams = compileParams({
+  gameVersion: {
+    type: "string", pattern: "^2[Kk]\\d{2}$", description: "Edition key (2K26, any case); default the current edition",
+    "x-reason": "must be 2K followed by two digits, e.g. 2K26",
+  },
+});
+
+const version = packageVersion();
+
+function about(context: RequestContext): Reply {
+  const { editions } = context;
+  return successReply({
+    service: "Courtside",
+    version,
+    status: "ok",
+    current: editions.current.key,
+    editions: editions.keys(),
+    timestamp: new Date(context.now).toISOString(),
+    links: { docs: DOCS_PATH, openapi: OPENAPI_PATH, versions: "/api/versions", health: "/api/health" },
+  }, {}, { cacheControl: NO_STORE });
+}
+
+function editionStats(edition: Edition): Record<string, unknown> {
+  const overall = edition.payload.columns.overall;
+  let sum = 0;
+  for (let row = 0; row < edition.rowCount; row++) sum += overall[row] as number;
+  const byType = Object.fromEntries(ERAS.map((era) => {
+    const [start, end] = edition.eraRange(era);
+    return [era, end - start];
+  }));
+  return {
+    gameVersion: edition.key,
+    totalPlayers: edition.rowCount,
+    byType,
+    uniqueTeams: edition.teams.filter((team) => team.playerCount > 0).length,
+    avgOverall: edition.rowCount === 0 ? 0 : Math.round((sum / edition.rowCount) * 10) / 10,
+    lastUpdated: edition.payload.meta.capturedAt,
+  };
+}
+
+function stats(context: RequestContext): Reply {
+  const asked = context.values.gameVersion;
+  const edition = typeof asked === "string" ? resolveEdition(context.editions, asked) : context.editions.current;
+  return context.cached(`stats|${edition.checksum}`, () =>
+    successReply(editionStats(edition), { gameVersion: edition.key }, { isCacheable: true, cacheControl: STATS_CACHE_CONTROL }));
+}
+
+export const aboutRoutes: RouteDefinition[] = [
+  { method: "GET", path: "/", access: "none", params: noParams, summary: "What this service is, its editions and where its documentation lives (no API key)", handle: about },
+  { method: "GET", path: "/api/health", access: "none", params: noParams, summary: "Service status, version and editions (no API key)", handle: about },
+  { method: "GET", path: "/api/stats", access: "address", cacheControl: STATS_CACHE_CONTROL, params: statsParams, summary: "One edition in numbers: players per era, teams, average overall (no API key)", handle: stats },
+];

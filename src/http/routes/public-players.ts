@@ -1,0 +1,55 @@
+// GET /api/public/players: for browser apps that must not hold a key. No key; the per-address
+// bucket (60 a minute) limits it; summary players plus height, cursor pages like /api/players,
+// publicly cacheable. CORS follows CORS_ORIGINS like every route.
+
+import { executeQuery } from "../../query/execute.js";
+import { compileParams, CURSOR_PARAM, limitParam, playerFilterParams, type ParamSchema } from "../../query/params.js";
+import { planQuery, selectPlayers } from "../../query/player-params.js";
+import { FIELD_BIT, SUMMARY_FIELDS_MASK } from "../../store/fragments.js";
+import type { RequestContext } from "../context.js";
+import type { Reply } from "../reply.js";
+import type { RouteDefinition } from "../router.js";
+import { playerPage } from "./players.js";
+
+export const PUBLIC_CACHE_CONTROL = "public, max-age=3600";
+const PUBLIC_FIELDS_MASK = SUMMARY_FIELDS_MASK | FIELD_BIT.height;
+
+/** The players list's own schemas for the few filters this route takes (a missing one fails at import). */
+function listFilters(names: readonly string[]): Record<string, ParamSchema> {
+  const schemas = playerFilterParams({ withAllEras: true });
+  return Object.fromEntries(names.map((name) => {
+    const schema = schemas[name];
+    if (schema === undefined) throw new Error(`the players list has no parameter ${name}`);
+    return [name, schema];
+  }));
+}
+
+const { era, ...shared } = listFilters(["era", "team", "position", "minRating", "maxRating"]);
+const publicParams = compileParams({
+  // listFilters threw at import if era were missing.
+  teamType: { ...(era as ParamSchema), description: "Era: curr (default), class, allt, or all" },
+  ...shared,
+  limit: limitParam(100, 50),
+  cursor: CURSOR_PARAM,
+});
+
+function publicPlayers(context: RequestContext): Reply {
+  const selection = { ...selectPlayers(context.values, { era: "curr" }), fieldMask: PUBLIC_FIELDS_MASK };
+  const limit = (context.values.limit as number | undefined) ?? 50;
+  const offset = Number(context.values.cursor ?? 0);
+  const edition = context.editions.current;
+  const key = `public|${edition.checksum}|${JSON.stringify(selection.filters)}|${limit}|${offset}`;
+  return context.cached(key, () => {
+    const { total, rows } = executeQuery(edition, planQuery(edition, selection), offset, limit);
+    const next = offset + rows.length;
+    const page = playerPage(edition, rows, { fieldMask: PUBLIC_FIELDS_MASK, isVersioned: false }, {
+      count: rows.length,
+      pagination: { total, limit, cursor: String(offset), nextCursor: next < total ? String(next) : null, hasMore: next < total },
+    });
+    return { ...page, cacheControl: PUBLIC_CACHE_CONTROL };
+  });
+}
+
+export const publicRoutes: RouteDefinition[] = [
+  { method: "GET", path: "/api/public/players", access: "address", cacheControl: PUBLIC_CACHE_CONTROL, params: publicParams, summary: "Summary players with height for browser apps (no API key; 60 a minute per client address)", handle: publicPlayers },
+];

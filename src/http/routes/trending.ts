@@ -1,0 +1,61 @@
+// GET /api/trending: players whose overall moved in the current edition's weekly snapshots of
+// the last `days` days, by |total change| desc then name. The windows are precomputed at load
+// (store/weekly-series.ts); a request filters one by era and direction, then takes `limit`.
+
+import { ERAS, isEra } from "../../model/eras.js";
+import { compileParams, limitParam } from "../../query/params.js";
+import { FIELD_BIT } from "../../store/fragments.js";
+import { TRENDING_MAX_DAYS } from "../../store/weekly-series.js";
+import type { RequestContext } from "../context.js";
+import type { Reply } from "../reply.js";
+import type { RouteDefinition } from "../router.js";
+import { rowObjectsReply } from "./player-ref.js";
+
+export const TRENDING_CACHE_CONTROL = "private, max-age=300";
+const DIRECTIONS = ["up", "down", "both"] as const;
+const PLAYER_MASK = (["_id", "name", "slug", "team", "teamType", "overall", "playerImage"] as const).reduce((mask, field) => mask | FIELD_BIT[field], 0);
+
+const trendingParams = compileParams({
+  teamType: { type: "string", enum: ERAS, description: "curr, class or allt; omitted: every era", "x-normalise": "lower" },
+  days: { type: "integer", minimum: 1, maximum: TRENDING_MAX_DAYS, default: 7, description: `Window in days back from the newest weekly snapshot, 1 to ${TRENDING_MAX_DAYS}, default 7` },
+  limit: limitParam(50, 20),
+  direction: { type: "string", enum: DIRECTIONS, default: "both", description: "up, down or both (default)", "x-normalise": "lower" },
+});
+
+function trending(context: RequestContext): Reply {
+  const edition = context.editions.current;
+  const era = typeof context.values.teamType === "string" && isEra(context.values.teamType) ? context.values.teamType : undefined;
+  const days = (context.values.days as number | undefined) ?? 7;
+  const limit = (context.values.limit as number | undefined) ?? 20;
+  const direction = (context.values.direction as (typeof DIRECTIONS)[number] | undefined) ?? "both";
+  const weekly = edition.weekly;
+  const window = weekly?.window(days);
+  return context.cached(`trending|${edition.checksum}|${window?.firstWeek ?? -1}|${days}|${era ?? "all"}|${direction}|${limit}`, () => {
+    const picked: number[] = [];
+    if (window) {
+      const [start, end] = era === undefined ? [0, edition.rowCount] : edition.eraRange(era);
+      // The era and direction filters come before the limit: walk the window until it is full.
+      for (let i = 0; i < window.rows.length && picked.length < limit; i++) {
+        const row = window.rows[i] as number;
+        const total = window.totalDelta[i] as number;
+        if (row < start || row >= end) continue;
+        if ((direction === "up" && total <= 0) || (direction === "down" && total >= 0)) continue;
+        picked.push(i);
+      }
+    }
+    const rows = picked.map((i) => (window as NonNullable<typeof window>).rows[i] as number);
+    const dates = weekly && window ? weekly.dates(window) : { from: null, to: null };
+    return rowObjectsReply(edition, rows, PLAYER_MASK, {
+      before: (k) => {
+        const i = picked[k] as number;
+        const entry = window as NonNullable<typeof window>;
+        return `{"playerId":${JSON.stringify(edition.record(rows[k] as number)._id)},"totalDelta":${entry.totalDelta[i] as number},"changes":${entry.changes[i] as number},"player":`;
+      },
+      after: () => "}",
+    }, { count: rows.length, days, teamType: era ?? "all", direction, ...dates }, { isCacheable: true, cacheControl: TRENDING_CACHE_CONTROL });
+  });
+}
+
+export const trendingRoutes: RouteDefinition[] = [
+  { method: "GET", path: "/api/trending", access: "key", cacheControl: TRENDING_CACHE_CONTROL, params: trendingParams, summary: "Players whose overall moved most in the last days of weekly snapshots", handle: trending },
+];

@@ -1,0 +1,121 @@
+// The current edition's weekly history as per-player series and trending windows, precomputed
+// from the history payload: which history slot each row reads, and for every trending window
+// (the weeks of the last `days` days) the players who moved, by |total change| desc then name.
+// Routes look these up; nothing here renders JSON.
+
+import { ATTRIBUTE_COUNT } from "../model/attributes.js";
+import { BADGE_COUNT } from "../model/badges.js";
+import { ABSENT_RATING, type HistoryPayload, type HistoryWeek } from "../data/snapshot.js";
+
+export const TRENDING_MAX_DAYS = 90;
+const DAY_MS = 86_400_000;
+
+/** The players who moved in one window, in trending order. */
+export interface TrendingWindow {
+  /** Index of the first week whose change counts (its baseline is the week before). */
+  readonly firstWeek: number;
+  readonly rows: Uint32Array;
+  readonly totalDelta: Int16Array;
+  /** Weeks in the window with a change of overall. */
+  readonly changes: Uint8Array;
+}
+
+/** row → its slot in the history's ids (-1 without weekly history), from the edition's _id lookup. */
+export function slotsOfRows(history: HistoryPayload, rowCount: number, rowOfId: (id: string) => number | undefined): Int32Array {
+  const slotOfRow = new Int32Array(rowCount).fill(-1);
+  history.ids.forEach((id, slot) => {
+    const row = rowOfId(id);
+    if (row !== undefined) slotOfRow[row] = slot;
+  });
+  return slotOfRow;
+}
+
+export class WeeklySeries {
+  readonly weeks: readonly HistoryWeek[];
+  /** row → slot in the history's ids, -1 when the row has no weekly history. */
+  readonly slotOfRow: Int32Array;
+  /** days (1 … TRENDING_MAX_DAYS) → its window; windows with the same first week are one object. */
+  private readonly windowByDays: readonly TrendingWindow[];
+
+  /** `slotOfRow`: see slotsOfRows (or a snapshot that stores it); `nameRank`: each row's position in name order. */
+  constructor(weeks: readonly HistoryWeek[], slotOfRow: Int32Array, nameRank: Uint32Array) {
+    this.weeks = weeks;
+    this.slotOfRow = slotOfRow;
+    const byFirstWeek = new Map<number, TrendingWindow>();
+    const windows: TrendingWindow[] = [];
+    for (let days = 1; days <= TRENDING_MAX_DAYS; days++) {
+      const firstWeek = this.firstWeekOf(days);
+      let window = byFirstWeek.get(firstWeek);
+      if (!window) {
+        window = this.buildWindow(firstWeek, nameRank);
+        byFirstWeek.set(firstWeek, window);
+      }
+      windows.push(window);
+    }
+    this.windowByDays = windows;
+  }
+
+  /** The window of the last `days` days, counted back from the newest snapshot. */
+  window(days: number): TrendingWindow {
+    return this.windowByDays[Math.max(1, Math.min(TRENDING_MAX_DAYS, days)) - 1] as TrendingWindow;
+  }
+
+  /** The newest snapshot's date, and the date of the baseline a window compares against. */
+  dates(window: TrendingWindow): { from: string; to: string } {
+    const last = this.weeks[this.weeks.length - 1];
+    const baseline = this.weeks[Math.max(0, window.firstWeek - 1)];
+    return { from: baseline?.date ?? "", to: last?.date ?? "" };
+  }
+
+  /** Overall of a slot in a week, undefined when the player was not in it. */
+  overall(week: HistoryWeek, slot: number): number | undefined {
+    const value = week.overall[slot] as number;
+    return value === ABSENT_RATING ? undefined : value;
+  }
+
+  /** One attribute column (or -1: overall) of a slot in a week, undefined when absent. */
+  value(week: HistoryWeek, slot: number, column: number): number | undefined {
+    const value = column < 0 ? (week.overall[slot] as number) : (week.attributes[slot * ATTRIBUTE_COUNT + column] as number);
+    return value === ABSENT_RATING || week.overall[slot] === ABSENT_RATING ? undefined : value;
+  }
+
+  /** A slot's badge tier codes in a week (BADGE_COUNT of them), undefined where the week has no lists. */
+  badgeTiers(week: HistoryWeek, slot: number): Uint8Array | undefined {
+    return week.badgeTiers?.subarray(slot * BADGE_COUNT, (slot + 1) * BADGE_COUNT);
+  }
+
+  /** First week dated after (newest date − days); never 0, since week 0 has nothing to compare against. */
+  private firstWeekOf(days: number): number {
+    const last = this.weeks[this.weeks.length - 1];
+    if (!last) return 1;
+    const since = Date.parse(`${last.date}T00:00:00Z`) - days * DAY_MS;
+    let first = this.weeks.length;
+    while (first > 1 && Date.parse(`${(this.weeks[first - 1] as HistoryWeek).date}T00:00:00Z`) > since) first--;
+    return first;
+  }
+
+  private buildWindow(firstWeek: number, nameRank: Uint32Array): TrendingWindow {
+    const moved: { row: number; total: number; changes: number }[] = [];
+    for (let row = 0; row < this.slotOfRow.length; row++) {
+      const slot = this.slotOfRow[row] as number;
+      if (slot < 0) continue;
+      let total = 0;
+      let changes = 0;
+      for (let w = firstWeek; w < this.weeks.length; w++) {
+        const before = this.overall(this.weeks[w - 1] as HistoryWeek, slot);
+        const after = this.overall(this.weeks[w] as HistoryWeek, slot);
+        if (before === undefined || after === undefined || before === after) continue;
+        total += after - before;
+        changes += 1;
+      }
+      if (changes > 0) moved.push({ row, total, changes });
+    }
+    moved.sort((a, b) => Math.abs(b.total) - Math.abs(a.total) || (nameRank[a.row] as number) - (nameRank[b.row] as number));
+    return {
+      firstWeek,
+      rows: Uint32Array.from(moved, (entry) => entry.row),
+      totalDelta: Int16Array.from(moved, (entry) => entry.total),
+      changes: Uint8Array.from(moved, (entry) => Math.min(255, entry.changes)),
+    };
+  }
+}
