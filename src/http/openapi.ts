@@ -300,6 +300,7 @@ function errorCodes(route: RouteDefinition, pathNames: readonly string[]): Error
   const codes: ErrorCode[] = ["UNKNOWN_PARAMETERS", "INVALID_PARAMETER", ...(route.errors ?? [])];
   if (Object.entries(route.params.schemas).some(([name, schema]) => isRequiredParam(route, name, schema))) codes.push("MISSING_PARAMETER");
   if (pathNames.includes("version")) codes.push("INVALID_VERSION", "VERSION_NOT_FOUND");
+  if ("gameVersion" in route.params.schemas) codes.push("VERSION_NOT_FOUND");
   if (route.bodySchema !== undefined) codes.push("VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE");
   if (route.access === "registration") codes.push("KEY_LIMIT_EXCEEDED", "REGISTRATION_CLOSED", "REGISTRATION_RATE_LIMIT");
   if (route.access === "key") codes.push("MISSING_API_KEY", "INVALID_API_KEY");

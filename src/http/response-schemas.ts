@@ -3,13 +3,15 @@
 // and the shared error envelope. Plain data: the OpenAPI document and the drift test read it.
 
 import { ERAS } from "../model/eras.js";
+import { BADGE_TIERS } from "../model/badges.js";
 import { badgeCountsSchema, editionEntrySchema, playerSchema } from "../model/schemas.js";
 import { ERROR_TABLE } from "../query/api-error.js";
 
 export type JsonSchema = Readonly<Record<string, unknown>>;
 
 export const COMPONENT_NAMES = [
-  "Player", "PlayerFields", "SummaryPlayer", "Team", "BadgeCounts", "EditionEntry", "RatingSnapshot", "ErrorCode", "ErrorEnvelope",
+  "Player", "PlayerFields", "SummaryPlayer", "Team", "BadgeCounts", "EditionEntry", "RatingSnapshot",
+  "TrendingPlayer", "Badge", "BadgeHolder", "PublicPlayer", "ErrorCode", "ErrorEnvelope",
 ] as const;
 export type ComponentName = (typeof COMPONENT_NAMES)[number];
 
@@ -64,6 +66,18 @@ export const gameVersion: JsonSchema = { type: "string", pattern: "^2K\\d{2}$", 
 export const era: JsonSchema = { enum: [...ERAS], description: "curr, class or allt" };
 export const timestamp = (description: string): JsonSchema => ({ type: "string", format: "date-time", description });
 export const filtersMeta: JsonSchema = { type: "object", description: "Every filter applied, as parsed" };
+
+/** `meta.pagination` of the cursor-paged routes. */
+export const cursorPagination = (totalDescription: string): JsonSchema => exactObject({
+  total: integer(totalDescription),
+  limit: integer("Page size"),
+  cursor: text("The offset of this page"),
+  nextCursor: { type: ["string", "null"], description: "Pass as `cursor` for the next page; null on the last page" },
+  hasMore: boolean("True when another page follows"),
+});
+
+const tier: JsonSchema = oneOf(BADGE_TIERS, "Bronze < Silver < Gold < Hall of Fame < Legendary");
+const tierChange = exactObject({ name: text("Badge"), from: tier, to: tier });
 
 /** Examples for the patterned fields: the UI's examples generated from their patterns read as noise. */
 const PLAYER_EXAMPLES: Readonly<Record<string, string>> = {
@@ -121,7 +135,46 @@ export const COMPONENT_SCHEMAS: Readonly<Record<ComponentName, JsonSchema>> = {
     delta: { type: "integer", description: "Change of overall since the previous snapshot (absent on the first)" },
     attributes: copyOf(playerProperties.attributes),
     badges: ref("BadgeCounts"),
-  }, ["delta"], "One weekly snapshot of a player's ratings in the current edition"),
+    changes: exactObject({
+      attributes: {
+        type: "object",
+        description: "Every attribute whose rating moved, by camelCase key",
+        additionalProperties: exactObject({ from: { type: "integer" }, to: { type: "integer" } }),
+      },
+      badges: exactObject({
+        added: arrayOf(exactObject({ name: text("Badge"), tier })),
+        removed: arrayOf(exactObject({ name: text("Badge"), tier })),
+        upgraded: arrayOf(tierChange),
+        downgraded: arrayOf(tierChange),
+      }, [], "Only where both weeks kept badge lists"),
+    }, ["badges"], "What moved since the week before (absent on the first week)"),
+  }, ["delta", "changes"], "One weekly snapshot of a player's ratings in the current edition"),
+  TrendingPlayer: exactObject({
+    playerId: text("The player's _id"),
+    totalDelta: { type: "integer", description: "Sum of the overall's weekly changes in the window" },
+    changes: integer("Weeks in the window in which the overall changed"),
+    player: { type: "object", additionalProperties: false, required: ["_id", "name", "slug", "team", "teamType", "overall"], properties: pick(["_id", "name", "slug", "team", "teamType", "overall", "playerImage"]) },
+  }),
+  Badge: exactObject({
+    name: text("Badge name, e.g. Post-Up Poet"),
+    slug: text("Lower-case hyphenated name, e.g. post-up-poet"),
+    category: text("Shooting, Finishing, Playmaking, Defense, Rebounding or General"),
+    description: text("What the badge boosts"),
+    holders: ref("BadgeCounts"),
+  }),
+  BadgeHolder: {
+    type: "object",
+    additionalProperties: false,
+    required: ["_id", "name", "slug", "team", "teamType", "overall", "badgeTier"],
+    properties: { ...pick(["_id", "name", "slug", "team", "teamType", "overall", "playerImage"]), badgeTier: tier },
+  },
+  PublicPlayer: {
+    type: "object",
+    description: "A summary player plus height",
+    additionalProperties: false,
+    required: ["_id", "name", "slug", "team", "teamType", "overall", "positions"],
+    properties: pick(["_id", "name", "slug", "team", "teamType", "overall", "positions", "playerImage", "teamImg", "height"]),
+  },
   ErrorCode: {
     type: "string",
     enum: Object.keys(ERROR_TABLE),

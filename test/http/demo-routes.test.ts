@@ -24,14 +24,29 @@ const BADGE_SLUG = "deadeye";
 t.test("every route of the table answers on the demo data, and none with a 404", async (t) => {
   const routes = buildRoutes(() => true);
   t.ok(routes.length >= 30, `${routes.length} routes`);
+  /** A key of its own for the routes that regenerate or revoke the key they are called with. */
+  const freshKey = async (): Promise<string> => {
+    const response = await fetch(h.base + "/api/register", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: `walk-${Math.random()}@example.com`, name: "walk" }) });
+    return ((await response.json()) as { data: { apiKey: string } }).data.apiKey;
+  };
+  /** Routes that write answer 201 (a new key); the rest 200. */
+  const CREATED = new Set(["POST /api/register", "POST /api/keys/regenerate"]);
   for (const route of routes) {
-    const path = route.path.replace(/:([A-Za-z]+)/g, (_, name: string) => (route.path.startsWith("/api/badges") && name === "slug" ? BADGE_SLUG : PATH_VALUES[name] ?? name));
+    const name = `${route.method} ${route.path}`;
+    const path = route.path.replace(/:([A-Za-z]+)/g, (_, param: string) => (route.path.startsWith("/api/badges") && param === "slug" ? BADGE_SLUG
+      : route.path.startsWith("/dashboard") && param === "file" ? "dashboard.js" : PATH_VALUES[param] ?? param));
     const query = route.path === "/api/players/search" ? "?q=james" : "";
-    const response = route.method === "POST"
-      ? await fetch(h.base + path, { method: "POST", headers: { "x-api-key": h.key, "content-type": "application/json" }, body: JSON.stringify({ slugs: [lebronish.slug] }) })
-      : await h.get(path + query);
+    const key = name === "POST /api/keys/regenerate" || name === "DELETE /api/keys/current" ? await freshKey() : h.key;
+    const body = name === "POST /api/register" ? { email: "walker@example.com", name: "walker" } : name === "POST /api/players/batch" ? { slugs: [lebronish.slug] } : undefined;
+    const response = route.method === "GET"
+      ? await h.get(path + query)
+      : await fetch(h.base + path, {
+        method: route.method,
+        headers: { "x-api-key": key, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
     await response.arrayBuffer();
-    t.equal(response.status, 200, `${route.method} ${path}${query}`);
+    t.equal(response.status, CREATED.has(name) ? 201 : 200, `${route.method} ${path}${query}`);
   }
   // The versioned single player on an archived edition, by a slug of that edition.
   const archived = editions.find((edition) => edition.gameVersion === "2K24")!;

@@ -8,6 +8,7 @@ import { DOCS_PATH, OPENAPI_PATH } from "../openapi.js";
 import type { RequestContext } from "../context.js";
 import { NO_STORE, successReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
+import { arrayOf, exactObject, gameVersion, integer, text, timestamp, type RouteResponse } from "../response-schemas.js";
 import { resolveEdition } from "./edition-param.js";
 import { packageVersion } from "../../assets.js";
 
@@ -60,8 +61,33 @@ function stats(context: RequestContext): Reply {
     successReply(editionStats(edition), { gameVersion: edition.key }, { isCacheable: true, cacheControl: STATS_CACHE_CONTROL }));
 }
 
+const aboutResponse: RouteResponse = {
+  kind: "envelope",
+  description: "What this service is, its editions and where to go next",
+  data: exactObject({
+    service: { const: "Courtside" }, version: text("Service version"), status: { const: "ok" }, current: gameVersion,
+    editions: arrayOf(gameVersion), timestamp: timestamp("Now, by the service's clock"),
+    links: exactObject({ docs: text("API reference page"), openapi: text("OpenAPI document"), versions: text("Edition list"), health: text("This status") }),
+  }),
+  meta: exactObject({}),
+};
+
 export const aboutRoutes: RouteDefinition[] = [
-  { method: "GET", path: "/", access: "none", params: noParams, summary: "What this service is, its editions and where its documentation lives (no API key)", handle: about },
-  { method: "GET", path: "/api/health", access: "none", params: noParams, summary: "Service status, version and editions (no API key)", handle: about },
-  { method: "GET", path: "/api/stats", access: "address", cacheControl: STATS_CACHE_CONTROL, params: statsParams, summary: "One edition in numbers: players per era, teams, average overall (no API key)", handle: stats },
+  { method: "GET", path: "/", access: "none", params: noParams, summary: "What this service is, its editions and where its documentation lives (no API key)", response: aboutResponse, handle: about },
+  { method: "GET", path: "/api/health", access: "none", params: noParams, summary: "Service status, version and editions (no API key)", response: aboutResponse, handle: about },
+  {
+    method: "GET", path: "/api/stats", access: "address", cacheControl: STATS_CACHE_CONTROL, params: statsParams, summary: "One edition in numbers: players per era, teams, average overall (no API key)",
+    response: {
+      kind: "envelope",
+      description: "One edition in numbers",
+      data: exactObject({
+        gameVersion, totalPlayers: integer("Players of every era"),
+        byType: exactObject({ curr: integer("Current rosters"), class: integer("Classic"), allt: integer("All-time") }),
+        uniqueTeams: integer("Teams with players"), avgOverall: { type: "number", description: "Mean overall, one decimal" },
+        lastUpdated: text("When the edition's data was captured (ISO 8601)"),
+      }),
+      meta: exactObject({ gameVersion }),
+    },
+    handle: stats,
+  },
 ];

@@ -13,6 +13,7 @@ import { FIELD_BIT } from "../../store/fragments.js";
 import type { RequestContext } from "../context.js";
 import { successReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
+import { arrayOf, cursorPagination, era, exactObject, gameVersion, integer, oneOf, ref, text } from "../response-schemas.js";
 import { resolveEdition } from "./edition-param.js";
 import { rowObjectsReply } from "./player-ref.js";
 
@@ -144,8 +145,44 @@ function badgeHolders(context: RequestContext): Reply {
 }
 
 export const badgeRoutes: RouteDefinition[] = [
-  { method: "GET", path: "/api/badges", access: "key", params: listParams, summary: "Every badge with its holders per tier, by category then name", handle: listBadges },
-  { method: "GET", path: "/api/badges/categories", access: "key", params: oneParams, summary: "Badge categories with how many badges each holds", handle: listCategories },
-  { method: "GET", path: "/api/badges/:slug", access: "key", params: oneParams, summary: "One badge with its holders per tier", handle: oneBadge },
-  { method: "GET", path: "/api/badges/:slug/players", access: "key", params: holdersParams, summary: "Holders of one badge: best tier first, then overall desc, then name", handle: badgeHolders },
+  {
+    method: "GET", path: "/api/badges", access: "key", params: listParams, summary: "Every badge with its holders per tier, by category then name",
+    response: {
+      kind: "envelope",
+      description: "Every badge with holders per tier, by category then name",
+      data: arrayOf(ref("Badge")),
+      meta: exactObject({ gameVersion, count: integer("Badges returned"), category: text("The category filter, when given") }, ["category"]),
+    },
+    handle: listBadges,
+  },
+  {
+    method: "GET", path: "/api/badges/categories", access: "key", params: oneParams, summary: "Badge categories with how many badges each holds",
+    response: {
+      kind: "envelope",
+      description: "Badge categories, by name",
+      data: arrayOf(exactObject({ category: text("Category"), count: integer("Badges in it") })),
+      meta: exactObject({ gameVersion, count: integer("Categories") }),
+    },
+    handle: listCategories,
+  },
+  {
+    method: "GET", path: "/api/badges/:slug", access: "key", params: oneParams, summary: "One badge with its holders per tier",
+    response: { kind: "envelope", description: "One badge", data: ref("Badge"), meta: exactObject({ gameVersion }) },
+    errors: ["BADGE_NOT_FOUND"],
+    handle: oneBadge,
+  },
+  {
+    method: "GET", path: "/api/badges/:slug/players", access: "key", params: holdersParams, summary: "Holders of one badge: best tier first, then overall desc, then name",
+    response: {
+      kind: "envelope",
+      description: "The badge's holders: best tier first, then overall desc, then name",
+      data: arrayOf(ref("BadgeHolder")),
+      meta: exactObject({
+        gameVersion, badge: text("Badge slug"), tier: oneOf([...BADGE_TIERS, "all"], "The tier filter, or all"), teamType: era,
+        count: integer("Rows on this page"), pagination: cursorPagination("Holders matching"),
+      }, ["teamType"]),
+    },
+    errors: ["BADGE_NOT_FOUND"],
+    handle: badgeHolders,
+  },
 ];

@@ -131,7 +131,7 @@ function batch(context: RequestContext): Reply {
 
 export const batchRoutes: RouteDefinition[] = [
   {
-    method: "POST", path: "/api/players/batch", access: "key", params: compileParams({}), bodySchema: batchBodySchema,
+    method: "POST", path: "/api/players/batch", access: "key", params: compileParams({}), bodySchema: batchBodySchema, errors: ["INVALID_JSON", "TOO_MANY_IDENTIFIERS"],
     summary: "Resolve up to 100 names and/or slugs in one call",
     response: {
       kind: "envelope",

@@ -292,9 +292,15 @@ export function dashboardRoutes(): RouteDefinition[] {
   ]);
   const noParams = compileParams({});
   return [
-    { method: "GET", path: DASHBOARD_PATH, access: "address", params: noParams, summary: "Key dashboard page: register, usage, regenerate, revoke (no API key)", handle: () => page },
+    {
+      method: "GET", path: DASHBOARD_PATH, access: "address", params: noParams, summary: "Key dashboard page: register, usage, regenerate, revoke (no API key)",
+      response: { kind: "body", description: "The key dashboard page", content: { "text/html": { type: "string" } } },
+      handle: () => page,
+    },
     {
       method: "GET", path: DASHBOARD_ASSET_PATH, access: "address", params: noParams, summary: "Files of the key dashboard page",
+      response: { kind: "body", description: "A file of the dashboard page", content: { "text/css": { type: "string" }, "text/javascript": { type: "string" } } },
+      errors: ["NOT_FOUND"],
       handle: (context) => {
         const file = context.pathParams.file ?? "";
         const asset = assets.get(file);

@@ -12,6 +12,7 @@ import type { VerifiedKey } from "../dispatch.js";
 import type { RequestContext } from "../context.js";
 import { jsonReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
+import { arrayOf, exactObject, integer, oneOf, text, timestamp, type JsonSchema, type RouteResponse } from "../response-schemas.js";
 import type { UsageRings } from "../usage-rings.js";
 
 /** What the key routes need from the running service. */
@@ -91,6 +92,38 @@ function created(data: Record<string, unknown>): Reply {
   return jsonReply(201, { success: true, data });
 }
 
+const keyPrefix = text("The key's first 7 characters (`2k_` and four more), to tell keys apart");
+const issuedKey = (description: string): RouteResponse => ({
+  kind: "envelope",
+  status: 201,
+  description,
+  data: exactObject({
+    apiKey: { type: "string", pattern: "^2k_[a-z0-9]{32}$", description: "The key: shown only this once (the server keeps its SHA-256 digest)" },
+    rateLimit: integer("Requests per hour"),
+    message: text("A reminder to store the key now"),
+  }),
+});
+const usageData: JsonSchema = exactObject({
+  apiKey: exactObject({
+    prefix: keyPrefix, email: text("The holder's e-mail"), name: text("The holder's name"),
+    createdAt: timestamp("When the key was issued"), rateLimit: integer("Requests per hour"),
+  }, ["name"]),
+  remaining: integer("Tokens left in the key's bucket after this request"),
+  resetAt: timestamp("When the bucket is full again"),
+  totalRequests: integer("Requests made with this key before this one, over every worker"),
+  lastRequest: { type: ["string", "null"], format: "date-time", description: "When the last of them was made; null before the first" },
+  recentRequests: {
+    ...arrayOf(exactObject({
+      endpoint: text("Route template, e.g. /api/players/slug/:slug"),
+      method: oneOf(["GET", "HEAD", "POST", "DELETE", "OTHER"]),
+      statusCode: integer("HTTP status answered"),
+      responseTime: { type: "number", description: "Milliseconds" },
+      timestamp: timestamp("When it was answered"),
+    }), "The last ten, newest first"),
+    maxItems: 10,
+  },
+});
+
 export function keyRoutes(services: KeyServices | undefined): RouteDefinition[] {
   // Without services (the route table built only to be described) the handlers cannot run.
   const need = (): KeyServices => {
@@ -166,10 +199,32 @@ export function keyRoutes(services: KeyServices | undefined): RouteDefinition[] 
   return [
     {
       method: "POST", path: REGISTER_PATH, access: "registration", params: noParams, bodySchema: registerBodySchema,
-      summary: "Register for an API key (no key; 5 registrations per client address per hour)", handle: register,
+      summary: "Register for an API key (no key; 5 registrations per client address per hour)",
+      response: issuedKey("A new key for this e-mail address (free tier)"),
+      handle: register,
     },
-    { method: "GET", path: USAGE_PATH, access: "key", params: noParams, summary: "Your key's usage: remaining, totals and the last ten requests", handle: usage },
-    { method: "POST", path: REGENERATE_PATH, access: "key", params: noParams, summary: "Replace your key by a new one; the old one stops working at once", handle: regenerate },
-    { method: "DELETE", path: CURRENT_KEY_PATH, access: "key", params: noParams, summary: "Revoke your key", handle: revoke },
+    {
+      method: "GET", path: USAGE_PATH, access: "key", params: noParams, summary: "Your key's usage: remaining, totals and the last ten requests",
+      response: {
+        kind: "envelope",
+        description: "The key's holder, what is left of its rate limit, and its recent requests (never their query strings). `Cache-Control: private, no-store`",
+        data: usageData,
+      },
+      handle: usage,
+    },
+    {
+      method: "POST", path: REGENERATE_PATH, access: "key", params: noParams, summary: "Replace your key by a new one; the old one stops working at once",
+      response: issuedKey("The key's replacement: same e-mail, name and limit; the old key is refused from now on"),
+      handle: regenerate,
+    },
+    {
+      method: "DELETE", path: CURRENT_KEY_PATH, access: "key", params: noParams, summary: "Revoke your key",
+      response: {
+        kind: "envelope",
+        description: "The key is revoked and refused from now on",
+        data: exactObject({ revoked: { const: true }, prefix: keyPrefix, revokedAt: timestamp("When it was revoked") }),
+      },
+      handle: revoke,
+    },
   ];
 }

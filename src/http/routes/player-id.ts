@@ -9,6 +9,7 @@ import type { HistoryWeek } from "../../data/snapshot.js";
 import type { RequestContext } from "../context.js";
 import { successReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
+import { arrayOf, era, exactObject, gameVersion, integer, ref, text } from "../response-schemas.js";
 import { playerDetail, teamTypeOf } from "./players.js";
 import { rowOfId, rowOfIdOrSlug } from "./player-ref.js";
 
@@ -74,10 +75,38 @@ function attributeSeries(context: RequestContext): Reply {
 }
 
 export const playerIdRoutes: RouteDefinition[] = [
-  { method: "GET", path: "/api/players/:id", access: "key", params: noParams, summary: "One player in full by _id", handle: playerById },
-  { method: "GET", path: "/api/players/:id/versions", access: "key", params: versionsParams, summary: "A player's overall in every edition, newest first", handle: playerVersions },
+  {
+    method: "GET", path: "/api/players/:id", access: "key", params: noParams, summary: "One player in full by _id",
+    response: { kind: "envelope", description: "One player in full, with hot zones and rating history", data: ref("Player"), meta: exactObject({ gameVersion }) },
+    errors: ["INVALID_ID", "PLAYER_NOT_FOUND"],
+    handle: playerById,
+  },
+  {
+    method: "GET", path: "/api/players/:id/versions", access: "key", params: versionsParams, summary: "A player's overall in every edition, newest first",
+    response: {
+      kind: "envelope",
+      description: "The player's overall in every edition holding its _id, newest first",
+      data: exactObject({
+        playerId: text("_id"), name: text("Name"), slug: text("Slug"), currentVersion: gameVersion, currentOverall: { type: "integer", minimum: 0, maximum: 99 },
+        ratingHistory: arrayOf(exactObject({
+          gameVersion, overall: { type: "integer", minimum: 0, maximum: 99 }, delta: { type: "integer", description: "Change since the previous edition holding it" },
+        }, ["delta"])),
+      }),
+      meta: exactObject({ gameVersion, teamType: era, team: text("Full team name") }),
+    },
+    errors: ["PLAYER_NOT_FOUND"],
+    handle: playerVersions,
+  },
   {
     method: "GET", path: "/api/players/:id/attribute/:attr", access: "key", params: attributeParams,
-    summary: "One attribute (or overall) over the current edition's weekly snapshots, oldest first", handle: attributeSeries,
+    summary: "One attribute (or overall) over the current edition's weekly snapshots, oldest first",
+    response: {
+      kind: "envelope",
+      description: "One attribute over the weekly snapshots, oldest first",
+      data: arrayOf(exactObject({ date: { type: "string", format: "date" }, value: { type: "integer", minimum: 0, maximum: 99 } })),
+      meta: exactObject({ playerId: text("_id"), attribute: text("The camelCase key (or overall)"), dataPoints: integer("Points returned") }),
+    },
+    errors: ["PLAYER_NOT_FOUND"],
+    handle: attributeSeries,
   },
 ];

@@ -3,32 +3,25 @@
 // publicly cacheable. CORS follows CORS_ORIGINS like every route.
 
 import { executeQuery } from "../../query/execute.js";
-import { compileParams, CURSOR_PARAM, limitParam, playerFilterParams, type ParamSchema } from "../../query/params.js";
+import { compileParams, CURSOR_PARAM, limitParam, playerFilterParams } from "../../query/params.js";
 import { planQuery, selectPlayers } from "../../query/player-params.js";
 import { FIELD_BIT, SUMMARY_FIELDS_MASK } from "../../store/fragments.js";
 import type { RequestContext } from "../context.js";
 import type { Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
+import { arrayOf, cursorPagination, exactObject, integer, ref } from "../response-schemas.js";
 import { playerPage } from "./players.js";
 
 export const PUBLIC_CACHE_CONTROL = "public, max-age=3600";
 const PUBLIC_FIELDS_MASK = SUMMARY_FIELDS_MASK | FIELD_BIT.height;
 
-/** The players list's own schemas for the few filters this route takes (a missing one fails at import). */
-function listFilters(names: readonly string[]): Record<string, ParamSchema> {
-  const schemas = playerFilterParams({ withAllEras: true });
-  return Object.fromEntries(names.map((name) => {
-    const schema = schemas[name];
-    if (schema === undefined) throw new Error(`the players list has no parameter ${name}`);
-    return [name, schema];
-  }));
-}
-
-const { era, ...shared } = listFilters(["era", "team", "position", "minRating", "maxRating"]);
+const filters = playerFilterParams({ withAllEras: true });
 const publicParams = compileParams({
-  // listFilters threw at import if era were missing.
-  teamType: { ...(era as ParamSchema), description: "Era: curr (default), class, allt, or all" },
-  ...shared,
+  teamType: { ...filters.era!, description: "Era: curr (default), class, allt, or all" },
+  team: filters.team!,
+  position: filters.position!,
+  minRating: filters.minRating!,
+  maxRating: filters.maxRating!,
   limit: limitParam(100, 50),
   cursor: CURSOR_PARAM,
 });
@@ -51,5 +44,14 @@ function publicPlayers(context: RequestContext): Reply {
 }
 
 export const publicRoutes: RouteDefinition[] = [
-  { method: "GET", path: "/api/public/players", access: "address", cacheControl: PUBLIC_CACHE_CONTROL, params: publicParams, summary: "Summary players with height for browser apps (no API key; 60 a minute per client address)", handle: publicPlayers },
+  {
+    method: "GET", path: "/api/public/players", access: "address", cacheControl: PUBLIC_CACHE_CONTROL, params: publicParams, summary: "Summary players with height for browser apps (no API key; 60 a minute per client address)",
+    response: {
+      kind: "envelope",
+      description: "A page of summary players with height",
+      data: arrayOf(ref("PublicPlayer")),
+      meta: exactObject({ count: integer("Rows on this page"), pagination: cursorPagination("Players matching the filters") }),
+    },
+    handle: publicPlayers,
+  },
 ];

@@ -9,6 +9,7 @@ import { TRENDING_MAX_DAYS } from "../../store/weekly-series.js";
 import type { RequestContext } from "../context.js";
 import type { Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
+import { arrayOf, exactObject, integer, oneOf, ref } from "../response-schemas.js";
 import { rowObjectsReply } from "./player-ref.js";
 
 export const TRENDING_CACHE_CONTROL = "private, max-age=300";
@@ -57,5 +58,18 @@ function trending(context: RequestContext): Reply {
 }
 
 export const trendingRoutes: RouteDefinition[] = [
-  { method: "GET", path: "/api/trending", access: "key", cacheControl: TRENDING_CACHE_CONTROL, params: trendingParams, summary: "Players whose overall moved most in the last days of weekly snapshots", handle: trending },
+  {
+    method: "GET", path: "/api/trending", access: "key", cacheControl: TRENDING_CACHE_CONTROL, params: trendingParams, summary: "Players whose overall moved most in the last days of weekly snapshots",
+    response: {
+      kind: "envelope",
+      description: "Players whose overall moved in the window, by |totalDelta| desc then name",
+      data: arrayOf(ref("TrendingPlayer")),
+      meta: exactObject({
+        count: integer("Players returned"), days: integer("Window in days"), teamType: oneOf([...ERAS, "all"]), direction: oneOf(DIRECTIONS),
+        from: { type: ["string", "null"], format: "date", description: "Date of the snapshot the window compares against" },
+        to: { type: ["string", "null"], format: "date", description: "Date of the newest snapshot" },
+      }),
+    },
+    handle: trending,
+  },
 ];
