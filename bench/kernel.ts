@@ -34,7 +34,7 @@ const editions = loadEditionSet(flags["data-dir"]);
 const edition: Edition = flags.edition !== undefined
   ? (editions.byKey.get(flags.edition.toUpperCase()) ?? editions.current)
   : [...editions.ordered].filter((candidate) => candidate.hasBadgeLists).sort((a, b) => b.rowCount - a.rowCount)[0] ?? editions.current;
-const mixes = buildMixes(edition.payload);
+const mixes = buildMixes(edition);
 const listParams = compileParams({ ...playerFilterParams({ withAllEras: true }), limit: limitParam(100, 50), cursor: CURSOR_PARAM });
 
 interface Planned {

@@ -4,7 +4,7 @@
 import { ATTRIBUTE_PARAM_NAMES } from "../src/model/attributes.js";
 import { BADGES, BADGE_TIERS } from "../src/model/badges.js";
 import { foldName } from "../src/model/names.js";
-import type { SnapshotPayload } from "../src/data/snapshot.js";
+import type { Edition } from "../src/store/edition.js";
 import { mulberry32 } from "../test/fixtures/random-edition.js";
 
 export const MIX_NAMES = ["a", "b", "c", "d", "e", "f", "g", "h"] as const;
@@ -23,7 +23,8 @@ export interface Mix {
 }
 
 
-export function buildMixes(current: SnapshotPayload, seed = 5): Mix[] {
+export function buildMixes(edition: Edition, seed = 5): Mix[] {
+  const current = edition.payload;
   const random = mulberry32(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   const int = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));
@@ -65,10 +66,11 @@ export function buildMixes(current: SnapshotPayload, seed = 5): Mix[] {
   }
 
   // (c) Names people type: full names, a last name, a first-name prefix, "first last-prefix", a typo.
-  const currentNames = current.players.map((player) => player.name);
+  // A random row's name, decoded from its record (the same draw as picking from a list of names).
+  const randomName = () => edition.record(Math.floor(random() * edition.rowCount)).name;
   const searches = new Set<string>();
   while (searches.size < 500) {
-    const name = pick(currentNames);
+    const name = randomName();
     const words = name.split(/\s+/);
     const first = words[0] ?? name;
     const last = words[words.length - 1] ?? name;

@@ -70,7 +70,7 @@ function loadPhase(file: string, queryCount: number): LoadReport {
   const memory = process.memoryUsage();
 
   // The filtered/sorted/paged queries of load mix (b), drawn against this edition's teams.
-  const paths = buildMixes(edition.payload, 11).find((mix) => mix.name === "b")?.paths ?? [];
+  const paths = buildMixes(edition, 11).find((mix) => mix.name === "b")?.paths ?? [];
   const listParams = compileParams({ ...playerFilterParams({ withAllEras: true }), limit: limitParam(100, 50), cursor: CURSOR_PARAM });
   const total: number[] = [];
   const execute: number[] = [];

@@ -18,7 +18,8 @@ export class EditionSet {
   /** Current first, then archived newest first. */
   readonly ordered: readonly Edition[];
   readonly current: Edition;
-  private readonly ratingsById = new Map<string, EditionRating[]>();
+  /** Newest edition first: the order of a rating history. */
+  private readonly newestFirst: readonly Edition[];
 
   constructor(editions: readonly Edition[]) {
     const currents = editions.filter((edition) => edition.isCurrent);
@@ -29,26 +30,22 @@ export class EditionSet {
     const archived = editions.filter((edition) => !edition.isCurrent).sort((a, b) => (a.key < b.key ? 1 : -1));
     this.ordered = [this.current, ...archived];
     this.byKey = new Map(this.ordered.map((edition) => [edition.key, edition]));
-    const newestFirst = [...this.ordered].sort((a, b) => (a.key < b.key ? 1 : -1));
-    for (const edition of newestFirst) {
-      for (const player of edition.players) {
-        const list = this.ratingsById.get(player._id);
-        const entry = { gameVersion: edition.key, overall: player.overall };
-        if (list) list.push(entry);
-        else this.ratingsById.set(player._id, [entry]);
-      }
-    }
-    for (const list of this.ratingsById.values()) {
-      list.forEach((entry, i) => {
-        const older = list[i + 1];
-        if (older) entry.delta = entry.overall - older.overall;
-      });
-    }
+    this.newestFirst = [...this.ordered].sort((a, b) => (a.key < b.key ? 1 : -1));
   }
 
   /** The roster entry's overall in every edition where its _id exists, newest first. */
   ratingHistory(id: string): readonly EditionRating[] {
-    return this.ratingsById.get(id) ?? [];
+    // A lookup per edition (a binary search of its id table): nothing is kept per player.
+    const list: EditionRating[] = [];
+    for (const edition of this.newestFirst) {
+      const row = edition.rowById.get(id);
+      if (row !== undefined) list.push({ gameVersion: edition.key, overall: edition.payload.columns.overall[row] as number });
+    }
+    list.forEach((entry, i) => {
+      const older = list[i + 1];
+      if (older) entry.delta = entry.overall - older.overall;
+    });
+    return list;
   }
 
   keys(): string[] {
