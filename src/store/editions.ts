@@ -4,8 +4,8 @@
 
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { SnapshotError } from "../data/snapshot.js";
-import { Edition, loadEdition } from "./edition.js";
+import { SnapshotError, snapshotChecksum } from "../data/snapshot.js";
+import { Edition, editionOfBytes, loadEdition } from "./edition.js";
 
 export interface EditionRating {
   gameVersion: string;
@@ -65,4 +65,28 @@ export function loadEditionSet(dir: string): EditionSet {
   const files = snapshotFiles(dir);
   if (files.length === 0) throw new SnapshotError(dir, "holds no snapshots (run npm run build-index)");
   return new EditionSet(files.map((file) => loadEdition(file)));
+}
+
+/** One loaded snapshot as it crosses threads: its file name and its bytes (a SharedArrayBuffer view). */
+export interface SharedSnapshot {
+  file: string;
+  bytes: Uint8Array;
+}
+
+/** What a worker is handed: every edition of a set, by the bytes the supervisor loaded once. */
+export function sharedSnapshotsOf(set: EditionSet): SharedSnapshot[] {
+  return set.ordered.map((edition) => {
+    if (edition.bytes === undefined) throw new Error(`edition ${edition.key} was not loaded from a file`);
+    return { file: `${edition.key}.msgpack`, bytes: edition.bytes };
+  });
+}
+
+/**
+ * A worker's EditionSet over snapshots another thread loaded: views only (the digest is checked
+ * again, ~1 ms per MiB, in the thread that serves it). An edition with the checksum of one
+ * `previous` already serves is kept as it is (its per-thread memo and scratch too).
+ */
+export function editionSetOfShared(snapshots: readonly SharedSnapshot[], previous?: EditionSet): EditionSet {
+  const serving = new Map((previous?.ordered ?? []).map((edition) => [edition.checksum, edition]));
+  return new EditionSet(snapshots.map(({ file, bytes }) => serving.get(snapshotChecksum(bytes)) ?? editionOfBytes(file, bytes)));
 }
