@@ -19,6 +19,7 @@ import { buildMixes, MIX_NAMES, type Mix, type MixName } from "./mixes.js";
 import { machine, median, table, today, writeResults, writeSection } from "./report.js";
 import { refreshTargets, type LoadSummary } from "./targets.js";
 import type { Recording } from "./ceiling.js";
+import { ensureDemoData } from "./demo-data.js";
 
 const { values: flags } = parseArgs({
   options: {
@@ -38,7 +39,7 @@ const durationS = Number(flags.duration);
 const warmupS = Number(flags.warmup);
 const repeats = Number(flags.repeats);
 const connections = Number(flags.connections);
-const dataDir = flags["data-dir"];
+const dataDir = ensureDemoData(flags["data-dir"]);
 const wanted = new Set(flags.mixes.split(","));
 const root = new URL("../../", import.meta.url).pathname;
 const portBase = Number(flags["port-base"]);

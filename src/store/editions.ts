@@ -82,8 +82,7 @@ export function sharedSnapshotsOf(set: EditionSet): SharedSnapshot[] {
 }
 
 /**
- * A worker's EditionSet over snapshots another thread loaded: views only (the digest is checked
- * again, ~1 ms per MiB, in the thread that serves it). An edition with the checksum of one
+ * A worker's EditionSet over snapshots another thread loaded and checked: views only. An edition with the checksum of one
  * `previous` already serves is kept as it is (its per-thread memo and scratch too).
  */
 export function editionSetOfShared(snapshots: readonly SharedSnapshot[], previous?: EditionSet): EditionSet {
