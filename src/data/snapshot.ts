@@ -76,8 +76,8 @@ export interface FragmentData {
   bytes: Uint8Array;
   /** Where row r's fragments start in `bytes`, as a double (a file may pass 4 GiB of fragments one day). */
   rowStart: Float64Array;
-  /** row * STRIDE + slot → start of the slot relative to the row's start; the last entry of a row is its length. */
-  slotStart: Uint32Array;
+  /** row * STRIDE + slot → start of the slot relative to the row's start; the last entry of a row is its length (16 bits unless a row passes 64 KiB). */
+  slotStart: Uint16Array | Uint32Array;
   /** row * STRIDE + slot → FNV-1a of the fragment's `"field":value` bytes (without the comma), for ETags. */
   hashes: Uint32Array;
 }
@@ -211,8 +211,15 @@ export function encodeSnapshot(payload: SnapshotPayload): Buffer {
   MAGIC.copy(bytes, 0);
   bytes.writeUInt32BE(SNAPSHOT_FORMAT_VERSION, MAGIC.length);
   bytes.writeBigUInt64BE(BigInt(bodyLength), MAGIC.length + 4);
-  createHash("sha256").update(body).digest().copy(bytes, DIGEST_AT);
+  digestOf(body).copy(bytes, DIGEST_AT);
   return bytes;
+}
+
+/** SHA-256 in pieces: one update takes at most 2 GiB, and a million-player payload is more. */
+function digestOf(body: Uint8Array): Buffer {
+  const hash = createHash("sha256");
+  for (let at = 0; at < body.length; at += 1 << 30) hash.update(body.subarray(at, Math.min(body.length, at + (1 << 30))));
+  return hash.digest();
 }
 
 /** The payload's SHA-256 as hex: the data version of an edition. */
@@ -245,7 +252,7 @@ export function decodeSnapshot(file: string, bytes: Uint8Array, options: { isVer
     throw new SnapshotError(name, `truncated or padded: payload is ${bodyLength} bytes, header says ${length}`);
   }
   const body = view.subarray(HEADER_BYTES);
-  if (options.isVerified !== true && !createHash("sha256").update(body).digest().equals(view.subarray(DIGEST_AT, DIGEST_AT + 32))) {
+  if (options.isVerified !== true && !digestOf(body).equals(view.subarray(DIGEST_AT, DIGEST_AT + 32))) {
     throw new SnapshotError(name, "checksum mismatch: the file is corrupt");
   }
   // Views need their element alignment: copy once if the caller's bytes are not 8-aligned.

@@ -23,11 +23,19 @@ export const SUMMARY_FIELDS_MASK = (["_id", "name", "slug", "team", "teamType", 
   .reduce((mask, field) => mask | FIELD_BIT[field], 0);
 
 const BADGES_FIELD = PLAYER_FIELDS.indexOf("badges");
-/** Physical slot of the versioned badges fragment (with `top`), after the logical fields. */
-const VERSIONED_BADGES_SLOT = PLAYER_FIELDS.length;
-/** Physical slot of the hot zones: never rendered in a row, part of the record a detail route reads. */
-const HOT_ZONES_SLOT = PLAYER_FIELDS.length + 1;
-const SLOTS = PLAYER_FIELDS.length + 2;
+/**
+ * Physical slots of a row: the fields before badges keep their index; badges is three slots,
+ * `,"badges":{…counts, list` + `,"top":[…]` + `}`, so the unversioned object (without top) and
+ * the versioned one (with it) share their bytes (the list is most of a row); then lastUpdated;
+ * then the hot zones, never rendered in a row, part of the record a detail route reads.
+ */
+const BADGES_OPEN_SLOT = BADGES_FIELD;
+const TOP_SLOT = BADGES_FIELD + 1;
+const BADGES_CLOSE_SLOT = BADGES_FIELD + 2;
+const HOT_ZONES_SLOT = PLAYER_FIELDS.length + 2;
+const SLOTS = PLAYER_FIELDS.length + 3;
+/** The slot of a field other than badges. */
+const slotOfField = (field: number) => (field < BADGES_FIELD ? field : field + 2);
 /** Per row: where each slot starts, plus where the row ends. */
 const STRIDE = SLOTS + 1;
 
@@ -53,7 +61,7 @@ const HOT_ZONES_PREFIX = `,${JSON.stringify("hotZones")}:`;
 export function buildFragments(players: readonly PlayerRecord[]): FragmentData {
   const n = players.length;
   const rowStart = new Float64Array(n + 1);
-  const slotStart = new Uint32Array(n * STRIDE);
+  let slotStart: Uint16Array | Uint32Array = new Uint16Array(n * STRIDE);
   const hashes = new Uint32Array(n * STRIDE);
   let bytes = Buffer.allocUnsafe(1024 * 1024);
   let used = 0;
@@ -63,11 +71,16 @@ export function buildFragments(players: readonly PlayerRecord[]): FragmentData {
     const badgesJson = JSON.stringify(unversioned);
     const fragments: string[] = [];
     for (let field = 0; field < PLAYER_FIELDS.length; field++) {
-      const value = field === BADGES_FIELD ? unversioned : player[PLAYER_FIELDS[field] as PlayerField];
-      fragments.push(value === undefined ? "" : `${FIELD_PREFIXES[field] as string}${field === BADGES_FIELD ? badgesJson : JSON.stringify(value)}`);
+      if (field === BADGES_FIELD) {
+        // The versioned badges are the unversioned object with `top` last.
+        fragments.push(`${FIELD_PREFIXES[field] as string}${badgesJson.slice(0, -1)}`);
+        fragments.push(top === undefined ? "" : `${badgesJson.length > 2 ? "," : ""}"top":${JSON.stringify(top)}`);
+        fragments.push("}");
+        continue;
+      }
+      const value = player[PLAYER_FIELDS[field] as PlayerField];
+      fragments.push(value === undefined ? "" : `${FIELD_PREFIXES[field] as string}${JSON.stringify(value)}`);
     }
-    // The versioned badges are the unversioned object with `top` last: spliced, not stringified again.
-    fragments.push(`${FIELD_PREFIXES[BADGES_FIELD] as string}${top === undefined ? badgesJson : `${badgesJson.length > 2 ? `${badgesJson.slice(0, -1)},` : "{"}"top":${JSON.stringify(top)}}`}`);
     fragments.push(player.hotZones === undefined ? "" : `${HOT_ZONES_PREFIX}${JSON.stringify(player.hotZones)}`);
     const text = fragments.join("");
     // A UTF-16 code unit never takes more than 3 bytes in UTF-8.
@@ -80,13 +93,17 @@ export function buildFragments(players: readonly PlayerRecord[]): FragmentData {
     const written = bytes.write(text, used, "utf8");
     const isAscii = written === text.length;
     const base = row * STRIDE;
+    // Offsets within a row fit 16 bits unless a row passes 64 KiB: then the table widens once.
+    if (written > 0xffff && slotStart instanceof Uint16Array) slotStart = Uint32Array.from(slotStart);
     let at = 0;
     for (let slot = 0; slot < SLOTS; slot++) {
       const fragment = fragments[slot] as string;
       slotStart[base + slot] = at;
       // All ASCII (the common case): byte lengths are string lengths.
       const size = isAscii ? fragment.length : Buffer.byteLength(fragment, "utf8");
-      hashes[base + slot] = size === 0 ? hashBytes(bytes, used + at, used + at) : hashBytes(bytes, used + at + 1, used + at + size);
+      // The leading comma is not part of a fragment's fingerprint (the closing brace has none).
+      const skip = size > 0 && fragment.charCodeAt(0) === 0x2c ? 1 : 0;
+      hashes[base + slot] = hashBytes(bytes, used + at + skip, used + at + size);
       at += size;
     }
     slotStart[base + SLOTS] = at;
@@ -106,7 +123,7 @@ export class RecordFragments {
   private readonly bytes: Buffer;
   private readonly rowStart: Float64Array;
   /** row * STRIDE + slot → start relative to the row's start; slot SLOTS holds the row's length. */
-  private readonly starts: Uint32Array;
+  private readonly starts: Uint16Array | Uint32Array;
   /** row * STRIDE + slot → FNV-1a of the fragment's `"field":value` bytes (without the comma), for ETags. */
   private readonly hashes: Uint32Array;
   private readonly gameVersionFragment: Buffer;
@@ -188,7 +205,7 @@ export class RecordFragments {
     const slice = (from: number, to: number) =>
       this.bytes.toString("utf8", origin + (this.starts[base + from] as number), origin + (this.starts[base + to] as number));
     // In PlayerRecord's order: …, attributes, badges (with top), hotZones, lastUpdated.
-    const text = slice(0, BADGES_FIELD) + slice(VERSIONED_BADGES_SLOT, VERSIONED_BADGES_SLOT + 1) + slice(HOT_ZONES_SLOT, HOT_ZONES_SLOT + 1) + slice(BADGES_FIELD + 1, VERSIONED_BADGES_SLOT);
+    const text = slice(0, BADGES_CLOSE_SLOT + 1) + slice(HOT_ZONES_SLOT, HOT_ZONES_SLOT + 1) + slice(BADGES_CLOSE_SLOT + 1, HOT_ZONES_SLOT);
     return `{${text.slice(1)}}`;
   }
 
@@ -200,7 +217,8 @@ export class RecordFragments {
       const slots: number[] = [];
       for (let field = 0; field < PLAYER_FIELDS.length; field++) {
         if ((shape.fieldMask & (1 << field)) === 0) continue;
-        slots.push(field === BADGES_FIELD && shape.isVersioned ? VERSIONED_BADGES_SLOT : field);
+        if (field === BADGES_FIELD) slots.push(...(shape.isVersioned ? [BADGES_OPEN_SLOT, TOP_SLOT, BADGES_CLOSE_SLOT] : [BADGES_OPEN_SLOT, BADGES_CLOSE_SLOT]));
+        else slots.push(slotOfField(field));
       }
       const runs: number[] = [];
       for (const slot of slots) {
