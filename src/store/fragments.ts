@@ -24,18 +24,19 @@ export const SUMMARY_FIELDS_MASK = (["_id", "name", "slug", "team", "teamType", 
 
 const BADGES_FIELD = PLAYER_FIELDS.indexOf("badges");
 /**
- * Physical slots of a row: the fields before badges keep their index; badges is three slots,
- * `,"badges":{…counts, list` + `,"top":[…]` + `}`, so the unversioned object (without top) and
- * the versioned one (with it) share their bytes (the list is most of a row); then lastUpdated;
- * then the hot zones, never rendered in a row, part of the record a detail route reads.
+ * Physical slots of a row: the fields before badges keep their index; badges is two slots,
+ * `,"badges":{…counts, list` and `}`; then lastUpdated; then the hot zones (never rendered in a
+ * row, part of the record a detail route reads); then `,"top":[…]`, which a versioned row copies
+ * between the two badges slots. So the unversioned and versioned badges share the list's bytes
+ * (most of a row), and an unversioned full row is still one copy.
  */
 const BADGES_OPEN_SLOT = BADGES_FIELD;
-const TOP_SLOT = BADGES_FIELD + 1;
-const BADGES_CLOSE_SLOT = BADGES_FIELD + 2;
-const HOT_ZONES_SLOT = PLAYER_FIELDS.length + 2;
+const BADGES_CLOSE_SLOT = BADGES_FIELD + 1;
+const HOT_ZONES_SLOT = PLAYER_FIELDS.length + 1;
+const TOP_SLOT = PLAYER_FIELDS.length + 2;
 const SLOTS = PLAYER_FIELDS.length + 3;
 /** The slot of a field other than badges. */
-const slotOfField = (field: number) => (field < BADGES_FIELD ? field : field + 2);
+const slotOfField = (field: number) => (field < BADGES_FIELD ? field : field + 1);
 /** Per row: where each slot starts, plus where the row ends. */
 const STRIDE = SLOTS + 1;
 
@@ -72,16 +73,15 @@ export function buildFragments(players: readonly PlayerRecord[]): FragmentData {
     const fragments: string[] = [];
     for (let field = 0; field < PLAYER_FIELDS.length; field++) {
       if (field === BADGES_FIELD) {
-        // The versioned badges are the unversioned object with `top` last.
-        fragments.push(`${FIELD_PREFIXES[field] as string}${badgesJson.slice(0, -1)}`);
-        fragments.push(top === undefined ? "" : `${badgesJson.length > 2 ? "," : ""}"top":${JSON.stringify(top)}`);
-        fragments.push("}");
+        fragments.push(`${FIELD_PREFIXES[field] as string}${badgesJson.slice(0, -1)}`, "}");
         continue;
       }
       const value = player[PLAYER_FIELDS[field] as PlayerField];
       fragments.push(value === undefined ? "" : `${FIELD_PREFIXES[field] as string}${JSON.stringify(value)}`);
     }
     fragments.push(player.hotZones === undefined ? "" : `${HOT_ZONES_PREFIX}${JSON.stringify(player.hotZones)}`);
+    // The versioned badges are the unversioned object with `top` last.
+    fragments.push(top === undefined ? "" : `${badgesJson.length > 2 ? "," : ""}"top":${JSON.stringify(top)}`);
     const text = fragments.join("");
     // A UTF-16 code unit never takes more than 3 bytes in UTF-8.
     if (used + text.length * 3 > bytes.length) {
@@ -205,7 +205,7 @@ export class RecordFragments {
     const slice = (from: number, to: number) =>
       this.bytes.toString("utf8", origin + (this.starts[base + from] as number), origin + (this.starts[base + to] as number));
     // In PlayerRecord's order: …, attributes, badges (with top), hotZones, lastUpdated.
-    const text = slice(0, BADGES_CLOSE_SLOT + 1) + slice(HOT_ZONES_SLOT, HOT_ZONES_SLOT + 1) + slice(BADGES_CLOSE_SLOT + 1, HOT_ZONES_SLOT);
+    const text = slice(0, BADGES_CLOSE_SLOT) + slice(TOP_SLOT, TOP_SLOT + 1) + slice(BADGES_CLOSE_SLOT, BADGES_CLOSE_SLOT + 1) + slice(HOT_ZONES_SLOT, HOT_ZONES_SLOT + 1) + slice(BADGES_CLOSE_SLOT + 1, HOT_ZONES_SLOT);
     return `{${text.slice(1)}}`;
   }
 
