@@ -45,16 +45,25 @@ export class Supervisor {
     private readonly options: { shareEditions?: boolean; reloadIntervalMs?: number } = {},
   ) {}
 
-  /** Loads the editions once (when shared), then resolves when the first generation of workers is listening. */
+  /**
+   * Resolves when the first generation of workers is listening. When the editions are shared,
+   * the workers are spawned first and load their code while this thread loads the snapshots;
+   * they get them as their first message.
+   */
   start(): Promise<void> {
+    const booting = Promise.all(Array.from({ length: this.config.workers }, (_, index) => this.spawn(index, true)));
     if (this.options.shareEditions === true) {
       try {
         this.shareEditions();
       } catch (error) {
+        this.isStopping = true;
+        for (const worker of this.workers.values()) void worker.terminate();
         return Promise.reject(error instanceof ConfigError ? error : new ConfigError((error as Error).message));
       }
+      const snapshots = sharedSnapshotsOf(this.editions as EditionSet);
+      for (const worker of this.workers.values()) worker.postMessage({ type: "editions", snapshots } satisfies ToWorker);
     }
-    return Promise.all(Array.from({ length: this.config.workers }, (_, index) => this.spawn(index, true))).then(() => undefined);
+    return booting.then(() => undefined);
   }
 
   private shareEditions(): void {
