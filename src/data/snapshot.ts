@@ -11,7 +11,7 @@
 // refused with the command that converts it.
 
 import { createHash } from "node:crypto";
-import { closeSync, fstatSync, openSync, readSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import type { Era, EditionStatus } from "../model/eras.js";
 import type { RowGroups, StringTable } from "../store/string-table.js";
@@ -317,7 +317,13 @@ export function writeSnapshotAtomic(file: string, payload: SnapshotPayload): Buf
   const bytes = encodeSnapshot(payload);
   const temp = `${file}.${process.pid}.tmp`;
   try {
-    writeFileSync(temp, bytes);
+    // In pieces: one write takes at most 2 GiB, and a million-player snapshot is more.
+    const fd = openSync(temp, "w");
+    try {
+      for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at, Math.min(bytes.length - at, 1 << 30));
+    } finally {
+      closeSync(fd);
+    }
     renameSync(temp, file);
   } catch (error) {
     try { unlinkSync(temp); } catch { /* the temp file may never have been created */ }
