@@ -10,6 +10,7 @@ import { ERA_CODE } from "../model/eras.js";
 import { POSITION_BIT } from "../model/positions.js";
 import { foldName as foldNameOf, slugify } from "../model/names.js";
 import { teamSlug, type EditionSource, type PlayerRecord, type WeeklySnapshot } from "../model/player.js";
+import { DictionaryColumn } from "../store/dictionary-column.js";
 import { buildFragments } from "../store/fragments.js";
 import { buildSearchData } from "../store/name-index.js";
 import { buildRowGroups, buildStringTable, stringAt, stringCount } from "../store/string-table.js";
@@ -45,6 +46,10 @@ export function buildSnapshotPayload(source: EditionSource): SnapshotPayload {
       ids: buildRowGroups(players.map((player) => player._id)),
       slugs: buildRowGroups(players.map((player) => player.slug)),
       nameSlugs: buildRowGroups(players.map((player) => slugify(player.name))),
+    },
+    dictionaries: {
+      archetype: new DictionaryColumn(players.length, (row) => players[row]?.archetype).stored(),
+      college: new DictionaryColumn(players.length, (row) => players[row]?.college).stored(),
     },
     history: source.history.length > 0 ? buildHistory(source.history, players) : null,
   };

@@ -14,6 +14,7 @@ import { createHash } from "node:crypto";
 import { closeSync, fstatSync, openSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import type { Era, EditionStatus } from "../model/eras.js";
+import type { StoredDictionary } from "../store/dictionary-column.js";
 import type { RowGroups, StringTable } from "../store/string-table.js";
 
 export const SNAPSHOT_FORMAT_VERSION = 2;
@@ -140,6 +141,8 @@ export interface SnapshotPayload {
   fragments: FragmentData;
   search: SearchData;
   lookups: LookupData;
+  /** Archetype and college as dictionary-coded columns (the `archetype` and `college` filters). */
+  dictionaries: { archetype: StoredDictionary; college: StoredDictionary };
   history: HistoryPayload | null;
 }
 

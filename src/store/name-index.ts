@@ -141,6 +141,7 @@ export class NameIndex {
     if (folded.length === 0 || (eraMask & 0b111) === 0 || this.rowCount === 0) return NO_ROWS;
     let words = folded.split(" ");
     if (words.length > MAX_QUERY_WORDS) words = words.slice(0, MAX_QUERY_WORDS);
+    this.ensureScratch();
     this.eraMask = eraMask;
     this.touchedCount = 0;
     try {

@@ -98,5 +98,5 @@ t.test("a format-1 data directory stops the boot naming the upgrade command", as
   writeFileSync(join(dataDir, "2K27.msgpack"), encodeSnapshotV1(fixtureEditions()[0]!));
   const server = start({ PORT: String(await freePort()), DATA_DIR: dataDir, KEYS_FILE: join(dir, "keys.json"), WORKERS: "2" });
   t.equal(await server.exited, 1);
-  t.match(server.output(), /courtside: snapshot 2K27\.msgpack: format version 1 .*npm run build-index -- --upgrade/);
+  t.match(server.output(), /courtside serve: snapshot 2K27\.msgpack: format version 1 .*npm run build-index -- --upgrade/);
 });

@@ -285,7 +285,7 @@ t.test("prefixMatches is the prefix tier's rule alone: every word starts a name 
     player("Shai Gilgeous-Alexander", 98), player("Shai Gilgeous-Alexander", 95, "allt", "All-Time Oklahoma City Thunder"),
     player("Nikola Jokić", 97), player("Nikola Vučević", 80), player("Jalen Green", 78), player("Draymond Green", 77),
   ]);
-  const rowsFor = (query: string, eraMask = ALL) => [...edition.nameIndex.prefixMatches(query, eraMask)].sort((a, b) => a - b).map((row) => edition.players[row]!.name + "/" + edition.players[row]!.teamType);
+  const rowsFor = (query: string, eraMask = ALL) => [...edition.nameIndex.prefixMatches(query, eraMask)].sort((a, b) => a - b).map((row) => recordsOf(edition)[row]!.name + "/" + recordsOf(edition)[row]!.teamType);
   t.same(rowsFor("GILGEOUS-AL"), ["Shai Gilgeous-Alexander/curr", "Shai Gilgeous-Alexander/allt"], "rows in era order");
   t.same(rowsFor("gilgeousalex", mask("curr")), ["Shai Gilgeous-Alexander/curr"], "hyphenated parts together, era scope");
   t.same(rowsFor("green j"), ["Jalen Green/curr"], "any order, every word");
@@ -294,7 +294,7 @@ t.test("prefixMatches is the prefix tier's rule alone: every word starts a name 
   t.ok(edition.nameIndex.search("jokc", ALL, 10).total === 1);
   t.same(rowsFor("!!"), []);
   // The scratch state is left clean: a ranked search after it is unchanged.
-  t.same(edition.nameIndex.search("green", ALL, 10).rows, editionOf(edition.players.slice()).nameIndex.search("green", ALL, 10).rows);
+  t.same(edition.nameIndex.search("green", ALL, 10).rows, editionOf(recordsOf(edition).slice()).nameIndex.search("green", ALL, 10).rows);
 });
 
 t.test("on the real samples prefixMatches is exactly the search route's matches that are no typo match", async (t) => {
@@ -307,8 +307,8 @@ t.test("on the real samples prefixMatches is exactly the search route's matches 
     // Every prefix match is a search match; a search match outside the prefix set is a typo one.
     t.ok([...prefix].every((row) => ranked.includes(row)), `${query}: prefix ⊆ search`);
     for (const row of ranked) {
-      const isPrefix = words.every((word) => nameWords(real.players[row]!.name).some((nameWord) => nameWord.startsWith(word)));
-      t.equal(prefix.has(row), isPrefix, `${query}: ${real.players[row]!.name}`);
+      const isPrefix = words.every((word) => nameWords(recordsOf(real)[row]!.name).some((nameWord) => nameWord.startsWith(word)));
+      t.equal(prefix.has(row), isPrefix, `${query}: ${recordsOf(real)[row]!.name}`);
     }
   }
 });
