@@ -101,7 +101,9 @@ export function buildMixes(edition: Edition, seed = 5): Mix[] {
   // badge's holders (a tier, an era, a later page), the badge catalogue, trending windows, and
   // players by _id (the record, its versions, an attribute series).
   const parity = new Set<string>(["/api/badges", "/api/badges/categories", "/api/trending"]);
-  const withBadges = current.players.filter((player) => (player.badges.list?.length ?? 0) > 0);
+  // Rows holding a badge where the edition keeps lists (the tier mask is set from the counts).
+  const everyRow = Array.from({ length: edition.rowCount }, (_, row) => row);
+  const withBadges = current.columns.badgeTiers === null ? [] : everyRow.filter((row) => current.columns.tierMask[row] !== 0);
   for (let attempt = 0; parity.size < 1000 && attempt < 20_000; attempt++) {
     const kind = random();
     if (kind < 0.35) {
@@ -122,7 +124,7 @@ export function buildMixes(edition: Edition, seed = 5): Mix[] {
       if (chance(0.4)) params.push(["limit", pick([5, 10, 50])]);
       parity.add(`/api/trending${query(params)}`);
     } else {
-      const player = pick(chance(0.5) && withBadges.length > 0 ? withBadges : current.players);
+      const player = edition.record(pick(chance(0.5) && withBadges.length > 0 ? withBadges : everyRow));
       const route = random();
       parity.add(route < 0.6 ? `/api/players/${player._id}` : route < 0.8 ? `/api/players/${player._id}/versions` : `/api/players/${player._id}/attribute/${pick(["overall", ...ATTRIBUTE_PARAM_NAMES])}`);
     }

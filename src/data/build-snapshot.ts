@@ -10,6 +10,7 @@ import { ERA_CODE } from "../model/eras.js";
 import { POSITION_BIT } from "../model/positions.js";
 import { foldName as foldNameOf, slugify } from "../model/names.js";
 import { teamSlug, type EditionSource, type PlayerRecord, type WeeklySnapshot } from "../model/player.js";
+import { buildBadgeHolders } from "../store/badge-holders.js";
 import { DictionaryColumn } from "../store/dictionary-column.js";
 import { buildFragments } from "../store/fragments.js";
 import { buildSearchData } from "../store/name-index.js";
@@ -51,6 +52,7 @@ export function buildSnapshotPayload(source: EditionSource): SnapshotPayload {
       archetype: new DictionaryColumn(players.length, (row) => players[row]?.archetype).stored(),
       college: new DictionaryColumn(players.length, (row) => players[row]?.college).stored(),
     },
+    badgeHolders: columns.badgeTiers === null ? null : buildBadgeHolders({ badgeTiers: columns.badgeTiers, overall: columns.overall }, sortOrders.name),
     history: source.history.length > 0 ? buildHistory(source.history, players) : null,
   };
 }

@@ -14,6 +14,7 @@ import { createHash } from "node:crypto";
 import { closeSync, fstatSync, openSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import type { Era, EditionStatus } from "../model/eras.js";
+import type { BadgeHolders } from "../store/badge-holders.js";
 import type { StoredDictionary } from "../store/dictionary-column.js";
 import type { RowGroups, StringTable } from "../store/string-table.js";
 
@@ -143,6 +144,8 @@ export interface SnapshotPayload {
   lookups: LookupData;
   /** Archetype and college as dictionary-coded columns (the `archetype` and `college` filters). */
   dictionaries: { archetype: StoredDictionary; college: StoredDictionary };
+  /** Holders of every badge, best tier first (src/store/badge-holders.ts); null without badge lists. */
+  badgeHolders: BadgeHolders | null;
   history: HistoryPayload | null;
 }
 
