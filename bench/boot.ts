@@ -1,7 +1,10 @@
-// Boot cost of the editions in DATA_DIR (default data/), two ways, each in a fresh process so
-// nothing else is counted: loadEditionSet in this process (load time, resident memory), and the
-// real server (dist/src/main.js, one worker) from spawn until GET /ready answers 200, with the
-// resident memory of its process then. Usage: npm run bench:boot [-- DIR] [--repeats 3 --no-readme]
+// Boot cost of the editions in DATA_DIR (default data/), each in a fresh process so nothing else
+// is counted: loadEditionSet in this process (load time, resident memory); the real server
+// (dist/src/main.js) from spawn until GET /ready answers 200, with the resident memory of its
+// process then, with WORKERS=1, 2, 4 and 8 (memory does not need cores: the editions are shared,
+// so each further worker should cost only its own isolate); and, in the same run, a bare uWS app
+// (bench/bare-uws.ts) from spawn until its /ready answers, the floor any uWS server boots from.
+// Usage: npm run bench:boot [-- DIR] [--repeats 3 --workers 1,2,4,8 --no-readme]
 
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -12,12 +15,13 @@ import { parseArgs } from "node:util";
 import { loadEditionSet } from "../src/store/editions.js";
 import { machine, median, table, today, writeResults, writeSection } from "./report.js";
 import { refreshTargets } from "./targets.js";
+import { ensureDemoData } from "./demo-data.js";
 
 const { values: flags, positionals } = parseArgs({
-  options: { repeats: { type: "string", default: "3" }, "no-readme": { type: "boolean", default: false }, "in-process": { type: "boolean", default: false } },
+  options: { repeats: { type: "string", default: "3" }, workers: { type: "string", default: "1,2,4,8" }, "no-readme": { type: "boolean", default: false }, "in-process": { type: "boolean", default: false } },
   allowPositionals: true,
 });
-const dir = positionals[0] ?? process.env.DATA_DIR ?? "data";
+const dir = ensureDemoData(positionals[0] ?? process.env.DATA_DIR ?? "data");
 const mib = (bytes: number) => Math.round(bytes / 1024 / 1024);
 
 interface InProcess { editions: number; players: number; loadMs: number; rssMiB: number; heapUsedMiB: number; arrayBuffersMiB: number; rssGrowthMiB: number }
@@ -40,12 +44,12 @@ function measureInProcess(): InProcess {
   };
 }
 
-/** Spawns the real server and times spawn → first 200 from /ready; reads VmRSS of its process then. */
-async function measureServer(port: number): Promise<{ readyMs: number; rssMiB: number }> {
+/** Spawns the real server (or the bare uWS app) and times spawn → first 200 from /ready; reads VmRSS of its process then. */
+async function measureServer(port: number, workers = 1, script = "../src/main.js"): Promise<{ readyMs: number; rssMiB: number }> {
   const work = mkdtempSync(join(tmpdir(), "courtside-boot-"));
   const started = performance.now();
-  const child = spawn(process.execPath, [new URL("../src/main.js", import.meta.url).pathname], {
-    env: { ...process.env, DATA_DIR: dir, KEYS_FILE: join(work, "keys.json"), PORT: String(port), HOST: "127.0.0.1", METRICS_PORT: "0", WORKERS: "1", LOG_LEVEL: "silent" },
+  const child = spawn(process.execPath, [new URL(script, import.meta.url).pathname], {
+    env: { ...process.env, DATA_DIR: dir, KEYS_FILE: join(work, "keys.json"), PORT: String(port), HOST: "127.0.0.1", METRICS_PORT: "0", WORKERS: String(workers), LOG_LEVEL: "silent" },
     stdio: ["ignore", "ignore", "pipe"],
   });
   let stderr = "";
@@ -88,15 +92,23 @@ if (flags["in-process"]) {
   process.stdout.write(`loaded ${result.editions} editions (${result.players} players) in ${result.loadMs} ms; resident ${result.rssMiB} MiB (heap ${result.heapUsedMiB} MiB, buffers ${result.arrayBuffersMiB} MiB)\n`);
 } else {
   const repeats = Number(flags.repeats);
+  const workerCounts = flags.workers.split(",").map(Number).filter((n) => Number.isInteger(n) && n > 0);
   const loads: InProcess[] = [];
   const servers: { readyMs: number; rssMiB: number }[] = [];
-  // One untimed boot first, so every timed one finds the code and the snapshots in the page cache.
+  const bare: { readyMs: number; rssMiB: number }[] = [];
+  const byWorkers = new Map<number, { readyMs: number; rssMiB: number }[]>(workerCounts.map((n) => [n, []]));
+  // One untimed boot of each first, so every timed one finds the code and the snapshots in the page cache.
   await measureServer(3189);
+  await measureServer(3188, 1, "./bare-uws.js");
   for (let r = 0; r < repeats; r++) {
     loads.push(await inFreshProcess());
+    // Interleaved, so a busy moment of a shared machine hits both sides of the ratio.
+    bare.push(await measureServer(3170 + r, 1, "./bare-uws.js"));
     servers.push(await measureServer(3190 + r));
+    for (const n of workerCounts) byWorkers.get(n)?.push(await measureServer(3150 + r * 10 + n, n));
   }
   const first = loads[0] as InProcess;
+  const memoryByWorkers = Object.fromEntries([...byWorkers].map(([n, runs]) => [n, { readyMs: median(runs.map((run) => run.readyMs)), rssMiB: median(runs.map((run) => run.rssMiB)) }]));
   const result = {
     editions: first.editions,
     players: first.players,
@@ -106,7 +118,16 @@ if (flags["in-process"]) {
     arrayBuffersMiB: median(loads.map((load) => load.arrayBuffersMiB)),
     serverReadyMs: median(servers.map((server) => server.readyMs)),
     serverRssMiB: median(servers.map((server) => server.rssMiB)),
+    bareUwsReadyMs: median(bare.map((server) => server.readyMs)),
+    bareUwsRssMiB: median(bare.map((server) => server.rssMiB)),
+    byWorkers: memoryByWorkers,
   };
+  const one = memoryByWorkers[1]?.rssMiB;
+  const workerRows: [string, string][] = workerCounts.map((n) => {
+    const run = memoryByWorkers[n] as { readyMs: number; rssMiB: number };
+    const perWorker = one !== undefined && n > 1 ? ` (+${((run.rssMiB - one) / (n - 1)).toFixed(1)} MiB per further worker)` : "";
+    return [`  WORKERS=${n}: resident once ready / spawn → \`/ready\``, `${run.rssMiB} MiB${perWorker} / ${run.readyMs} ms`];
+  });
   const section = [
     `Last run: ${today()} on ${machine()}. Median of ${repeats} fresh processes each, after one untimed boot (files in the page cache).`,
     "",
@@ -115,6 +136,9 @@ if (flags["in-process"]) {
       ["  resident memory after it (RSS / JS heap / buffers)", `${result.loadRssMiB} / ${result.heapUsedMiB} / ${result.arrayBuffersMiB} MiB`],
       ["**the server (`node dist/src/main.js`, 1 worker): spawn → `/ready` 200**", `**${result.serverReadyMs} ms**`],
       ["**its resident memory once ready (supervisor + worker, VmRSS)**", `**${result.serverRssMiB} MiB**`],
+      ["a bare uWS app (`bench/bare-uws.ts`): spawn → `/ready` 200 / resident", `${result.bareUwsReadyMs} ms / ${result.bareUwsRssMiB} MiB`],
+      ["**the server's spawn → `/ready` over the bare uWS app's, same run**", `**${(result.serverReadyMs / result.bareUwsReadyMs).toFixed(1)}×**`],
+      ...workerRows,
     ]),
   ].join("\n");
   process.stdout.write(`${section}\n`);

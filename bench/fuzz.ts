@@ -4,11 +4,12 @@
 
 import { garbageRequests, sendRaw as send, type Outcome } from "../test/fixtures/garbage.js";
 import { metricValue, startServerProcess } from "./server-process.js";
+import { ensureDemoData } from "./demo-data.js";
 
 async function main(): Promise<void> {
   const total = Number(process.argv[2] ?? 100_000);
   const concurrency = Number(process.argv[3] ?? 64);
-  const server = await startServerProcess({ dataDir: process.env.DATA_DIR ?? "data", workers: 2 });
+  const server = await startServerProcess({ dataDir: ensureDemoData(process.env.DATA_DIR ?? "data"), workers: 2 });
   const next = garbageRequests(20261122, server.key);
   const statuses = new Map<number, number>();
   const bad: Outcome[] = [];

@@ -19,6 +19,7 @@ import { playerPage } from "../src/http/routes/players.js";
 import { UsageRings } from "../src/http/usage-rings.js";
 import { buildMixes } from "./mixes.js";
 import { machine, table, today, writeResults, writeSection } from "./report.js";
+import { ensureDemoData } from "./demo-data.js";
 
 const { values: flags } = parseArgs({
   options: {
@@ -29,12 +30,12 @@ const { values: flags } = parseArgs({
   },
 });
 
-const editions = loadEditionSet(flags["data-dir"]);
+const editions = loadEditionSet(ensureDemoData(flags["data-dir"]));
 // The largest edition that keeps badge lists (archives keep counts only, and refuse badge filters).
 const edition: Edition = flags.edition !== undefined
   ? (editions.byKey.get(flags.edition.toUpperCase()) ?? editions.current)
   : [...editions.ordered].filter((candidate) => candidate.hasBadgeLists).sort((a, b) => b.rowCount - a.rowCount)[0] ?? editions.current;
-const mixes = buildMixes(edition.payload);
+const mixes = buildMixes(edition);
 const listParams = compileParams({ ...playerFilterParams({ withAllEras: true }), limit: limitParam(100, 50), cursor: CURSOR_PARAM });
 
 interface Planned {

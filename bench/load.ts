@@ -14,12 +14,12 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { createKey } from "../src/keys/key-store.js";
-import { readSnapshot } from "../src/data/snapshot.js";
-import { snapshotFiles } from "../src/store/editions.js";
+import { loadEditionSet } from "../src/store/editions.js";
 import { buildMixes, MIX_NAMES, type Mix, type MixName } from "./mixes.js";
 import { machine, median, table, today, writeResults, writeSection } from "./report.js";
 import { refreshTargets, type LoadSummary } from "./targets.js";
 import type { Recording } from "./ceiling.js";
+import { ensureDemoData } from "./demo-data.js";
 
 const { values: flags } = parseArgs({
   options: {
@@ -39,7 +39,7 @@ const durationS = Number(flags.duration);
 const warmupS = Number(flags.warmup);
 const repeats = Number(flags.repeats);
 const connections = Number(flags.connections);
-const dataDir = flags["data-dir"];
+const dataDir = ensureDemoData(flags["data-dir"]);
 const wanted = new Set(flags.mixes.split(","));
 const root = new URL("../../", import.meta.url).pathname;
 const portBase = Number(flags["port-base"]);
@@ -237,9 +237,8 @@ async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), "courtside-bench-"));
   const keysFile = join(work, "keys.json");
   const { key } = createKey(keysFile, { email: "load-test@courtside.local", name: "load test", now: new Date(), rateLimit: 1_000_000_000 });
-  const currentFile = snapshotFiles(dataDir).find((file) => readSnapshot(file).payload.meta.status === "current");
-  if (currentFile === undefined) throw new Error(`no current edition in ${dataDir}: run npm run build-index`);
-  const mixes = buildMixes(readSnapshot(currentFile).payload).filter((mix) => wanted.has(mix.name));
+  const current = loadEditionSet(dataDir).current;
+  const mixes = buildMixes(current).filter((mix) => wanted.has(mix.name));
   const env = { DATA_DIR: dataDir, KEYS_FILE: keysFile, LOG_LEVEL: "silent", WORKERS: "1", METRICS_PORT: "0" };
   const servers: Record<ServerName, Server | undefined> = { ceiling: undefined, courtside: undefined, "courtside-nocache": undefined, peer: undefined };
   try {

@@ -4,7 +4,7 @@
 import { ATTRIBUTE_PARAM_NAMES } from "../src/model/attributes.js";
 import { BADGES, BADGE_TIERS } from "../src/model/badges.js";
 import { foldName } from "../src/model/names.js";
-import type { SnapshotPayload } from "../src/data/snapshot.js";
+import type { Edition } from "../src/store/edition.js";
 import { mulberry32 } from "../test/fixtures/random-edition.js";
 
 export const MIX_NAMES = ["a", "b", "c", "d", "e", "f", "g", "h"] as const;
@@ -23,7 +23,8 @@ export interface Mix {
 }
 
 
-export function buildMixes(current: SnapshotPayload, seed = 5): Mix[] {
+export function buildMixes(edition: Edition, seed = 5): Mix[] {
+  const current = edition.payload;
   const random = mulberry32(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   const int = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));
@@ -65,10 +66,11 @@ export function buildMixes(current: SnapshotPayload, seed = 5): Mix[] {
   }
 
   // (c) Names people type: full names, a last name, a first-name prefix, "first last-prefix", a typo.
-  const currentNames = current.players.map((player) => player.name);
+  // A random row's name, decoded from its record (the same draw as picking from a list of names).
+  const randomName = () => edition.record(Math.floor(random() * edition.rowCount)).name;
   const searches = new Set<string>();
   while (searches.size < 500) {
-    const name = pick(currentNames);
+    const name = randomName();
     const words = name.split(/\s+/);
     const first = words[0] ?? name;
     const last = words[words.length - 1] ?? name;
@@ -99,7 +101,9 @@ export function buildMixes(current: SnapshotPayload, seed = 5): Mix[] {
   // badge's holders (a tier, an era, a later page), the badge catalogue, trending windows, and
   // players by _id (the record, its versions, an attribute series).
   const parity = new Set<string>(["/api/badges", "/api/badges/categories", "/api/trending"]);
-  const withBadges = current.players.filter((player) => (player.badges.list?.length ?? 0) > 0);
+  // Rows holding a badge where the edition keeps lists (the tier mask is set from the counts).
+  const everyRow = Array.from({ length: edition.rowCount }, (_, row) => row);
+  const withBadges = current.columns.badgeTiers === null ? [] : everyRow.filter((row) => current.columns.tierMask[row] !== 0);
   for (let attempt = 0; parity.size < 1000 && attempt < 20_000; attempt++) {
     const kind = random();
     if (kind < 0.35) {
@@ -120,7 +124,7 @@ export function buildMixes(current: SnapshotPayload, seed = 5): Mix[] {
       if (chance(0.4)) params.push(["limit", pick([5, 10, 50])]);
       parity.add(`/api/trending${query(params)}`);
     } else {
-      const player = pick(chance(0.5) && withBadges.length > 0 ? withBadges : current.players);
+      const player = edition.record(pick(chance(0.5) && withBadges.length > 0 ? withBadges : everyRow));
       const route = random();
       parity.add(route < 0.6 ? `/api/players/${player._id}` : route < 0.8 ? `/api/players/${player._id}/versions` : `/api/players/${player._id}/attribute/${pick(["overall", ...ATTRIBUTE_PARAM_NAMES])}`);
     }

@@ -22,7 +22,7 @@ const { values: flags } = parseArgs({
 });
 
 const editions = loadEditionSet(flags["data-dir"]);
-const paths = buildMixes(editions.current.payload).find((mix) => mix.name === "g")?.paths ?? [];
+const paths = buildMixes(editions.current).find((mix) => mix.name === "g")?.paths ?? [];
 const KEY = "bench";
 const dispatcher = createDispatcher({
   editions: () => editions,

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { writeEdition } from "../src/data/build-edition.js";
 import { generateDemoEditions } from "../src/data/demo.js";
 import { startServerProcess } from "./server-process.js";
+import { ensureDemoData } from "./demo-data.js";
 
 const URLS = [
   "/api/players", "/api/players?limit=100&sort=name:asc", "/api/players?position=guard&three_ball_gte=80&sort=speed:desc",
@@ -45,6 +46,7 @@ async function main(): Promise<void> {
   const variants = join(work, "variants");
   mkdirSync(dataDir);
   mkdirSync(variants);
+  ensureDemoData("data");
   for (const name of readdirSync("data").filter((file) => file.endsWith(".msgpack"))) copyFileSync(join("data", name), join(dataDir, name));
   const fileA = join(variants, "A.msgpack");
   copyFileSync(join(dataDir, "2K27.msgpack"), fileA);

@@ -1,7 +1,7 @@
 // The scale benchmark: a generated edition of N players (default 1,000,000). Builds its snapshot
 // once (generateScaleEdition → buildSnapshotPayload → writeSnapshotAtomic) into a cache directory,
-// then in a fresh process times loadEdition (read + verify + decode, then the Edition's derived
-// structures), the resident memory, and ~1,000 random filter+sort+page queries through the same
+// then in a fresh process times loadEdition (read + verify + views, then the Edition's few
+// derived structures), the resident memory, and ~1,000 random filter+sort+page queries through the same
 // path as GET /api/players (validate → select → plan → execute → render a page).
 // Usage: npm run bench:scale [-- --players 1000000 --queries 1000 --cache-dir DIR --rebuild --no-readme]
 
@@ -70,7 +70,7 @@ function loadPhase(file: string, queryCount: number): LoadReport {
   const memory = process.memoryUsage();
 
   // The filtered/sorted/paged queries of load mix (b), drawn against this edition's teams.
-  const paths = buildMixes(edition.payload, 11).find((mix) => mix.name === "b")?.paths ?? [];
+  const paths = buildMixes(edition, 11).find((mix) => mix.name === "b")?.paths ?? [];
   const listParams = compileParams({ ...playerFilterParams({ withAllEras: true }), limit: limitParam(100, 50), cursor: CURSOR_PARAM });
   const total: number[] = [];
   const execute: number[] = [];
@@ -131,7 +131,7 @@ function child<T>(phase: string, file: string): Promise<T> {
 
 /** The cached snapshot is rebuilt when the generator or the snapshot builder changes. */
 function cacheFile(): string {
-  const sources = ["../src/data/demo/scale.js", "../src/data/build-snapshot.js", "../src/data/snapshot.js", "../src/data/demo.js"]
+  const sources = ["../src/data/demo/scale.js", "../src/data/build-snapshot.js", "../src/data/snapshot.js", "../src/data/demo.js", "../src/store/fragments.js", "../src/store/name-index.js", "../src/store/string-table.js"]
     .map((path) => readFileSync(new URL(path, import.meta.url)));
   const fingerprint = createHash("sha256").update(Buffer.concat(sources)).digest("hex").slice(0, 12);
   return join(flags["cache-dir"], `2K99-${players}-${fingerprint}.msgpack`);
@@ -156,8 +156,8 @@ async function main(): Promise<void> {
   const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value.toFixed(2));
   const s = (value: number) => (value / 1000).toFixed(1);
   const rows: string[][] = [
-    ["load: read + verify + decode the snapshot (readSnapshot)", `${s(load.readMs)} s`],
-    ["load: derived structures (new Edition: maps, fragments, name index)", `${s(load.editionMs)} s`],
+    ["load: read into a SharedArrayBuffer + SHA-256 + typed-array views (readSnapshot)", `${s(load.readMs)} s`],
+    ["load: new Edition (views, era and team ranges)", `${s(load.editionMs)} s`],
     ["**load total (loadEdition)**", `**${s(load.readMs + load.editionMs)} s**`],
     ["resident memory after load (RSS / JS heap / buffers)", `${load.rssMiB.toLocaleString("en")} / ${load.heapMiB.toLocaleString("en")} / ${load.buffersMiB.toLocaleString("en")} MiB`],
     ["peak resident memory while loading", `${load.peakRssMiB.toLocaleString("en")} MiB`],

@@ -6,6 +6,7 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { startServerProcess } from "./server-process.js";
+import { ensureDemoData } from "./demo-data.js";
 
 function rssMiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
@@ -14,7 +15,7 @@ function rssMiB(pid: number): number {
 
 async function main(): Promise<void> {
   const minutes = Number(process.argv[2] ?? 10);
-  const server = await startServerProcess({ dataDir: process.env.DATA_DIR ?? "data", workers: 1, cpus: "0" });
+  const server = await startServerProcess({ dataDir: ensureDemoData(process.env.DATA_DIR ?? "data"), workers: 1, cpus: "0" });
   // taskset execs node, so the child's pid is the server's.
   const pid = server.child.pid as number;
   const script = fileURLToPath(new URL("../../bench/soak.lua", import.meta.url));

@@ -121,7 +121,7 @@ export async function runServe(argv: readonly string[], env: NodeJS.ProcessEnv, 
   }
   const port = await claimPort("PORT", config.host, config.port);
   // Bound before the workers start, so a held metrics port stops a process that has nothing running yet.
-  supervisor = new Supervisor(Object.freeze({ ...config, port }), logger, runtime.workerEntry());
+  supervisor = new Supervisor(Object.freeze({ ...config, port }), logger, runtime.workerEntry(), { shareEditions: true });
   const metrics = await startMetricsServer(config.host, config.metricsPort, supervisor)
     .catch((error: NodeJS.ErrnoException) => { throw portError("METRICS_PORT", config.host, config.metricsPort, error); });
   metricsServer = metrics.server;

@@ -24,6 +24,8 @@ export interface Service {
   readonly usage: UsageRings;
   readonly reload: ReloadWatcher;
   editions(): EditionSet;
+  /** Swaps the whole set at once (a worker handed a reloaded set by the supervisor). */
+  replaceEditions(next: EditionSet): void;
   stats(): StatsSnapshot;
   /** /ready turns 503, the listen socket closes, in-flight requests finish; resolves when none are left or after `graceMs`. */
   drain(graceMs?: number): Promise<void>;
@@ -43,11 +45,19 @@ export interface ServiceOptions {
   /** How often the data directory is looked at for new snapshots (ms). */
   reloadIntervalMs?: number;
   onReload?: (event: ReloadEvent) => void;
+  /**
+   * Editions loaded by another thread (the supervisor shares them with every worker and swaps
+   * them with replaceEditions); without it the service loads and watches the data directory
+   * in this thread.
+   */
+  editions?: EditionSet;
 }
+
+const NOT_WATCHING: ReloadWatcher = { check: () => [], close: () => undefined };
 
 export async function startService(config: Config, options: ServiceOptions = {}): Promise<Service> {
   const logger = options.logger;
-  let editions = loadEditionSet(config.dataDir);
+  let editions = options.editions ?? loadEditionSet(config.dataDir);
   const keyChanges = options.keyChanges ?? new KeyChanges();
   const keys = new KeyRegistry(config.keysFile, {
     changes: keyChanges,
@@ -55,7 +65,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
   });
   const keyWriter = options.keyWriter ?? localKeyWriter(config.keysFile, keyChanges);
   keys.watch();
-  const reload = watchDataDir(
+  const reload = options.editions !== undefined ? NOT_WATCHING : watchDataDir(
     config.dataDir,
     () => editions,
     (next) => { editions = next; },
@@ -119,6 +129,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     usage,
     reload,
     editions: () => editions,
+    replaceEditions: (next) => { editions = next; },
     stats: () => stats.snapshot(editions.ordered.map((edition) => ({ gameVersion: edition.key, status: edition.payload.meta.status, players: edition.rowCount }))),
     drain: async (graceMs = 8_000) => {
       isDraining = true;

@@ -1,7 +1,10 @@
 // The supervisor: N worker threads, each a uWS app on the same port, sharing token buckets, usage
-// rings and the key-change counter (SharedArrayBuffers). The server's one writer of the keys file:
-// workers send key operations here, applied one at a time. Restarts a worker that dies after it
-// was ready, collects stats for metrics, and drains every worker on stop.
+// rings, the key-change counter and one copy of every edition (SharedArrayBuffers). It loads the
+// data directory once, hands the snapshots' bytes to each worker, watches the directory and hands
+// every worker the whole new set on a reload (an edition no longer in any set is garbage once every
+// thread has let go of it). The server's one writer of the keys file: workers send key operations
+// here, applied one at a time. Restarts a worker that dies after it was ready, collects stats for
+// metrics, and drains every worker on stop.
 
 import { Worker } from "node:worker_threads";
 import { ConfigError, type Config } from "./config.js";
@@ -9,6 +12,8 @@ import { ADDRESS_SLOTS, KEY_SLOTS, REGISTRATION_SLOTS, TokenBuckets } from "./ht
 import { UsageRings } from "./http/usage-rings.js";
 import { KeyChanges } from "./keys/key-store.js";
 import { applyKeyOperation } from "./keys/key-writer.js";
+import { loadEditionSet, sharedSnapshotsOf, type EditionSet } from "./store/editions.js";
+import { watchDataDir, type ReloadWatcher } from "./store/reload.js";
 import type { Logger } from "./ops/log.js";
 import type { StatsSnapshot } from "./ops/request-stats.js";
 import type { FromWorker, ToWorker, WorkerData } from "./worker.js";
@@ -24,21 +29,65 @@ export class Supervisor {
   private isStopping = false;
   private restartCount = 0;
   private nextStatsId = 0;
+  private editions: EditionSet | undefined;
+  private reload: ReloadWatcher | undefined;
 
   /**
    * `script` is the worker entry: a file (dist/src/worker-main.js under npm start; a stand-in in
-   * tests) or, in the single binary, the source of its own bundle, evaluated in the thread.
+   * tests) or, in the single binary, the source of its own bundle, evaluated in the thread. With
+   * `shareEditions` the supervisor loads and watches the data directory and hands the editions
+   * to the workers; without it each worker loads and watches its own copy.
    */
-  constructor(private readonly config: Config, private readonly logger: Logger, private readonly script: URL | string) {}
+  constructor(
+    private readonly config: Config,
+    private readonly logger: Logger,
+    private readonly script: URL | string,
+    private readonly options: { shareEditions?: boolean; reloadIntervalMs?: number } = {},
+  ) {}
 
-  /** Resolves when the first generation of workers is listening. */
+  /**
+   * Resolves when the first generation of workers is listening. When the editions are shared,
+   * the workers are spawned first and load their code while this thread loads the snapshots;
+   * they get them as their first message.
+   */
   start(): Promise<void> {
-    return Promise.all(Array.from({ length: this.config.workers }, (_, index) => this.spawn(index, true))).then(() => undefined);
+    const booting = Promise.all(Array.from({ length: this.config.workers }, (_, index) => this.spawn(index, true)));
+    if (this.options.shareEditions === true) {
+      try {
+        this.shareEditions();
+      } catch (error) {
+        this.isStopping = true;
+        for (const worker of this.workers.values()) void worker.terminate();
+        return Promise.reject(error instanceof ConfigError ? error : new ConfigError((error as Error).message));
+      }
+      const snapshots = sharedSnapshotsOf(this.editions as EditionSet);
+      for (const worker of this.workers.values()) worker.postMessage({ type: "editions", snapshots } satisfies ToWorker);
+    }
+    return booting.then(() => undefined);
+  }
+
+  private shareEditions(): void {
+    this.editions = loadEditionSet(this.config.dataDir);
+    this.reload = watchDataDir(
+      this.config.dataDir,
+      () => this.editions as EditionSet,
+      (next) => {
+        this.editions = next;
+        const snapshots = sharedSnapshotsOf(next);
+        for (const worker of this.workers.values()) worker.postMessage({ type: "editions", snapshots } satisfies ToWorker);
+      },
+      (event) => {
+        if (event.kind === "loaded") this.logger.info(event, `loaded ${event.file}`);
+        else this.logger.error(event, `refused ${event.file}: ${event.reason}`);
+      },
+      this.options.reloadIntervalMs,
+    );
   }
 
   private spawn(index: number, isBoot: boolean): Promise<void> {
     const data: WorkerData = {
       config: this.config, buckets: this.buckets.buffer, registrations: this.registrations.buffer, usage: this.usage, keyChanges: this.keyChanges.buffer, index,
+      ...(this.editions ? { snapshots: sharedSnapshotsOf(this.editions) } : this.options.shareEditions === true ? { awaitEditions: true } : {}),
     };
     const worker = new Worker(this.script, { workerData: data, eval: typeof this.script === "string" });
     this.workers.set(index, worker);
@@ -96,6 +145,7 @@ export class Supervisor {
   /** Tells every worker to drain; resolves when they have all exited or the budget is spent. */
   async stop(): Promise<void> {
     this.isStopping = true;
+    this.reload?.close();
     const exits = [...this.workers.values()].map((worker) => new Promise<void>((resolve) => {
       worker.once("exit", () => resolve());
       worker.postMessage({ type: "drain" } satisfies ToWorker);

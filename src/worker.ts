@@ -1,7 +1,9 @@
 // One worker thread: a uWS app on the shared port serving every edition, drawing from the token
-// buckets and usage rings every worker shares. Talks to the supervisor by messages: ready/fatal
-// and key operations out; drain, stats and key outcomes in. Started by worker-main.ts (npm start)
-// or by the single binary's bundle in a thread.
+// buckets and usage rings every worker shares. The editions are views over the snapshots the
+// supervisor loaded once into SharedArrayBuffers; a reload arrives as a whole new set, swapped in
+// at once. Talks to the supervisor by messages: ready/fatal and key operations out; drain, stats,
+// editions and key outcomes in. Started by worker-main.ts (npm start) or by the single binary's
+// bundle in a thread.
 
 import { parentPort, workerData, threadId } from "node:worker_threads";
 import type { Config } from "./config.js";
@@ -9,7 +11,8 @@ import { ADDRESS_SLOTS, KEY_SLOTS, REGISTRATION_SLOTS, TokenBuckets } from "./ht
 import { KeyChanges } from "./keys/key-store.js";
 import { threadKeyWriter, type KeyReplyMessage, type KeyRequestMessage } from "./keys/key-writer.js";
 import { createLogger } from "./ops/log.js";
-import { startService } from "./service.js";
+import { startService, type Service } from "./service.js";
+import { editionSetOfShared, type SharedSnapshot } from "./store/editions.js";
 
 export interface WorkerData {
   config: Config;
@@ -18,9 +21,13 @@ export interface WorkerData {
   usage: SharedArrayBuffer;
   keyChanges: SharedArrayBuffer;
   index: number;
+  /** The editions to serve, loaded once by the supervisor; without them the worker loads and watches its own. */
+  snapshots?: SharedSnapshot[];
+  /** The supervisor is loading the editions while this worker boots: they arrive as the first `editions` message. */
+  awaitEditions?: boolean;
 }
 
-export type ToWorker = { type: "drain" } | { type: "stats"; id: number } | KeyReplyMessage;
+export type ToWorker = { type: "drain" } | { type: "stats"; id: number } | { type: "editions"; snapshots: SharedSnapshot[] } | KeyReplyMessage;
 export type FromWorker =
   | KeyRequestMessage
   | { type: "ready"; port: number; bootMs: number; editions: string[]; current: string }
@@ -33,9 +40,36 @@ export async function runWorker(): Promise<void> {
   const port = parentPort;
   const send = (message: FromWorker) => port?.postMessage(message);
   const logger = createLogger(data.config.logLevel, { worker: data.index, thread: threadId });
+
+  // Listening from the start: a reload handed over while the service boots is applied once it runs.
+  let service: Service | undefined;
+  let pending: SharedSnapshot[] | undefined;
+  let onFirstEditions: ((snapshots: SharedSnapshot[]) => void) | undefined;
+  const replace = (snapshots: SharedSnapshot[]) => {
+    if (service === undefined) {
+      pending = snapshots;
+      onFirstEditions?.(snapshots);
+      return;
+    }
+    try {
+      service.replaceEditions(editionSetOfShared(snapshots, service.editions()));
+    } catch (error) {
+      // The supervisor checked these bytes already; keep serving the set in hand.
+      logger.error({ err: error }, "refused the editions handed over; keeping the ones loaded before");
+    }
+  };
+  port?.on("message", (message: ToWorker) => {
+    if (message.type === "editions") replace(message.snapshots);
+  });
+
   try {
     const started = performance.now();
-    const service = await startService(data.config, {
+    // Booting beside the supervisor's load: the modules were loaded meanwhile.
+    const snapshots = data.snapshots ?? (data.awaitEditions === true
+      ? pending ?? await new Promise<SharedSnapshot[]>((resolve) => { onFirstEditions = resolve; })
+      : undefined);
+    pending = undefined;
+    const running = await startService(data.config, {
       buckets: new TokenBuckets(KEY_SLOTS, ADDRESS_SLOTS, data.buckets),
       registrationBuckets: new TokenBuckets(0, REGISTRATION_SLOTS, data.registrations),
       usageBuffer: data.usage,
@@ -43,16 +77,19 @@ export async function runWorker(): Promise<void> {
       // The supervisor is the server's one writer of the keys file.
       ...(port ? { keyWriter: threadKeyWriter({ postMessage: (message) => port.postMessage(message), on: (event, listener) => port.on(event, listener) }) } : {}),
       logger,
+      ...(snapshots ? { editions: editionSetOfShared(snapshots) } : {}),
     });
-    const editions = service.editions();
-    send({ type: "ready", port: service.port, bootMs: Math.round(performance.now() - started), editions: editions.keys(), current: editions.current.key });
+    service = running;
+    if (pending !== undefined) replace(pending);
+    const editions = running.editions();
+    send({ type: "ready", port: running.port, bootMs: Math.round(performance.now() - started), editions: editions.keys(), current: editions.current.key });
     port?.on("message", (message: ToWorker) => {
       if (message.type === "stats") {
-        send({ type: "stats", id: message.id, stats: service.stats() });
+        send({ type: "stats", id: message.id, stats: running.stats() });
         return;
       }
-      if (message.type === "keys") return;
-      void service.drain().then(() => {
+      if (message.type === "keys" || message.type === "editions") return;
+      void running.drain().then(() => {
         logger.flush();
         send({ type: "drained" });
         // One turn later uWS has released its sockets; exiting earlier trips libuv's open-handle check.

@@ -16,8 +16,7 @@ import { foldName, slugify } from "../../src/model/names.js";
 import type { Era } from "../../src/model/eras.js";
 import type { PlayerRecord } from "../../src/model/player.js";
 import { POSITION_GROUPS, type Position } from "../../src/model/positions.js";
-import { readSnapshot } from "../../src/data/snapshot.js";
-import { snapshotFiles } from "../../src/store/editions.js";
+import { loadEditionSet } from "../../src/store/editions.js";
 import { readKeyStore } from "../../src/keys/key-store.js";
 
 const brotli = promisify(brotliCompress);
@@ -35,9 +34,9 @@ const dataDir = process.env.DATA_DIR ?? "data";
 const keysFile = process.env.KEYS_FILE ?? "keys.json";
 const port = Number(process.env.PORT ?? 3103);
 
-const current = snapshotFiles(dataDir).map((file) => readSnapshot(file).payload).find((payload) => payload.meta.status === "current");
-if (!current) throw new Error(`no current edition in ${dataDir}`);
-const entries: Entry[] = current.players.map(({ hotZones: _hotZones, badges: { top: _top, ...badges }, ...rest }) => ({
+const current = loadEditionSet(dataDir).current;
+// The peer holds plain objects, as most services would: every record decoded once at load.
+const entries: Entry[] = Array.from({ length: current.rowCount }, (_, row) => current.record(row)).map(({ hotZones: _hotZones, badges: { top: _top, ...badges }, ...rest }) => ({
   player: { ...rest, badges },
   foldedName: foldName(rest.name),
 }));
@@ -244,4 +243,4 @@ app.get<{ Params: { teamName: string }; Querystring: { teamType?: Era } }>("/api
 });
 
 await app.listen({ port, host: process.env.HOST ?? "127.0.0.1" });
-process.stdout.write(`peer listening on ${port} (${entries.length} players of ${current.meta.gameVersion})\n`);
+process.stdout.write(`peer listening on ${port} (${entries.length} players of ${current.key})\n`);

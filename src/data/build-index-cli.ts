@@ -3,21 +3,27 @@
 //   build-index                                   all demo editions into $DATA_DIR (default data/)
 //   build-index --edition 2K26 --status current|archived --input FILE [--input FILE …] [--out DIR] [--as-of YYYY-MM-DD]
 //   build-index --scale 1000000 --edition 2K99 [--out DIR]   a generated edition of N players (benchmarks)
+//   build-index --upgrade DIR                     rewrites format-1 snapshots in DIR as format 2, same content
 
 import { mkdirSync } from "node:fs";
+import { basename } from "node:path";
 import { parseArgs } from "node:util";
 import { generateDemoEditions, generateScaleEdition } from "./demo.js";
 import { importFiles } from "./import.js";
 import { ImportError } from "./import-error.js";
 import { writeEdition, type WriteOutcome } from "./build-edition.js";
+import { buildSnapshotPayload } from "./build-snapshot.js";
 import { createProgress } from "./progress.js";
-import { SnapshotError } from "./snapshot.js";
+import { SNAPSHOT_FORMAT_VERSION, SnapshotError, readSnapshotBytes, snapshotVersionOf, writeSnapshotAtomic } from "./snapshot.js";
+import { decodeSnapshotV1 } from "./snapshot-v1.js";
+import { snapshotFiles } from "../store/editions.js";
 import { EDITION_STATUSES, normaliseEditionKey, type EditionStatus } from "../model/eras.js";
 import type { EditionSource } from "../model/player.js";
 
 export const BUILD_INDEX_USAGE = `usage: build-index [--out DIR] [--as-of YYYY-MM-DD]
        build-index --edition 2K26 --status current|archived --input FILE [--input FILE …] [--out DIR] [--as-of YYYY-MM-DD]
-       build-index --scale N [--edition 2K99] [--out DIR]`;
+       build-index --scale N [--edition 2K99] [--out DIR]
+       build-index --upgrade DIR`;
 
 class UsageError extends Error {}
 
@@ -28,6 +34,7 @@ interface BuildOptions {
   status: EditionStatus | undefined;
   inputs: string[];
   scale: number | undefined;
+  upgrade: string | undefined;
 }
 
 function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BuildOptions {
@@ -40,6 +47,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BuildOptions {
       out: { type: "string" },
       "as-of": { type: "string" },
       scale: { type: "string" },
+      upgrade: { type: "string" },
       help: { type: "boolean" },
     },
     strict: true,
@@ -60,7 +68,8 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BuildOptions {
   if (inputs.length === 0 && scale === undefined && (edition !== undefined || status !== undefined)) {
     throw new UsageError("--edition and --status build from --input files; without them every demo edition is built");
   }
-  return { out: values.out ?? env.DATA_DIR ?? "data", asOf, edition, status, inputs, scale };
+  if (values.upgrade !== undefined && (inputs.length > 0 || scale !== undefined || edition !== undefined)) throw new UsageError("--upgrade takes only the data directory");
+  return { out: values.out ?? env.DATA_DIR ?? "data", asOf, edition, status, inputs, scale, upgrade: values.upgrade };
 }
 
 function sourcesFor(options: BuildOptions, stderr: NodeJS.WriteStream): EditionSource[] {
@@ -107,6 +116,7 @@ export function runBuildIndex(argv: string[], io: BuildIndexIo = { env: process.
     return 2;
   }
   const started = performance.now();
+  if (options.upgrade !== undefined) return upgradeDirectory(options.upgrade, io, started);
   try {
     const sources = sourcesFor(options, io.stderr);
     mkdirSync(options.out, { recursive: true });
@@ -128,3 +138,56 @@ export function runBuildIndex(argv: string[], io: BuildIndexIo = { env: process.
   }
 }
 
+
+/**
+ * Rewrites every format-1 snapshot of `dir` as format 2 from the rows, meta and weeks it holds
+ * (archives included: their source files may be long gone). The same rows in give the same
+ * content hash out; a file whose hash would differ is left alone and reported.
+ */
+function upgradeDirectory(dir: string, io: BuildIndexIo, started: number): number {
+  let files: string[];
+  try {
+    files = snapshotFiles(dir);
+  } catch (error) {
+    io.stderr.write(`build-index: cannot read ${dir}: ${(error as Error).message}\n`);
+    return 1;
+  }
+  if (files.length === 0) {
+    io.stderr.write(`build-index: ${dir} holds no snapshots\n`);
+    return 1;
+  }
+  const progress = createProgress(files.length, io.stderr);
+  let failed = 0;
+  let upgraded = 0;
+  for (const file of files) {
+    try {
+      const bytes = readSnapshotBytes(file);
+      const version = snapshotVersionOf(bytes);
+      if (version === SNAPSHOT_FORMAT_VERSION) {
+        progress.step(`${basename(file)} is already format ${SNAPSHOT_FORMAT_VERSION}`);
+        continue;
+      }
+      if (version !== 1) throw new SnapshotError(basename(file), `format version ${version} cannot be upgraded (only format 1)`);
+      const old = decodeSnapshotV1(file, bytes);
+      const payload = buildSnapshotPayload({
+        gameVersion: old.meta.gameVersion,
+        status: old.meta.status,
+        capturedAt: old.meta.capturedAt,
+        source: old.meta.source,
+        players: old.players,
+        history: old.history,
+      });
+      if (payload.meta.contentHash !== old.meta.contentHash) {
+        throw new SnapshotError(basename(file), "its rows do not rebuild to the same content hash; left as it is");
+      }
+      const written = writeSnapshotAtomic(file, payload);
+      upgraded += 1;
+      progress.step(`upgraded ${file} to format ${SNAPSHOT_FORMAT_VERSION} (${payload.meta.playerCount} players, ${(written.length / 1024).toFixed(0)} KiB)`);
+    } catch (error) {
+      failed += 1;
+      progress.step(`refused ${file}: ${error instanceof SnapshotError ? error.reason : (error as Error).message}`);
+    }
+  }
+  progress.done(`${upgraded} upgraded, ${files.length - upgraded - failed} already current, ${failed} refused, in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return failed > 0 ? 1 : 0;
+}

@@ -1,14 +1,20 @@
-// Offline: one EditionSource → the snapshot payload boot needs (columns, dictionaries, sort
-// orders, search names, columnar weekly history). Everything expensive happens here.
+// Offline: one EditionSource → the snapshot payload a request reads (columns, dictionaries, sort
+// orders, JSON fragments, search index, lookups, columnar weekly history), all flat arrays.
+// Everything expensive happens here; loading is making views (src/data/snapshot.ts).
 
 import { createHash } from "node:crypto";
 import { ATTRIBUTE_COUNT, ATTRIBUTE_KEYS } from "../model/attributes.js";
 import { BADGES, BADGE_COUNT, BADGE_INDEX_BY_SLUG, BADGE_TIERS, COUNT_KEY_OF_TIER, TIER_CODE, TIER_COUNT_KEYS, type BadgeTier } from "../model/badges.js";
 import { compareText, topBadges } from "../model/badge-summary.js";
 import { ERA_CODE } from "../model/eras.js";
-import { foldName } from "../model/names.js";
 import { POSITION_BIT } from "../model/positions.js";
+import { foldName as foldNameOf, slugify } from "../model/names.js";
 import { teamSlug, type EditionSource, type PlayerRecord, type WeeklySnapshot } from "../model/player.js";
+import { buildBadgeHolders } from "../store/badge-holders.js";
+import { DictionaryColumn } from "../store/dictionary-column.js";
+import { buildFragments } from "../store/fragments.js";
+import { buildSearchData } from "../store/name-index.js";
+import { buildRowGroups, buildStringTable, stringAt, stringCount } from "../store/string-table.js";
 import {
   ABSENT_RATING, type HistoryPayload, type SnapshotColumns, type SnapshotPayload, type SortOrders, type TeamEntry,
 } from "./snapshot.js";
@@ -17,7 +23,9 @@ export function buildSnapshotPayload(source: EditionSource): SnapshotPayload {
   const isArchived = source.status === "archived";
   const players = source.players.map((player) => normaliseForEdition(player, isArchived)).sort(compareRows);
   const teams = buildTeams(players);
-  const columns = buildColumns(players, teams, isArchived);
+  const folded = players.map((player) => foldNameOf(player.name));
+  const columns = buildColumns(players, teams, isArchived, folded);
+  const sortOrders = buildSortOrders(columns);
   const teamTypeCounts = { curr: 0, class: 0, allt: 0 };
   for (const player of players) teamTypeCounts[player.teamType] += 1;
   return {
@@ -30,12 +38,22 @@ export function buildSnapshotPayload(source: EditionSource): SnapshotPayload {
       teamTypeCounts,
       contentHash: contentHashOf(players),
     },
-    players,
     teams,
     columns,
-    sortOrders: buildSortOrders(columns),
-    searchNames: players.map((player) => foldName(player.name)),
-    history: source.history.length > 0 ? buildHistory(source.history) : null,
+    sortOrders,
+    fragments: buildFragments(players),
+    search: buildSearchData(players, folded),
+    lookups: {
+      ids: buildRowGroups(players.map((player) => player._id)),
+      slugs: buildRowGroups(players.map((player) => player.slug)),
+      nameSlugs: buildRowGroups(players.map((player) => slugify(player.name))),
+    },
+    dictionaries: {
+      archetype: new DictionaryColumn(players.length, (row) => players[row]?.archetype).stored(),
+      college: new DictionaryColumn(players.length, (row) => players[row]?.college).stored(),
+    },
+    badgeHolders: columns.badgeTiers === null ? null : buildBadgeHolders({ badgeTiers: columns.badgeTiers, overall: columns.overall }, sortOrders.name),
+    history: source.history.length > 0 ? buildHistory(source.history, players) : null,
   };
 }
 
@@ -83,7 +101,7 @@ function buildTeams(players: readonly PlayerRecord[]): TeamEntry[] {
   return [...byKey.values()];
 }
 
-function buildColumns(players: readonly PlayerRecord[], teams: readonly TeamEntry[], isArchived: boolean): SnapshotColumns {
+function buildColumns(players: readonly PlayerRecord[], teams: readonly TeamEntry[], isArchived: boolean, folded: readonly string[]): SnapshotColumns {
   const n = players.length;
   const teamCode = new Map(teams.map((team, code) => [`${team.teamType}\u0000${team.teamName}`, code]));
   const columns: SnapshotColumns = {
@@ -92,7 +110,9 @@ function buildColumns(players: readonly PlayerRecord[], teams: readonly TeamEntr
     positions: new Uint8Array(n),
     team: teams.length <= 0xffff ? new Uint16Array(n) : new Uint32Array(n),
     attributes: new Uint8Array(n * ATTRIBUTE_COUNT).fill(ABSENT_RATING),
+    attributeColumns: new Uint8Array(0),
     badgeTiers: isArchived ? null : new Uint8Array(n * BADGE_COUNT),
+    badgeColumns: null,
     tierMask: new Uint8Array(n),
     nameRank: new Uint32Array(n),
   };
@@ -113,8 +133,9 @@ function buildColumns(players: readonly PlayerRecord[], teams: readonly TeamEntr
       if (index !== undefined && columns.badgeTiers) columns.badgeTiers[row * BADGE_COUNT + index] = TIER_CODE.get(badge.tier) ?? 0;
     }
   });
+  columns.attributeColumns = transpose(columns.attributes, n, ATTRIBUTE_COUNT);
+  columns.badgeColumns = columns.badgeTiers && transpose(columns.badgeTiers, n, BADGE_COUNT);
   // Folded once per row, not per comparison: the comparator runs n·log n times.
-  const folded = players.map((player) => foldName(player.name));
   const byName = players.map((_, row) => row).sort((a, b) => {
     const pa = players[a] as PlayerRecord;
     const pb = players[b] as PlayerRecord;
@@ -124,35 +145,58 @@ function buildColumns(players: readonly PlayerRecord[], teams: readonly TeamEntr
   return columns;
 }
 
-/** Sorting is an integer compare: the value, then the name rank. */
+/** A row-major table (row * width + column) as one column after another (column * rows + row). */
+function transpose(table: Uint8Array, rowCount: number, width: number): Uint8Array {
+  const columns = new Uint8Array(rowCount * width);
+  for (let row = 0, at = 0; row < rowCount; row++) {
+    for (let column = 0; column < width; column++, at++) columns[column * rowCount + row] = table[at] as number;
+  }
+  return columns;
+}
+
+/**
+ * Every order is (value asc, name asc): the values are bytes, so a counting sort of the rows
+ * taken in name order gives each order in O(n), no comparator.
+ */
 export function buildSortOrders(columns: SnapshotColumns): SortOrders {
   const n = columns.overall.length;
-  const rows = (): number[] => Array.from({ length: n }, (_, row) => row);
-  const byValue = (value: (row: number) => number) => (a: number, b: number) =>
-    value(a) - value(b) || (columns.nameRank[a] as number) - (columns.nameRank[b] as number);
   const name = new Uint32Array(n);
   columns.nameRank.forEach((rank, row) => { name[rank] = row; });
+  const byValue = (value: (row: number) => number): Uint32Array => {
+    const start = new Uint32Array(257);
+    for (let row = 0; row < n; row++) (start[value(row) + 1] as number)++;
+    for (let v = 0; v < 256; v++) start[v + 1] = (start[v + 1] as number) + (start[v] as number);
+    const order = new Uint32Array(n);
+    for (let i = 0; i < n; i++) {
+      const row = name[i] as number;
+      order[(start[value(row)] as number)++] = row;
+    }
+    return order;
+  };
   const attributePresent = new Uint32Array(ATTRIBUTE_COUNT);
   const attributes = ATTRIBUTE_KEYS.map((_, column) => {
-    const value = (row: number) => columns.attributes[row * ATTRIBUTE_COUNT + column] as number;
+    const values = columns.attributeColumns.subarray(column * n, (column + 1) * n);
     // ABSENT_RATING (255) sorts after every real rating, so absent rows land at the end.
-    const order = Uint32Array.from(rows().sort(byValue(value)));
-    attributePresent[column] = order.reduce((present, row) => present + (value(row) === ABSENT_RATING ? 0 : 1), 0);
+    const order = byValue((row) => values[row] as number);
+    let present = 0;
+    for (let row = 0; row < n; row++) if (values[row] !== ABSENT_RATING) present++;
+    attributePresent[column] = present;
     return order;
   });
   return {
-    overall: Uint32Array.from(rows().sort(byValue((row) => columns.overall[row] as number))),
+    overall: byValue((row) => columns.overall[row] as number),
     name,
     attributes,
     attributePresent,
   };
 }
 
-function buildHistory(weeks: readonly WeeklySnapshot[]): HistoryPayload {
+function buildHistory(weeks: readonly WeeklySnapshot[], players: readonly PlayerRecord[]): HistoryPayload {
   const ids = [...new Set(weeks.flatMap((week) => week.players.map((player) => player._id)))].sort(compareText);
   const indexOf = new Map(ids.map((id, i) => [id, i]));
   return {
-    ids,
+    ids: buildStringTable(ids),
+    indexOfRow: Int32Array.from(players, (player) => indexOf.get(player._id) ?? -1),
     weeks: [...weeks].sort((a, b) => compareText(a.date, b.date)).map((week) => {
       const overall = new Uint8Array(ids.length).fill(ABSENT_RATING);
       const attributes = new Uint8Array(ids.length * ATTRIBUTE_COUNT).fill(ABSENT_RATING);
@@ -183,9 +227,10 @@ function buildHistory(weeks: readonly WeeklySnapshot[]): HistoryPayload {
 /** The inverse of buildHistory, so a rebuild of the current edition can carry its weeks forward. */
 export function historyToWeeks(history: HistoryPayload | null): WeeklySnapshot[] {
   if (!history) return [];
+  const ids = Array.from({ length: stringCount(history.ids) }, (_, i) => stringAt(history.ids, i));
   return history.weeks.map((week) => ({
     date: week.date,
-    players: history.ids.flatMap((_id, i) => {
+    players: ids.flatMap((_id, i) => {
       const overall = week.overall[i] as number;
       if (overall === ABSENT_RATING) return [];
       const attributes: Record<string, number> = {};

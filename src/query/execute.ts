@@ -3,7 +3,6 @@
 // sorting the few matched rows by (value, name rank) (small ones). Synchronous, no throws.
 
 import { ATTRIBUTE_COUNT } from "../model/attributes.js";
-import { BADGE_COUNT } from "../model/badges.js";
 import { ERAS } from "../model/eras.js";
 import { ABSENT_RATING } from "../data/snapshot.js";
 import type { Edition } from "../store/edition.js";
@@ -135,37 +134,16 @@ function intersectSearch(edition: Edition, search: string, eraMask: number, firs
 }
 
 /**
- * The row-major attribute and badge tables as one column per attribute (per badge), built in a
- * single sequential pass the first time a query filters on any of them, then kept per edition
- * (one byte per row per column). Reading a bound through the 43-byte row stride touched a new
- * cache line per row: at a million rows a filter pass cost 10–20 ms in memory traffic alone.
+ * One attribute (badge) as a column of bytes by row: the snapshot stores the tables column-major
+ * too. Reading a bound through the 43-byte row stride touched a new cache line per row: at a
+ * million rows a filter pass cost 10–20 ms in memory traffic alone.
  */
-interface EditionColumns {
-  attributes?: Uint8Array[];
-  badges?: Uint8Array[];
-}
-const columnsByEdition = new WeakMap<Edition, EditionColumns>();
-
-function transpose(table: Uint8Array, rowCount: number, width: number): Uint8Array[] {
-  const columns = Array.from({ length: width }, () => new Uint8Array(rowCount));
-  for (let row = 0, at = 0; row < rowCount; row++) {
-    for (let column = 0; column < width; column++, at++) (columns[column] as Uint8Array)[row] = table[at] as number;
-  }
-  return columns;
-}
-
 function attributeColumn(edition: Edition, column: number): Uint8Array {
-  let cached = columnsByEdition.get(edition);
-  if (cached === undefined) columnsByEdition.set(edition, (cached = {}));
-  cached.attributes ??= transpose(edition.payload.columns.attributes, edition.rowCount, ATTRIBUTE_COUNT);
-  return cached.attributes[column] as Uint8Array;
+  return edition.payload.columns.attributeColumns.subarray(column * edition.rowCount, (column + 1) * edition.rowCount);
 }
 
 function badgeColumn(edition: Edition, badge: number): Uint8Array {
-  let cached = columnsByEdition.get(edition);
-  if (cached === undefined) columnsByEdition.set(edition, (cached = {}));
-  cached.badges ??= transpose(edition.payload.columns.badgeTiers as Uint8Array, edition.rowCount, BADGE_COUNT);
-  return cached.badges[badge] as Uint8Array;
+  return (edition.payload.columns.badgeColumns as Uint8Array).subarray(badge * edition.rowCount, (badge + 1) * edition.rowCount);
 }
 
 /** Era rows are contiguous and so are a team's: the scan only visits rows that can match. */

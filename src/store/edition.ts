@@ -1,17 +1,20 @@
-// One edition in memory: the snapshot's columns and sort orders, plus what load derives from
-// them (row ranges per era and team, slug and id maps, team stats, JSON fragments). Read-only
+// One edition in memory: views over the snapshot's arrays (columns, sort orders, fragments,
+// search index, lookups), plus the little load derives from them (row ranges per era and team,
+// team stats). The arrays may live in a SharedArrayBuffer that every worker thread views; what
+// an Edition owns itself is per-thread and small (the kernel's scratch, the memo). Read-only
 // after construction; the request path only looks things up here.
 
 import { ERAS, ERA_CODE, type Era } from "../model/eras.js";
 import { slugify } from "../model/names.js";
 import type { EditionEntry, PlayerRecord, TeamRow } from "../model/player.js";
 import { editionLabel } from "../model/eras.js";
-import { readSnapshot, type SnapshotPayload, type TeamEntry } from "../data/snapshot.js";
-import { buildBadgeHolders, type BadgeHolders } from "./badge-holders.js";
+import { decodeSnapshot, readSnapshot, snapshotChecksum, type SnapshotPayload, type TeamEntry } from "../data/snapshot.js";
+import type { BadgeHolders } from "./badge-holders.js";
 import { DictionaryColumn } from "./dictionary-column.js";
-import { EAGER_ROW_LIMIT, RecordFragments } from "./fragments.js";
+import { RecordFragments } from "./fragments.js";
 import { NameIndex } from "./name-index.js";
-import { slotsOfRows, WeeklySeries } from "./weekly-series.js";
+import { RowGroupMap, findString, rowsOfKey, stringAt } from "./string-table.js";
+import { WeeklySeries } from "./weekly-series.js";
 
 export interface TeamInfo extends TeamEntry {
   code: number;
@@ -24,7 +27,6 @@ export interface TeamInfo extends TeamEntry {
 
 export class Edition {
   readonly key: string;
-  readonly players: readonly PlayerRecord[];
   readonly rowCount: number;
   /** Rows of each era are contiguous, by ERA_CODE: [eraStart[code], eraStart[code + 1]). */
   readonly eraStart: Uint32Array;
@@ -33,32 +35,28 @@ export class Edition {
   /** Player-name search (CONTRACT §2 ranking), built once here. */
   readonly nameIndex: NameIndex;
   /** Rows by slug, in era order (curr, class, allt). */
-  readonly rowsBySlug: ReadonlyMap<string, readonly number[]>;
-  readonly rowById: ReadonlyMap<string, number>;
+  readonly rowsBySlug: RowGroupMap;
+  readonly rowById: { get(id: string): number | undefined };
   /** Rows by the slug of the name alone (`michael-jordan`), so one person's rosters are found together. */
-  readonly rowsByNameSlug: ReadonlyMap<string, readonly number[]>;
+  readonly rowsByNameSlug: RowGroupMap;
   /** Memoised replies of this edition that must outlive the LRU (full bulk bodies, compressed once). */
   readonly memo = new Map<string, unknown>();
   /** Team codes by exact name and by slug (a name may exist in several eras). */
   readonly teamsByName: ReadonlyMap<string, readonly number[]>;
   readonly teamsBySlug: ReadonlyMap<string, readonly number[]>;
-  /** Archetype and college per row as dictionary codes (the `archetype` and `college` filters). */
+  /** Archetype and college per row as dictionary codes (the `archetype` and `college` filters), stored in the snapshot. */
   readonly archetypes: DictionaryColumn;
   readonly colleges: DictionaryColumn;
-  /** Scratch bit set for the query kernel; the kernel is synchronous, so one per edition suffices. */
-  readonly scratch: Uint32Array;
-  /** Second scratch bit set: a row set (the name search's matches) before it is intersected into scratch. */
-  readonly scratchMask: Uint32Array;
-  /** Scratch row list for the query kernel's collect-and-sort path. */
-  readonly scratchRows: Uint32Array;
+  private scratchBits: Uint32Array | undefined;
+  private scratchRowList: Uint32Array | undefined;
+  private scratchMaskBits: Uint32Array | undefined;
   /** The weekly history as per-player series and trending windows; null without history (archived editions). */
   readonly weekly: WeeklySeries | null;
-  private holders: BadgeHolders | null | undefined;
 
-  constructor(readonly payload: SnapshotPayload, readonly checksum: string) {
+  /** `bytes`: the snapshot file the payload views, when it was loaded from one (what the supervisor shares). */
+  constructor(readonly payload: SnapshotPayload, readonly checksum: string, readonly bytes?: Uint8Array) {
     this.key = payload.meta.gameVersion;
-    this.players = payload.players;
-    this.rowCount = payload.players.length;
+    this.rowCount = payload.meta.playerCount;
     const { era, team, overall } = payload.columns;
     this.eraStart = new Uint32Array(ERAS.length + 1);
     for (let row = 0; row < this.rowCount; row++) (this.eraStart[(era[row] as number) + 1] as number)++;
@@ -82,38 +80,65 @@ export class Edition {
     });
     this.teamsByName = groupBy(this.teams, (info) => info.teamName, (info) => info.code);
     this.teamsBySlug = groupBy(this.teams, (info) => info.slug, (info) => info.code);
-    this.rowsBySlug = groupBy(this.players.map((player, row) => ({ player, row })), (entry) => entry.player.slug, (entry) => entry.row);
-    this.rowById = new Map(this.players.map((player, row) => [player._id, row]));
-    this.rowsByNameSlug = groupBy(this.players.map((player, row) => ({ player, row })), (entry) => slugify(entry.player.name), (entry) => entry.row);
-    this.fragments = new RecordFragments(this.players, this.key);
-    this.nameIndex = new NameIndex(payload);
-    this.archetypes = new DictionaryColumn(this.rowCount, (row) => this.record(row).archetype);
-    this.colleges = new DictionaryColumn(this.rowCount, (row) => this.record(row).college);
-    this.scratch = new Uint32Array(Math.ceil(this.rowCount / 32) + 1);
-    this.scratchMask = new Uint32Array(this.scratch.length);
-    this.scratchRows = new Uint32Array(this.rowCount);
+    const { ids, slugs, nameSlugs } = payload.lookups;
+    this.rowsBySlug = new RowGroupMap(slugs);
+    this.rowsByNameSlug = new RowGroupMap(nameSlugs);
+    this.rowById = {
+      get: (id: string) => {
+        const k = findString(ids.keys, id);
+        return k < 0 ? undefined : ids.rows[ids.start[k] as number];
+      },
+    };
+    this.fragments = new RecordFragments(payload.fragments, this.key);
+    this.nameIndex = new NameIndex(payload.search, payload.columns, payload.sortOrders);
+    this.archetypes = new DictionaryColumn(payload.dictionaries.archetype);
+    this.colleges = new DictionaryColumn(payload.dictionaries.college);
     const { history } = payload;
-    this.weekly = history === null
-      ? null
-      : new WeeklySeries(history.weeks, slotsOfRows(history, this.rowCount, (id) => this.rowById.get(id)), payload.columns.nameRank);
-    // Like the fragments: built at load up to EAGER_ROW_LIMIT rows, on first use above it.
-    if (this.rowCount <= EAGER_ROW_LIMIT) this.holders = this.buildHolders();
+    this.weekly = history === null ? null : new WeeklySeries(history.weeks, history.indexOfRow, payload.columns.nameRank);
   }
 
-  /** Holders of every badge, best tier first (null where the edition keeps no badge lists). */
+  /** Holders of every badge, best tier first (null where the edition keeps no badge lists); computed at build time. */
   get badgeHolders(): BadgeHolders | null {
-    if (this.holders === undefined) this.holders = this.buildHolders();
-    return this.holders;
+    return this.payload.badgeHolders;
   }
 
-  private buildHolders(): BadgeHolders | null {
-    const { badgeTiers, overall } = this.payload.columns;
-    return badgeTiers === null ? null : buildBadgeHolders({ badgeTiers, overall }, this.payload.sortOrders.name);
+  /** Scratch bit set for the query kernel (per thread; the kernel is synchronous, so one per edition suffices). */
+  get scratch(): Uint32Array {
+    return (this.scratchBits ??= new Uint32Array(Math.ceil(this.rowCount / 32) + 1));
   }
 
-  /** One row's full record. Routes read records only through here (the store decides how they are kept). */
+  /** Second scratch bit set: a row set (the name search's matches) before it is intersected into scratch. */
+  get scratchMask(): Uint32Array {
+    return (this.scratchMaskBits ??= new Uint32Array(Math.ceil(this.rowCount / 32) + 1));
+  }
+
+  /** Scratch row list for the query kernel's collect-and-sort path. */
+  get scratchRows(): Uint32Array {
+    return (this.scratchRowList ??= new Uint32Array(this.rowCount));
+  }
+
+  /**
+   * One row's full record, parsed from its stored fragments (a fresh object each call). Routes
+   * read records only through here: nothing keeps a record object per row.
+   */
   record(row: number): PlayerRecord {
-    return this.players[row] as PlayerRecord;
+    return JSON.parse(this.fragments.recordJson(row)) as PlayerRecord;
+  }
+
+  /** The row's folded display name (what name search and batch lookups compare). */
+  foldedName(row: number): string {
+    const k = this.payload.search.foldedOfRow[row] as number;
+    return k < this.payload.search.folded.keys.offsets.length - 1 ? stringAt(this.payload.search.folded.keys, k) : "";
+  }
+
+  /** Rows whose folded display name is `folded`, ascending. */
+  rowsWithFoldedName(folded: string): number[] {
+    return rowsOfKey(this.payload.search.folded, folded) ?? [];
+  }
+
+  /** The row's index in the weekly series (payload.history), or -1. */
+  historyIndex(row: number): number {
+    return this.payload.history?.indexOfRow[row] ?? -1;
   }
 
   /**
@@ -174,8 +199,13 @@ export class Edition {
 }
 
 export function loadEdition(file: string): Edition {
-  const { payload, checksum } = readSnapshot(file);
-  return new Edition(payload, checksum);
+  const { payload, checksum, bytes } = readSnapshot(file);
+  return new Edition(payload, checksum, bytes);
+}
+
+/** An Edition over snapshot bytes another thread loaded and checked (views only, nothing copied or hashed again). */
+export function editionOfBytes(file: string, bytes: Uint8Array): Edition {
+  return new Edition(decodeSnapshot(file, bytes, { isVerified: true }), snapshotChecksum(bytes), bytes);
 }
 
 function groupBy<T, K, V>(items: readonly T[], keyOf: (item: T) => K, valueOf: (item: T) => V): Map<K, V[]> {

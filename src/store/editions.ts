@@ -4,8 +4,8 @@
 
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { SnapshotError } from "../data/snapshot.js";
-import { Edition, loadEdition } from "./edition.js";
+import { SnapshotError, snapshotChecksum } from "../data/snapshot.js";
+import { Edition, editionOfBytes, loadEdition } from "./edition.js";
 
 export interface EditionRating {
   gameVersion: string;
@@ -18,7 +18,8 @@ export class EditionSet {
   /** Current first, then archived newest first. */
   readonly ordered: readonly Edition[];
   readonly current: Edition;
-  private readonly ratingsById = new Map<string, EditionRating[]>();
+  /** Newest edition first: the order of a rating history. */
+  private readonly newestFirst: readonly Edition[];
 
   constructor(editions: readonly Edition[]) {
     const currents = editions.filter((edition) => edition.isCurrent);
@@ -29,26 +30,22 @@ export class EditionSet {
     const archived = editions.filter((edition) => !edition.isCurrent).sort((a, b) => (a.key < b.key ? 1 : -1));
     this.ordered = [this.current, ...archived];
     this.byKey = new Map(this.ordered.map((edition) => [edition.key, edition]));
-    const newestFirst = [...this.ordered].sort((a, b) => (a.key < b.key ? 1 : -1));
-    for (const edition of newestFirst) {
-      for (const player of edition.players) {
-        const list = this.ratingsById.get(player._id);
-        const entry = { gameVersion: edition.key, overall: player.overall };
-        if (list) list.push(entry);
-        else this.ratingsById.set(player._id, [entry]);
-      }
-    }
-    for (const list of this.ratingsById.values()) {
-      list.forEach((entry, i) => {
-        const older = list[i + 1];
-        if (older) entry.delta = entry.overall - older.overall;
-      });
-    }
+    this.newestFirst = [...this.ordered].sort((a, b) => (a.key < b.key ? 1 : -1));
   }
 
   /** The roster entry's overall in every edition where its _id exists, newest first. */
   ratingHistory(id: string): readonly EditionRating[] {
-    return this.ratingsById.get(id) ?? [];
+    // A lookup per edition (a binary search of its id table): nothing is kept per player.
+    const list: EditionRating[] = [];
+    for (const edition of this.newestFirst) {
+      const row = edition.rowById.get(id);
+      if (row !== undefined) list.push({ gameVersion: edition.key, overall: edition.payload.columns.overall[row] as number });
+    }
+    list.forEach((entry, i) => {
+      const older = list[i + 1];
+      if (older) entry.delta = entry.overall - older.overall;
+    });
+    return list;
   }
 
   keys(): string[] {
@@ -68,4 +65,27 @@ export function loadEditionSet(dir: string): EditionSet {
   const files = snapshotFiles(dir);
   if (files.length === 0) throw new SnapshotError(dir, "holds no snapshots (run npm run build-index)");
   return new EditionSet(files.map((file) => loadEdition(file)));
+}
+
+/** One loaded snapshot as it crosses threads: its file name and its bytes (a SharedArrayBuffer view). */
+export interface SharedSnapshot {
+  file: string;
+  bytes: Uint8Array;
+}
+
+/** What a worker is handed: every edition of a set, by the bytes the supervisor loaded once. */
+export function sharedSnapshotsOf(set: EditionSet): SharedSnapshot[] {
+  return set.ordered.map((edition) => {
+    if (edition.bytes === undefined) throw new Error(`edition ${edition.key} was not loaded from a file`);
+    return { file: `${edition.key}.msgpack`, bytes: edition.bytes };
+  });
+}
+
+/**
+ * A worker's EditionSet over snapshots another thread loaded and checked: views only. An edition with the checksum of one
+ * `previous` already serves is kept as it is (its per-thread memo and scratch too).
+ */
+export function editionSetOfShared(snapshots: readonly SharedSnapshot[], previous?: EditionSet): EditionSet {
+  const serving = new Map((previous?.ordered ?? []).map((edition) => [edition.checksum, edition]));
+  return new EditionSet(snapshots.map(({ file, bytes }) => serving.get(snapshotChecksum(bytes)) ?? editionOfBytes(file, bytes)));
 }

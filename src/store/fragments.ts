@@ -1,7 +1,9 @@
-// Per-record JSON fragments, serialised once (at load, or for very large editions on a row's first
-// render): a page is a copy of byte ranges, never a JSON.stringify of fresh objects. Each fragment
-// also has a fingerprint so a page's ETag is a fold of integers instead of a digest of its body.
+// Per-record JSON fragments, serialised once at build time into the snapshot (buildFragments):
+// a page is a copy of byte ranges, never a JSON.stringify of fresh objects. Each fragment also has
+// a fingerprint so a page's ETag is a fold of integers instead of a digest of its body. The one
+// record a detail route needs is parsed back from its fragments (recordJson).
 
+import type { FragmentData } from "../data/snapshot.js";
 import type { PlayerRecord } from "../model/player.js";
 import { hashBytes, mixHash, HASH_SEED } from "./hash.js";
 import { scratchBuffer } from "./scratch.js";
@@ -21,9 +23,20 @@ export const SUMMARY_FIELDS_MASK = (["_id", "name", "slug", "team", "teamType", 
   .reduce((mask, field) => mask | FIELD_BIT[field], 0);
 
 const BADGES_FIELD = PLAYER_FIELDS.indexOf("badges");
-/** Physical slot of the versioned badges fragment (with `top`), after the logical fields. */
-const VERSIONED_BADGES_SLOT = PLAYER_FIELDS.length;
-const SLOTS = PLAYER_FIELDS.length + 1;
+/**
+ * Physical slots of a row: the fields before badges keep their index; badges is two slots,
+ * `,"badges":{…counts, list` and `}`; then lastUpdated; then the hot zones (never rendered in a
+ * row, part of the record a detail route reads); then `,"top":[…]`, which a versioned row copies
+ * between the two badges slots. So the unversioned and versioned badges share the list's bytes
+ * (most of a row), and an unversioned full row is still one copy.
+ */
+const BADGES_OPEN_SLOT = BADGES_FIELD;
+const BADGES_CLOSE_SLOT = BADGES_FIELD + 1;
+const HOT_ZONES_SLOT = PLAYER_FIELDS.length + 1;
+const TOP_SLOT = PLAYER_FIELDS.length + 2;
+const SLOTS = PLAYER_FIELDS.length + 3;
+/** The slot of a field other than badges. */
+const slotOfField = (field: number) => (field < BADGES_FIELD ? field : field + 1);
 /** Per row: where each slot starts, plus where the row ends. */
 const STRIDE = SLOTS + 1;
 
@@ -43,49 +56,87 @@ interface SlotPlan {
 }
 
 const NO_BYTES = Buffer.alloc(0);
-/** Fragment bytes live in chunks of this size (a row never straddles two): no growing copies, no 4 GiB offset limit. */
-const CHUNK_BYTES = 4 * 1024 * 1024;
-/**
- * Editions up to this many rows are serialised whole at load, so no request pays for a first
- * render. Above it rows are serialised on first render: eagerly, a 1,000,000-row edition spent
- * ~50 s of its load here (and ~2.5 GB) for rows most of which are never shown; lazily a row's
- * first render costs a few µs.
- */
-export const EAGER_ROW_LIMIT = 200_000;
+const HOT_ZONES_PREFIX = `,${JSON.stringify("hotZones")}:`;
+
+/** Serialises every row's fragments (build time): one UTF-8 write per row into a growing buffer. */
+export function buildFragments(players: readonly PlayerRecord[]): FragmentData {
+  const n = players.length;
+  const rowStart = new Float64Array(n + 1);
+  let slotStart: Uint16Array | Uint32Array = new Uint16Array(n * STRIDE);
+  const hashes = new Uint32Array(n * STRIDE);
+  let bytes = Buffer.allocUnsafe(1024 * 1024);
+  let used = 0;
+  for (let row = 0; row < n; row++) {
+    const player = players[row] as PlayerRecord;
+    const { top, ...unversioned } = player.badges;
+    const badgesJson = JSON.stringify(unversioned);
+    const fragments: string[] = [];
+    for (let field = 0; field < PLAYER_FIELDS.length; field++) {
+      if (field === BADGES_FIELD) {
+        fragments.push(`${FIELD_PREFIXES[field] as string}${badgesJson.slice(0, -1)}`, "}");
+        continue;
+      }
+      const value = player[PLAYER_FIELDS[field] as PlayerField];
+      fragments.push(value === undefined ? "" : `${FIELD_PREFIXES[field] as string}${JSON.stringify(value)}`);
+    }
+    fragments.push(player.hotZones === undefined ? "" : `${HOT_ZONES_PREFIX}${JSON.stringify(player.hotZones)}`);
+    // The versioned badges are the unversioned object with `top` last.
+    fragments.push(top === undefined ? "" : `${badgesJson.length > 2 ? "," : ""}"top":${JSON.stringify(top)}`);
+    const text = fragments.join("");
+    // A UTF-16 code unit never takes more than 3 bytes in UTF-8.
+    if (used + text.length * 3 > bytes.length) {
+      const grown = Buffer.allocUnsafe(Math.max(bytes.length * 2, used + text.length * 3));
+      bytes.copy(grown, 0, 0, used);
+      bytes = grown;
+    }
+    rowStart[row] = used;
+    const written = bytes.write(text, used, "utf8");
+    const isAscii = written === text.length;
+    const base = row * STRIDE;
+    // Offsets within a row fit 16 bits unless a row passes 64 KiB: then the table widens once.
+    if (written > 0xffff && slotStart instanceof Uint16Array) slotStart = Uint32Array.from(slotStart);
+    let at = 0;
+    for (let slot = 0; slot < SLOTS; slot++) {
+      const fragment = fragments[slot] as string;
+      slotStart[base + slot] = at;
+      // All ASCII (the common case): byte lengths are string lengths.
+      const size = isAscii ? fragment.length : Buffer.byteLength(fragment, "utf8");
+      // The leading comma is not part of a fragment's fingerprint (the closing brace has none).
+      const skip = size > 0 && fragment.charCodeAt(0) === 0x2c ? 1 : 0;
+      hashes[base + slot] = hashBytes(bytes, used + at + skip, used + at + size);
+      at += size;
+    }
+    slotStart[base + SLOTS] = at;
+    used += written;
+  }
+  rowStart[n] = used;
+  return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, used), rowStart, slotStart, hashes };
+}
 
 export class RecordFragments {
-  private readonly players: readonly PlayerRecord[];
   /**
    * Every fragment is stored as `,"field":value` (empty when the field is absent), slot after
    * slot. The leading comma is the separator: a row is `{` + its selected fragments with the very
    * first comma dropped + `}`, so adjacent selected slots are one copy and a full row is a single
    * copy instead of seventeen (measured: per-fragment copies were two thirds of render time).
    */
-  private readonly chunks: Buffer[] = [];
-  private chunkUsed = 0;
-  /** Which chunk holds a row's fragments; -1 until the row is serialised. */
-  private readonly chunkOfRow: Int32Array;
-  /** row * STRIDE + slot → start in the row's chunk; slot SLOTS holds the row's end. */
-  private readonly starts: Uint32Array;
+  private readonly bytes: Buffer;
+  private readonly rowStart: Float64Array;
+  /** row * STRIDE + slot → start relative to the row's start; slot SLOTS holds the row's length. */
+  private readonly starts: Uint16Array | Uint32Array;
   /** row * STRIDE + slot → FNV-1a of the fragment's `"field":value` bytes (without the comma), for ETags. */
   private readonly hashes: Uint32Array;
   private readonly gameVersionFragment: Buffer;
   private readonly gameVersionHash: number;
 
-  constructor(players: readonly PlayerRecord[], gameVersion: string) {
-    this.players = players;
-    this.chunkOfRow = new Int32Array(players.length).fill(-1);
-    this.starts = new Uint32Array(players.length * STRIDE);
-    this.hashes = new Uint32Array(players.length * STRIDE);
+  constructor(data: FragmentData, gameVersion: string) {
+    this.bytes = Buffer.from(data.bytes.buffer, data.bytes.byteOffset, data.bytes.byteLength);
+    this.rowStart = data.rowStart;
+    this.starts = data.slotStart;
+    this.hashes = data.hashes;
     const gameVersionText = `"gameVersion":${JSON.stringify(gameVersion)}`;
     this.gameVersionFragment = Buffer.from(`,${gameVersionText}`);
     this.gameVersionHash = hashBytes(Buffer.from(gameVersionText));
-    if (players.length <= EAGER_ROW_LIMIT) {
-      for (let row = 0; row < players.length; row++) this.serialise(row);
-      // The last chunk's unused tail goes back (a copy of at most one chunk).
-      const last = this.chunks.length - 1;
-      if (last >= 0) this.chunks[last] = Buffer.from((this.chunks[last] as Buffer).subarray(0, this.chunkUsed));
-    }
   }
 
   /**
@@ -95,14 +146,12 @@ export class RecordFragments {
    */
   renderRows(rows: ArrayLike<number>, shape: RowShape, prefix: Buffer, suffix: Buffer, isScratch = false): { body: Buffer; hash: number; isScratch: boolean } {
     const { slots, runs } = this.planOf(shape);
-    const { chunks, chunkOfRow, starts, hashes } = this;
+    const { bytes, rowStart, starts, hashes } = this;
     const isVersioned = shape.isVersioned;
     const versionBytes = isVersioned ? this.gameVersionFragment.length : 0;
     let length = prefix.length + suffix.length + 2 + Math.max(0, rows.length - 1);
     for (let i = 0; i < rows.length; i++) {
-      const row = rows[i] as number;
-      if ((chunkOfRow[row] as number) < 0) this.serialise(row);
-      const base = row * STRIDE;
+      const base = (rows[i] as number) * STRIDE;
       let size = versionBytes;
       for (let r = 0; r < runs.length; r += 2) size += (starts[base + (runs[r + 1] as number)] as number) - (starts[base + (runs[r] as number)] as number);
       // Braces, minus the first fragment's comma.
@@ -117,7 +166,7 @@ export class RecordFragments {
     for (let i = 0; i < rows.length; i++) {
       if (i > 0) body[at++] = 0x2c; // ,
       const row = rows[i] as number;
-      const bytes = chunks[chunkOfRow[row] as number] as Buffer;
+      const origin = rowStart[row] as number;
       const base = row * STRIDE;
       body[at++] = 0x7b; // {
       // The first byte written in a row is a fragment's leading comma: skip that one byte.
@@ -126,7 +175,7 @@ export class RecordFragments {
         const start = starts[base + (runs[r] as number)] as number;
         const end = starts[base + (runs[r + 1] as number)] as number;
         if (start === end) continue;
-        at += bytes.copy(body, at, start + skip, end);
+        at += bytes.copy(body, at, origin + start + skip, origin + end);
         skip = 0;
       }
       for (let s = 0; s < slots.length; s++) {
@@ -149,42 +198,15 @@ export class RecordFragments {
     return this.renderRows([row], shape, NO_BYTES, NO_BYTES).body.subarray(1, -1).toString("utf8");
   }
 
-  /** Serialises one row's fragments into the current chunk with a single UTF-8 write. */
-  private serialise(row: number): void {
-    const player = this.players[row] as PlayerRecord;
-    const { top, ...unversioned } = player.badges;
-    const badgesJson = JSON.stringify(unversioned);
-    const fragments: string[] = [];
-    for (let field = 0; field < PLAYER_FIELDS.length; field++) {
-      const value = field === BADGES_FIELD ? unversioned : player[PLAYER_FIELDS[field] as PlayerField];
-      fragments.push(value === undefined ? "" : `${FIELD_PREFIXES[field] as string}${field === BADGES_FIELD ? badgesJson : JSON.stringify(value)}`);
-    }
-    // The versioned badges are the unversioned object with `top` last: spliced, not stringified again.
-    fragments.push(`${FIELD_PREFIXES[BADGES_FIELD] as string}${top === undefined ? badgesJson : `${badgesJson.length > 2 ? `${badgesJson.slice(0, -1)},` : "{"}"top":${JSON.stringify(top)}}`}`);
-    const text = fragments.join("");
-    // A UTF-16 code unit never takes more than 3 bytes in UTF-8.
-    let chunk = this.chunks[this.chunks.length - 1];
-    if (chunk === undefined || this.chunkUsed + text.length * 3 > chunk.length) {
-      chunk = Buffer.allocUnsafeSlow(Math.max(CHUNK_BYTES, text.length * 3));
-      this.chunks.push(chunk);
-      this.chunkUsed = 0;
-    }
-    const rowStart = this.chunkUsed;
-    const written = chunk.write(text, rowStart, "utf8");
-    const isAscii = written === text.length;
+  /** The row's full record as JSON (every field, badges with `top`, hot zones): what Edition.record parses. */
+  recordJson(row: number): string {
+    const origin = this.rowStart[row] as number;
     const base = row * STRIDE;
-    let at = rowStart;
-    for (let slot = 0; slot < SLOTS; slot++) {
-      const fragment = fragments[slot] as string;
-      this.starts[base + slot] = at;
-      // All ASCII (the common case): byte lengths are string lengths.
-      const size = isAscii ? fragment.length : Buffer.byteLength(fragment, "utf8");
-      this.hashes[base + slot] = size === 0 ? hashBytes(chunk, at, at) : hashBytes(chunk, at + 1, at + size);
-      at += size;
-    }
-    this.starts[base + SLOTS] = at;
-    this.chunkUsed = at;
-    this.chunkOfRow[row] = this.chunks.length - 1;
+    const slice = (from: number, to: number) =>
+      this.bytes.toString("utf8", origin + (this.starts[base + from] as number), origin + (this.starts[base + to] as number));
+    // In PlayerRecord's order: …, attributes, badges (with top), hotZones, lastUpdated.
+    const text = slice(0, BADGES_CLOSE_SLOT) + slice(TOP_SLOT, TOP_SLOT + 1) + slice(BADGES_CLOSE_SLOT, BADGES_CLOSE_SLOT + 1) + slice(HOT_ZONES_SLOT, HOT_ZONES_SLOT + 1) + slice(BADGES_CLOSE_SLOT + 1, HOT_ZONES_SLOT);
+    return `{${text.slice(1)}}`;
   }
 
   private readonly planCache = new Map<number, SlotPlan>();
@@ -195,7 +217,8 @@ export class RecordFragments {
       const slots: number[] = [];
       for (let field = 0; field < PLAYER_FIELDS.length; field++) {
         if ((shape.fieldMask & (1 << field)) === 0) continue;
-        slots.push(field === BADGES_FIELD && shape.isVersioned ? VERSIONED_BADGES_SLOT : field);
+        if (field === BADGES_FIELD) slots.push(...(shape.isVersioned ? [BADGES_OPEN_SLOT, TOP_SLOT, BADGES_CLOSE_SLOT] : [BADGES_OPEN_SLOT, BADGES_CLOSE_SLOT]));
+        else slots.push(slotOfField(field));
       }
       const runs: number[] = [];
       for (const slot of slots) {

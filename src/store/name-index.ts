@@ -1,18 +1,14 @@
-// The player-name search of one edition (CONTRACT §2): candidate retrieval from a FlexSearch
-// forward index (prefix matches) and a trie of name words (one-edit typo matches), ranked in
-// tiers. Built once per edition; a query is synchronous and never scans the rows or their names.
+// The player-name search of one edition (CONTRACT §2): candidates from a trie of name words
+// (prefix and one-edit typo matches) over postings lists, ranked in tiers. The words, postings,
+// trie and exact-name tables are computed at build time (buildSearchData) and stored in the
+// snapshot as flat arrays; at load the index is views over them plus per-thread scratch arrays
+// allocated on the first query. A query is synchronous and never scans the rows or their names.
 //
-// Build at load or import FlexSearch's export from the snapshot? Measured on the 2-core dev
-// machine (Node 20, other jobs running, so ranges; scratch bench, not kept):
-//   build at load, the 8 demo editions (14,591 names): 95–134 ms for all 8 (the first, cold
-//     round the slowest), 10–32 ms per edition.
-//   build at load, 8 × 2,000 names (real 2K26 names plus first × last mixes): 107–314 ms for
-//     all 8, 13–40 ms per edition, of which FlexSearch's forward index is ~11–16 ms, word
-//     lists 2 ms, postings 2 ms, trie 1 ms. `resolution: 1` cut the FlexSearch part by a
-//     quarter to a half.
-//   import instead: FlexSearch's import takes 2–4 ms per edition, saving ~10 ms per edition
-//     (~80 ms of the 1.5 s boot), but adds ~170 KB of export strings to every snapshot and ties
-//     the snapshot format to FlexSearch's export format. Decision: build at load.
+// Format 1 rebuilt this at load, with a FlexSearch forward index for tier 2: ~10–30 ms per demo
+// edition, ~10 s for a million names. Tier 2 ("every query word starts some name word") is a
+// range of the sorted tokens per word (the subtree of the word's trie node), so it needs no
+// second index.
+//
 //   query, whole search with ranking, limit 50, p50 / p99: one name word 5–12 / 17–70 µs;
 //     two words 7–23 / 14–100 µs (one 395 µs p99 under load); a typo'd word 4–8 / 5–12 µs;
 //     `j` (381 matches) 16–19 / 71–122 µs; no match 2.6 / 3–6 µs.
@@ -21,7 +17,7 @@
 // punctuation never matter): a name word is every word of the folded name plus, for a
 // hyphenated part of the display name, the parts written together (`gilgeousalexander`).
 //   tier 1  the folded query is the folded full name (hyphenated parts apart or together);
-//   tier 2  every query word is the start of some name word, any order (FlexSearch);
+//   tier 2  every query word is the start of some name word, any order;
 //   tier 3  every query word is within one letter (wrong, missing or extra) of the start of
 //           some name word (trie walk). Words of 1–2 letters only match as starts (one edit
 //           away from a 2-letter word is nearly everything); 3-letter words match a whole
@@ -29,9 +25,10 @@
 //           one edit (`jokc` → jokic, `antetokounpo` → antetokounmpo, `cury` → curry).
 // Within a tier: overall descending, then name rank.
 
-import { Encoder, Index } from "flexsearch";
 import { foldAccents, foldName } from "../model/names.js";
-import type { SnapshotPayload } from "../data/snapshot.js";
+import type { PlayerRecord } from "../model/player.js";
+import type { SearchData, SnapshotColumns, SortOrders } from "../data/snapshot.js";
+import { buildRowGroups, rowsOfKey } from "./string-table.js";
 
 export interface NameSearchResult {
   rows: number[];
@@ -55,10 +52,7 @@ export class NameIndex {
   private readonly overall: Uint8Array;
   private readonly nameRank: Uint32Array;
   private readonly rowByNameRank: Uint32Array;
-  /** FlexSearch over each row's name words, forward-tokenised: every word start is a key. */
-  private readonly prefixIndex: Index;
-  /** Folded full name (and its hyphen-joined form) → rows. */
-  private readonly rowsByExactName: ReadonlyMap<string, readonly number[]>;
+  private readonly data: SearchData;
 
   /** Distinct name words, sorted, and their rows (CSR: rows of token t are postingRows[postingStart[t] … postingStart[t + 1])). */
   private readonly postingStart: Uint32Array;
@@ -73,102 +67,51 @@ export class NameIndex {
   /** The token that ends at a node, or NO_TOKEN. */
   private readonly tokenAtNode: Int32Array;
 
-  // Scratch state of one query. Search is synchronous, so one set per index suffices; each
-  // query leaves every array as it found it (zeroed) by resetting only the rows it touched.
+  // Scratch state of one query, per thread (allocated on the first query). Search is synchronous,
+  // so one set per index suffices; each query leaves every array as it found it (zeroed) by
+  // resetting only the rows it touched.
   /** How many query words in a row have matched so far (a row counts for word w only if it matched words 0 … w-1). */
-  private readonly wordsMatched: Uint8Array;
-  private readonly tierOfRow: Uint8Array;
-  private readonly touchedRows: Uint32Array;
-  private readonly sortKeys: Float64Array;
+  private wordsMatched = new Uint8Array(0);
+  private tierOfRow = new Uint8Array(0);
+  private touchedRows = new Uint32Array(0);
+  private sortKeys = new Float64Array(0);
   /** tokenStamp[t] === stamp: token t already applied for the current query word. */
-  private readonly tokenStamp: Uint32Array;
+  private tokenStamp = new Uint32Array(0);
   private stamp = 0;
   private touchedCount = 0;
   /** Rows the current word moved on (to end the query early when a word matches nothing). */
   private advancedCount = 0;
   private wordIndex = 0;
   private eraMask = 0;
+  /** Tier-2 pass: only rows of this tier take part. */
+  private requiredTier = 0;
   private queryCodes = new Uint8Array(128);
   private queryLength = 0;
 
-  constructor(payload: SnapshotPayload) {
-    const { searchNames, players } = payload;
-    const n = searchNames.length;
-    this.rowCount = n;
-    this.era = payload.columns.era;
-    this.overall = payload.columns.overall;
-    this.nameRank = payload.columns.nameRank;
-    this.rowByNameRank = payload.sortOrders.name;
+  constructor(data: SearchData, columns: SnapshotColumns, sortOrders: SortOrders) {
+    this.data = data;
+    this.rowCount = columns.overall.length;
+    this.era = columns.era;
+    this.overall = columns.overall;
+    this.nameRank = columns.nameRank;
+    this.rowByNameRank = sortOrders.name;
+    this.postingStart = data.postingStart;
+    this.postingRows = data.postingRows;
+    this.nodeChar = data.nodeChar;
+    this.firstChild = data.firstChild;
+    this.nextSibling = data.nextSibling;
+    this.subtreeFirst = data.subtreeFirst;
+    this.subtreeEnd = data.subtreeEnd;
+    this.tokenAtNode = data.tokenAtNode;
+  }
 
-    const wordsOfRow: string[][] = new Array<string[]>(n);
-    const exact = new Map<string, number[]>();
-    const addExact = (key: string, row: number): void => {
-      const rows = exact.get(key);
-      if (rows === undefined) exact.set(key, [row]);
-      else if (rows[rows.length - 1] !== row) rows.push(row);
-    };
-    for (let row = 0; row < n; row++) {
-      const folded = searchNames[row] ?? "";
-      const { words, joined } = nameWords(players[row]?.name ?? folded, folded);
-      wordsOfRow[row] = words;
-      if (folded.length > 0) addExact(folded, row);
-      if (joined !== folded && joined.length > 0) addExact(joined, row);
-    }
-    this.rowsByExactName = exact;
-
-    this.prefixIndex = new Index({
-      tokenize: "forward",
-      // One score bucket: the ranking is ours, and fewer buckets build faster (see the top).
-      resolution: 1,
-      // Names arrive folded (a-z, 0-9, single spaces): FlexSearch must not transform them
-      // further, or its idea of a word start would differ from ours. No cache: it runs timers.
-      encoder: new Encoder({ normalize: false, split: " ", numeric: false, dedupe: false, cache: false }),
-      cache: false,
-    });
-    for (let row = 0; row < n; row++) {
-      const words = wordsOfRow[row] as string[];
-      if (words.length > 0) this.prefixIndex.add(row, words.join(" "));
-    }
-
-    // Token dictionary and postings.
-    const tokens = [...new Set(wordsOfRow.flat())].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    const tokenOf = new Map(tokens.map((token, t) => [token, t]));
-    const lastRowOfToken = new Int32Array(tokens.length).fill(-1);
-    this.postingStart = new Uint32Array(tokens.length + 1);
-    for (let row = 0; row < n; row++) {
-      for (const word of wordsOfRow[row] as string[]) {
-        const t = tokenOf.get(word) as number;
-        if (lastRowOfToken[t] === row) continue;
-        lastRowOfToken[t] = row;
-        (this.postingStart[t + 1] as number)++;
-      }
-    }
-    for (let t = 0; t < tokens.length; t++) this.postingStart[t + 1] = (this.postingStart[t + 1] as number) + (this.postingStart[t] as number);
-    this.postingRows = new Uint32Array(this.postingStart[tokens.length] as number);
-    const fill = this.postingStart.slice(0, tokens.length);
-    lastRowOfToken.fill(-1);
-    for (let row = 0; row < n; row++) {
-      for (const word of wordsOfRow[row] as string[]) {
-        const t = tokenOf.get(word) as number;
-        if (lastRowOfToken[t] === row) continue;
-        lastRowOfToken[t] = row;
-        this.postingRows[(fill[t] as number)++] = row;
-      }
-    }
-
-    const trie = buildTrie(tokens);
-    this.nodeChar = trie.nodeChar;
-    this.firstChild = trie.firstChild;
-    this.nextSibling = trie.nextSibling;
-    this.subtreeFirst = trie.subtreeFirst;
-    this.subtreeEnd = trie.subtreeEnd;
-    this.tokenAtNode = trie.tokenAtNode;
-
-    this.wordsMatched = new Uint8Array(n);
-    this.tierOfRow = new Uint8Array(n);
-    this.touchedRows = new Uint32Array(n);
-    this.sortKeys = new Float64Array(n);
-    this.tokenStamp = new Uint32Array(tokens.length);
+  private ensureScratch(): void {
+    if (this.wordsMatched.length === this.rowCount && this.tokenStamp.length === this.postingStart.length - 1) return;
+    this.wordsMatched = new Uint8Array(this.rowCount);
+    this.tierOfRow = new Uint8Array(this.rowCount);
+    this.touchedRows = new Uint32Array(this.rowCount);
+    this.sortKeys = new Float64Array(this.rowCount);
+    this.tokenStamp = new Uint32Array(Math.max(0, this.postingStart.length - 1));
   }
 
   /**
@@ -180,6 +123,7 @@ export class NameIndex {
     if (folded.length === 0 || (eraMask & 0b111) === 0 || this.rowCount === 0) return { rows: [], total: 0 };
     let words = folded.split(" ");
     if (words.length > MAX_QUERY_WORDS) words = words.slice(0, MAX_QUERY_WORDS);
+    this.ensureScratch();
     try {
       return this.rankMatches(words, folded, eraMask, limit);
     } finally {
@@ -197,6 +141,7 @@ export class NameIndex {
     if (folded.length === 0 || (eraMask & 0b111) === 0 || this.rowCount === 0) return NO_ROWS;
     let words = folded.split(" ");
     if (words.length > MAX_QUERY_WORDS) words = words.slice(0, MAX_QUERY_WORDS);
+    this.ensureScratch();
     this.eraMask = eraMask;
     this.touchedCount = 0;
     try {
@@ -227,6 +172,7 @@ export class NameIndex {
   private rankMatches(words: readonly string[], folded: string, eraMask: number, limit: number): NameSearchResult {
     this.eraMask = eraMask;
     this.touchedCount = 0;
+    this.requiredTier = 0;
 
     // Every match, at the loosest tier (3): the rows that every word reaches within one edit.
     for (let w = 0; w < words.length; w++) {
@@ -247,19 +193,31 @@ export class NameIndex {
       }
     }
 
-    // Tier 2 from FlexSearch: every word a word start, in any order (its AND of forward keys).
-    // It only promotes rows already matched, so its answer can never widen the match set.
-    // A word that starts no name word at all (a typo) leaves tier 2 empty: no need to ask.
-    const prefixRows = words.every((word) => this.startsSomeToken(word)) ? this.prefixIndex.search(words.join(" "), { limit: this.rowCount }) : [];
-    for (const id of prefixRows) {
-      // The ids are the row numbers added above.
-      if (typeof id === "number" && this.tierOfRow[id] === TIER_TYPO) this.tierOfRow[id] = TIER_PREFIX;
+    // Tier 2: every word the start of some name word, in any order. The tokens a word starts are
+    // the subtree of its trie node; a second pass of the counting above, over those tokens and
+    // only the rows already matched, so it can never widen the match set. A word that starts no
+    // name word at all (a typo) leaves tier 2 empty.
+    if (words.every((word) => this.startsSomeToken(word))) {
+      for (let i = 0; i < this.touchedCount; i++) this.wordsMatched[this.touchedRows[i] as number] = 0;
+      this.requiredTier = TIER_TYPO;
+      for (let w = 0; w < wordCount; w++) {
+        this.wordIndex = w;
+        this.nextStamp();
+        const node = this.nodeOf(words[w] as string);
+        this.applyTokens(this.subtreeFirst[node] as number, this.subtreeEnd[node] as number);
+      }
+      this.requiredTier = 0;
+      for (let i = 0; i < this.touchedCount; i++) {
+        const row = this.touchedRows[i] as number;
+        if (this.wordsMatched[row] === wordCount) this.tierOfRow[row] = TIER_PREFIX;
+      }
     }
-    // Tier 1: the whole name.
-    for (const row of this.rowsByExactName.get(folded) ?? []) {
-      if (this.tierOfRow[row] !== 0) this.tierOfRow[row] = TIER_EXACT;
+    // Tier 1: the whole name, apart or with hyphenated parts together.
+    for (const rows of [rowsOfKey(this.data.folded, folded), rowsOfKey(this.data.joined, folded)]) {
+      for (const row of rows ?? []) {
+        if (this.tierOfRow[row] !== 0) this.tierOfRow[row] = TIER_EXACT;
+      }
     }
-
     // One numeric sort of packed keys: tier, then overall desc, then name rank.
     let k = 0;
     for (let i = 0; i < this.touchedCount; i++) {
@@ -275,17 +233,22 @@ export class NameIndex {
     return { rows, total };
   }
 
-  /** Whether `word` is the start of some name word: a walk down the trie without edits. */
+  /** Whether `word` is the start of some name word. */
   private startsSomeToken(word: string): boolean {
+    return this.nodeOf(word) >= 0;
+  }
+
+  /** The trie node reached by `word` without edits (its subtree: the tokens it starts), or -1. */
+  private nodeOf(word: string): number {
     let node = 0;
     for (let i = 0; i < word.length; i++) {
       const code = word.charCodeAt(i);
       let child = this.firstChild[node] as number;
       while (child !== -1 && this.nodeChar[child] !== code) child = this.nextSibling[child] as number;
-      if (child === -1) return false;
+      if (child === -1) return -1;
       node = child;
     }
-    return true;
+    return node;
   }
 
   /** Clears the scratch state of the rows this query touched. */
@@ -361,7 +324,7 @@ export class NameIndex {
     this.tokenStamp[token] = this.stamp;
     const end = this.postingStart[token + 1] as number;
     const w = this.wordIndex;
-    if (w === 0) {
+    if (w === 0 && this.requiredTier === 0) {
       for (let p = this.postingStart[token] as number; p < end; p++) {
         const row = this.postingRows[p] as number;
         if (this.wordsMatched[row] !== 0 || ((this.eraMask >>> (this.era[row] as number)) & 1) === 0) continue;
@@ -371,9 +334,10 @@ export class NameIndex {
       }
       return;
     }
+    const tier = this.requiredTier;
     for (let p = this.postingStart[token] as number; p < end; p++) {
       const row = this.postingRows[p] as number;
-      if (this.wordsMatched[row] === w) {
+      if (this.wordsMatched[row] === w && (tier === 0 || this.tierOfRow[row] === tier)) {
         this.wordsMatched[row] = w + 1;
         this.advancedCount++;
       }
@@ -460,4 +424,51 @@ function buildTrie(tokens: readonly string[]): Trie {
     subtreeEnd: Uint32Array.from(subtreeEnd),
     tokenAtNode: Int32Array.from(tokenAtNode),
   };
+}
+
+/** Build time: the words, postings, trie and exact-name tables of a roster in row order. */
+export function buildSearchData(players: readonly PlayerRecord[], foldedNames: readonly string[]): SearchData {
+  const n = players.length;
+  const wordsOfRow: string[][] = new Array<string[]>(n);
+  const joinedOfRow: (string | undefined)[] = new Array<string | undefined>(n);
+  for (let row = 0; row < n; row++) {
+    const folded = foldedNames[row] ?? "";
+    const { words, joined } = nameWords(players[row]?.name ?? folded, folded);
+    wordsOfRow[row] = words;
+    joinedOfRow[row] = joined !== folded && joined.length > 0 ? joined : undefined;
+  }
+  const folded = buildRowGroups(foldedNames.map((name) => (name.length > 0 ? name : undefined)));
+  // Every row's key in the folded table (an empty name gets the key after the last).
+  const keyOf = new Map<string, number>();
+  const keyCount = folded.keys.offsets.length - 1;
+  const decoder = new TextDecoder();
+  for (let k = 0; k < keyCount; k++) keyOf.set(decoder.decode(folded.keys.bytes.subarray(folded.keys.offsets[k], folded.keys.offsets[k + 1])), k);
+  const foldedOfRow = Uint32Array.from(foldedNames, (name) => keyOf.get(name) ?? keyCount);
+
+  // Token dictionary and postings.
+  const tokens = [...new Set(wordsOfRow.flat())].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const tokenOf = new Map(tokens.map((token, t) => [token, t]));
+  const lastRowOfToken = new Int32Array(tokens.length).fill(-1);
+  const postingStart = new Uint32Array(tokens.length + 1);
+  for (let row = 0; row < n; row++) {
+    for (const word of wordsOfRow[row] as string[]) {
+      const t = tokenOf.get(word) as number;
+      if (lastRowOfToken[t] === row) continue;
+      lastRowOfToken[t] = row;
+      (postingStart[t + 1] as number)++;
+    }
+  }
+  for (let t = 0; t < tokens.length; t++) postingStart[t + 1] = (postingStart[t + 1] as number) + (postingStart[t] as number);
+  const postingRows = new Uint32Array(postingStart[tokens.length] as number);
+  const fill = postingStart.slice(0, tokens.length);
+  lastRowOfToken.fill(-1);
+  for (let row = 0; row < n; row++) {
+    for (const word of wordsOfRow[row] as string[]) {
+      const t = tokenOf.get(word) as number;
+      if (lastRowOfToken[t] === row) continue;
+      lastRowOfToken[t] = row;
+      postingRows[(fill[t] as number)++] = row;
+    }
+  }
+  return { folded, foldedOfRow, joined: buildRowGroups(joinedOfRow), postingStart, postingRows, ...buildTrie(tokens) };
 }

@@ -6,6 +6,7 @@
 import { ATTRIBUTE_COUNT } from "../model/attributes.js";
 import { BADGE_COUNT } from "../model/badges.js";
 import { ABSENT_RATING, type HistoryPayload, type HistoryWeek } from "../data/snapshot.js";
+import { stringAt, stringCount } from "./string-table.js";
 
 export const TRENDING_MAX_DAYS = 90;
 const DAY_MS = 86_400_000;
@@ -20,13 +21,16 @@ export interface TrendingWindow {
   readonly changes: Uint8Array;
 }
 
-/** row → its slot in the history's ids (-1 without weekly history), from the edition's _id lookup. */
+/**
+ * row → its slot in the history's ids (-1 without weekly history), from the edition's _id lookup.
+ * The snapshot stores this (`history.indexOfRow`); an Edition uses the stored one.
+ */
 export function slotsOfRows(history: HistoryPayload, rowCount: number, rowOfId: (id: string) => number | undefined): Int32Array {
   const slotOfRow = new Int32Array(rowCount).fill(-1);
-  history.ids.forEach((id, slot) => {
-    const row = rowOfId(id);
+  for (let slot = 0; slot < stringCount(history.ids); slot++) {
+    const row = rowOfId(stringAt(history.ids, slot));
     if (row !== undefined) slotOfRow[row] = slot;
-  });
+  }
   return slotOfRow;
 }
 

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { runBuildIndex } from "../../src/data/build-index-cli.js";
 import { loadEdition } from "../../src/store/edition.js";
 import { readSnapshot } from "../../src/data/snapshot.js";
+import { recordsOf } from "../fixtures/records.js";
 
 const real = (name: string) => new URL(`../../../shared/realdata/${name}`, import.meta.url).pathname;
 const CURRENT = real("2k26-curr.csv");
@@ -32,7 +33,7 @@ t.test("build-index builds an edition from the real CSV scrapes and the store an
   t.equal(edition.rowCount, 457 + 461);
   t.equal(edition.payload.meta.teamTypeCounts.curr, 457);
   t.equal(edition.payload.meta.teamTypeCounts.allt, 461);
-  const bySlug = (slug: string) => edition.players[edition.rowsBySlug.get(slug)![0]!]!;
+  const bySlug = (slug: string) => recordsOf(edition)[edition.rowsBySlug.get(slug)![0]!]!;
 
   const fox = bySlug("deaaron-fox");
   t.equal(fox.name, "De’Aaron Fox", "the curly apostrophe is kept");
@@ -69,7 +70,7 @@ t.test("build-index builds an edition from the real CSV scrapes and the store an
     t.equal(rows.length, era === "curr" ? 457 : 461);
     for (const row of rows.filter((_, i) => i % 12 === 0)) {
       const name = row.name!.replace(/\s+/g, " ").trim();
-      const player = edition.players.find((p) => p.teamType === era && p.name === name && p.team === row.team);
+      const player = recordsOf(edition).find((p) => p.teamType === era && p.name === name && p.team === row.team);
       if (!player) { t.fail(`${name} of ${row.team} is missing`); continue; }
       t.equal(player.overall, Number(row.overall), `${name} overall`);
       const expect = (value: string | undefined) => (value === undefined || value === "" ? undefined : Number(value));
@@ -92,7 +93,7 @@ t.test("build-index builds an edition from the API-shaped JSON sample", async (t
   t.equal(runBuildIndex(["--edition", "2K26", "--status", "archived", "--input", SAMPLE, "--out", out], io), 0);
   const edition = loadEdition(join(out, "2K26.msgpack"));
   t.equal(edition.rowCount, 63);
-  const hakeem = edition.players[edition.rowsBySlug.get("hakeem-olajuwon-all-time-houston-rockets")![0]!]!;
+  const hakeem = recordsOf(edition)[edition.rowsBySlug.get("hakeem-olajuwon-all-time-houston-rockets")![0]!]!;
   t.equal(hakeem.overall, 99);
   t.equal(hakeem.attributes.postControl, 99);
   t.equal(hakeem.attributes.insideScoring, 94, "cats.ins");

@@ -4,6 +4,7 @@ import { oracle } from "../query/oracle.js";
 import { ARCHETYPES, COLLEGES, mulberry32 } from "../fixtures/random-edition.js";
 import { ATTRIBUTE_KEYS, ATTRIBUTE_PARAM_NAMES } from "../../src/model/attributes.js";
 import { BADGES } from "../../src/model/badges.js";
+import { recordsOf } from "../fixtures/records.js";
 
 const h = await startHarness();
 t.teardown(() => h.close());
@@ -81,7 +82,7 @@ t.test("every filter agrees with the oracle", async (t) => {
       isDescending: direction === "desc",
     };
     const texts = { ...(params.has("archetype") ? { archetype: params.get("archetype")! } : {}), ...(params.has("college") ? { college: params.get("college")! } : {}) };
-    const expected = oracle(edition.players, teamKey, query, texts);
+    const expected = oracle(recordsOf(edition), teamKey, query, texts);
     t.equal(body.meta.pagination.total, expected.length, `total for ${params}`);
     t.same(body.data.map((p: any) => p._id), expected.slice(0, Number(params.get("limit"))).map((p) => p._id), `rows for ${params}`);
   }
@@ -164,7 +165,7 @@ t.test("a filter that matches nothing is a 200 with an empty page", async (t) =>
 
 t.test("a player by slug comes in full with hot zones, rating history and variants", async (t) => {
   // A current player with no namesake in the all-time era (a name's slug finds every roster).
-  const player = edition.players.find((p) => p.teamType === "curr" && !edition.players.some((o) => o.teamType === "allt" && o.name === p.name))!;
+  const player = recordsOf(edition).find((p) => p.teamType === "curr" && !recordsOf(edition).some((o) => o.teamType === "allt" && o.name === p.name))!;
   const { status, body } = await h.json(`/api/players/slug/${player.slug}`);
   t.equal(status, 200);
   t.equal(body.data._id, player._id);
@@ -191,7 +192,7 @@ t.test("a bound of 0 or 99 is a bound: it excludes players lacking the attribute
   const aliasOf: Record<string, string> = { three_ball: "threePointShot", dunk: "drivingDunk", layup: "drivingLayup", defense: "perimeterDefense", mid_range: "midRangeShot" };
   for (const name of names) {
     const key = aliasOf[name] ?? ATTRIBUTE_KEYS[ATTRIBUTE_PARAM_NAMES.indexOf(name)]!;
-    const holders = edition.players.filter((p) => p.attributes[key as keyof typeof p.attributes] !== undefined).length;
+    const holders = recordsOf(edition).filter((p) => p.attributes[key as keyof typeof p.attributes] !== undefined).length;
     t.ok(holders < edition.rowCount, `${name}: some fixture players lack it`);
     for (const bound of [`${name}_gte=0`, `${name}_lte=99`]) {
       const { body } = await h.json(`/api/players?era=${era}&limit=1&${bound}`);
@@ -203,7 +204,7 @@ t.test("a bound of 0 or 99 is a bound: it excludes players lacking the attribute
   const echoed = await h.json("/api/players/bulk?three_ball_gte=0&speed_lte=99&fields=name");
   t.match(echoed.body.meta.filters, { three_point_shot_gte: 0, speed_lte: 99 });
   const versioned = await h.json("/api/versions/2K27/players?era=all&limit=1&steal_gte=0");
-  t.equal(versioned.body.meta.total, edition.players.filter((p) => p.attributes.steal !== undefined).length);
+  t.equal(versioned.body.meta.total, recordsOf(edition).filter((p) => p.attributes.steal !== undefined).length);
 });
 
 t.test("search, archetype and college filter every listing route and combine with sort, paging, fields and ETags", async (t) => {
@@ -212,7 +213,7 @@ t.test("search, archetype and college filter every listing route and combine wit
 
   const list = await h.json(`/api/players?${query}&sort=name:asc&limit=2&fields=name,archetype`);
   t.equal(list.status, 200, JSON.stringify(list.body.error));
-  const all = edition.players.filter((p) => p.name.endsWith("Jokić") && p.archetype === "Sharpshooter");
+  const all = recordsOf(edition).filter((p) => p.name.endsWith("Jokić") && p.archetype === "Sharpshooter");
   t.ok(all.length > 0, "the fixture has sharpshooting Jokićs");
   t.equal(list.body.meta.pagination.total, all.length);
   t.ok(list.body.data.every((p: any) => p.archetype === "Sharpshooter" && Object.keys(p).length === 2));
@@ -230,10 +231,10 @@ t.test("search, archetype and college filter every listing route and combine wit
 
   const versioned = await h.json(`/api/versions/2K26/players?era=all&college=duke&position=guard&sort=speed:desc&limit=100`);
   t.equal(versioned.status, 200, JSON.stringify(versioned.body).slice(0, 300));
-  t.equal(versioned.body.meta.total, archived.players.filter((p) => p.college === "Duke" && p.positions.some((x) => x === "PG" || x === "SG")).length);
+  t.equal(versioned.body.meta.total, recordsOf(archived).filter((p) => p.college === "Duke" && p.positions.some((x) => x === "PG" || x === "SG")).length);
   const versionedBulk = await h.json("/api/versions/2K26/players/bulk?era=class&search=nikola");
   t.equal(versionedBulk.status, 200);
-  t.equal(versionedBulk.body.meta.total, archived.players.filter((p) => p.teamType === "class" && p.name.startsWith("Nikola ")).length);
+  t.equal(versionedBulk.body.meta.total, recordsOf(archived).filter((p) => p.teamType === "class" && p.name.startsWith("Nikola ")).length);
   t.same(versionedBulk.body.meta.filters, { era: "class", search: "nikola" });
 
   // Each filter changes the ETag and the cache key: the same query without one answers differently.

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { gunzipSync, brotliDecompressSync } from "node:zlib";
 import { rawRequest, startHarness } from "./harness.js";
 import { createKey, regenerateKey, revokeKey } from "../../src/keys/key-store.js";
+import { recordsOf } from "../fixtures/records.js";
 
 const h = await startHarness();
 t.teardown(() => h.close());
@@ -149,7 +150,7 @@ t.test("teams list each era's teams with counts and averages, sorted by name", a
     t.same(names, [...names].sort());
     for (const team of body.data) {
       t.equal(team.teamType, era);
-      const players = edition.players.filter((p) => p.teamType === era && p.team === team.teamName);
+      const players = recordsOf(edition).filter((p) => p.teamType === era && p.team === team.teamName);
       t.equal(team.playerCount, players.length);
       t.equal(team.averageRating, Math.round((players.reduce((s, p) => s + p.overall, 0) / players.length) * 10) / 10);
     }

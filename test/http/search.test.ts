@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { importFiles } from "../../src/data/import.js";
 import type { EditionSource } from "../../src/model/player.js";
 import { startHarness } from "./harness.js";
+import { recordsOf } from "../fixtures/records.js";
 
 const capturedAt = "2025-08-01T00:00:00.000Z";
 const realFiles = ["2k26-curr.csv", "2k26-allt.csv", "2k26-api-export-sample.json"]
@@ -67,7 +68,7 @@ t.test("the data is the name index's ranking over the current edition", async (t
   for (const q of ["jokić", "gilgeous alex", "stephen cury", "de'aaron", "j"]) {
     const { body } = await get(`/api/players/search?q=${encodeURIComponent(q)}`);
     const { rows, total } = edition.nameIndex.search(q, 0b111, 50);
-    t.same(body.data.map((player: any) => player._id), rows.map((row) => edition.players[row]!._id), q);
+    t.same(body.data.map((player: any) => player._id), rows.map((row) => recordsOf(edition)[row]!._id), q);
     t.equal(body.meta.total, total, q);
     t.equal(body.meta.query, q);
   }

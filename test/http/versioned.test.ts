@@ -2,6 +2,7 @@ import t from "tap";
 import { startHarness } from "./harness.js";
 import { randomEdition } from "../fixtures/random-edition.js";
 import { playerId, playerSlug } from "../../src/model/player.js";
+import { recordsOf } from "../fixtures/records.js";
 
 // Michael Jordan on two classic squads and an all-time team, to exercise multi-roster slugs.
 const current = randomEdition(400, 31);
@@ -142,7 +143,7 @@ t.test("versioned teams carry logos and validate the edition", async (t) => {
 });
 
 t.test("history answers by _id or slug, newest first, with limit", async (t) => {
-  const player = h.service.editions().current.players.find((p) => p.teamType === "curr")!;
+  const player = recordsOf(h.service.editions().current).find((p) => p.teamType === "curr")!;
   const byId = await h.json(`/api/players/${player._id}/history`);
   t.equal(byId.status, 200);
   t.equal(byId.body.meta.playerId, player._id);

@@ -7,6 +7,7 @@ import { encodeSnapshot } from "../../src/data/snapshot.js";
 import { buildSnapshotPayload } from "../../src/data/build-snapshot.js";
 import { randomEdition } from "../fixtures/random-edition.js";
 import type { ReloadEvent } from "../../src/store/reload.js";
+import { recordsOf } from "../fixtures/records.js";
 
 t.test("a new current snapshot is swapped in without a restart and ETags change", async (t) => {
   const h = await startHarness();
@@ -88,7 +89,7 @@ t.test("the data directory is polled: a rebuilt current edition is served within
   let total = 0;
   while (Date.now() - started < 2000) {
     total = ((await h.json("/api/players?era=all&limit=1")).body as any).meta.pagination.total;
-    if (h.service.editions().current.checksum !== "" && h.service.editions().current.players.some((p) => p._id === next.players[0]!._id)) break;
+    if (h.service.editions().current.checksum !== "" && recordsOf(h.service.editions().current).some((p) => p._id === next.players[0]!._id)) break;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   t.ok(Date.now() - started < 1500, "picked up by the poll");

@@ -7,6 +7,7 @@ import { ATTRIBUTE_COUNT } from "../../src/model/attributes.js";
 import { BADGE_COUNT } from "../../src/model/badges.js";
 import { ARCHETYPES, COLLEGES, mulberry32, randomEdition } from "../fixtures/random-edition.js";
 import { oracle, type OracleTexts } from "./oracle.js";
+import { recordsOf } from "../fixtures/records.js";
 
 const edition = new Edition(buildSnapshotPayload(randomEdition(600, 7)), "test");
 const teamKey = (code: number) => `${edition.teams[code]!.teamType}/${edition.teams[code]!.teamName}`;
@@ -48,7 +49,7 @@ t.test("seeded random filter/sort/page queries equal the naive oracle", async (t
   const used = { search: 0, archetype: 0, college: 0 };
   for (let i = 0; i < 600; i++) {
     const { query, texts } = randomQuery(random);
-    const expected = oracle(edition.players, teamKey, query, texts);
+    const expected = oracle(recordsOf(edition), teamKey, query, texts);
     if (expected.length > 0) {
       if (query.search !== null) used.search++;
       if (texts.archetype !== undefined) used.archetype++;
@@ -57,7 +58,7 @@ t.test("seeded random filter/sort/page queries equal the naive oracle", async (t
     const offset = random() < 0.5 ? 0 : Math.floor(random() * (expected.length + 5));
     const limit = 1 + Math.floor(random() * 60);
     const result = executeQuery(edition, query, offset, limit);
-    const got = [...result.rows].map((row) => edition.players[row]!._id);
+    const got = [...result.rows].map((row) => recordsOf(edition)[row]!._id);
     const want = expected.slice(offset, offset + limit).map((player) => player._id);
     if (result.total !== expected.length || JSON.stringify(got) !== JSON.stringify(want)) {
       t.fail(`query ${i} differs: ${JSON.stringify(query)} offset ${offset} limit ${limit}`);
@@ -101,7 +102,7 @@ t.test("an offset past the end gives an empty page but the real total", async (t
 });
 
 t.test("the search, archetype and college filters combine with each other and with every other filter", async (t) => {
-  const jokic = edition.players.filter((p) => p.name.endsWith("Jokić"));
+  const jokic = recordsOf(edition).filter((p) => p.name.endsWith("Jokić"));
   t.ok(jokic.length > 3, "the fixture has several Jokićs");
   const query = { ...defaultQuery(), eraMask: 7, search: "JOKIC" };
   t.equal(executeQuery(edition, query, 0, 1000).total, jokic.length, "accents and case never matter");
@@ -109,7 +110,7 @@ t.test("the search, archetype and college filters combine with each other and wi
   const both = { ...query, archetypeCode: edition.archetypes.codeOf(oneArchetype.toUpperCase()) };
   t.equal(executeQuery(edition, both, 0, 1000).total, jokic.filter((p) => p.archetype === oneArchetype).length);
   t.equal(executeQuery(edition, { ...both, archetypeCode: edition.archetypes.codeOf("No Such Archetype") }, 0, 10).total, 0, "an unknown value matches nothing");
-  const montreal = edition.players.filter((p) => p.college === "Université de Montréal").length;
+  const montreal = recordsOf(edition).filter((p) => p.college === "Université de Montréal").length;
   t.ok(montreal > 0);
   t.equal(executeQuery(edition, { ...defaultQuery(), eraMask: 7, collegeCode: edition.colleges.codeOf("université de montréal") }, 0, 10).total, montreal, "exact: accents count, case does not");
 });

@@ -9,6 +9,7 @@ import { playerId, playerSlug, type EditionSource, type PlayerRecord } from "../
 import { editDistance } from "../../src/query/api-error.js";
 import { Edition } from "../../src/store/edition.js";
 import { mulberry32 } from "../fixtures/random-edition.js";
+import { recordsOf } from "../fixtures/records.js";
 
 const ALL = 0b111;
 const mask = (era: Era) => 1 << ERA_CODE[era];
@@ -31,7 +32,7 @@ function player(name: string, overall: number, teamType: Era = "curr", team = "B
   };
 }
 
-const namesOf = (edition: Edition, rows: readonly number[]) => rows.map((row) => `${edition.players[row]!.name} / ${edition.players[row]!.team}`);
+const namesOf = (edition: Edition, rows: readonly number[]) => rows.map((row) => `${recordsOf(edition)[row]!.name} / ${recordsOf(edition)[row]!.team}`);
 
 /**
  * The search quality table over the real 2K26 samples: what a person types, and who must come
@@ -97,7 +98,7 @@ t.test("the search quality table: the expected player comes first for every quer
   let hits = 0;
   for (const row of QUALITY_TABLE) {
     const { rows } = real.nameIndex.search(row.q, row.era ? mask(row.era) : ALL, 5);
-    const first = rows[0] === undefined ? undefined : real.players[rows[0]];
+    const first = rows[0] === undefined ? undefined : recordsOf(real)[rows[0]];
     const isHit = first?.name === row.name && first.team === row.team;
     if (isHit) hits++;
     t.ok(isHit, `${row.q}${row.era ? ` [${row.era}]` : ""} → ${row.name} / ${row.team}`, { found: namesOf(real, rows) });
@@ -227,7 +228,7 @@ function oracle(edition: Edition, q: string, eraMask: number, limit: number): { 
   const typoMatch = (w: string, word: string) =>
     word.startsWith(w) || (w.length === 3 && editDistance(w, word) <= 1) || (w.length >= 4 && prefixWithin(w, word, 1));
   const scored: { row: number; tier: number }[] = [];
-  edition.players.forEach((p, row) => {
+  recordsOf(edition).forEach((p, row) => {
     if (((eraMask >> ERA_CODE[p.teamType]) & 1) === 0) return;
     const chunks = p.name.split(/\s+/).map((chunk) => foldName(chunk)).filter((chunk) => chunk.length > 0);
     const nameWordList = [...new Set([...chunks.flatMap((chunk) => chunk.split(" ")), ...chunks.map((chunk) => chunk.replaceAll(" ", ""))])];
@@ -237,7 +238,7 @@ function oracle(edition: Edition, q: string, eraMask: number, limit: number): { 
     if (isExact || isPrefix || isTypo) scored.push({ row, tier: isExact ? 1 : isPrefix ? 2 : 3 });
   });
   const rank = edition.payload.columns.nameRank;
-  scored.sort((a, b) => a.tier - b.tier || edition.players[b.row]!.overall - edition.players[a.row]!.overall || rank[a.row]! - rank[b.row]!);
+  scored.sort((a, b) => a.tier - b.tier || recordsOf(edition)[b.row]!.overall - recordsOf(edition)[a.row]!.overall || rank[a.row]! - rank[b.row]!);
   return { rows: scored.slice(0, limit).map((entry) => entry.row), total: scored.length, tierCount: new Set(scored.map((entry) => entry.tier)).size };
 }
 
@@ -257,7 +258,7 @@ t.test("seeded random queries agree with a plain oracle of the contract's rules 
   let disagreements = 0;
   let withSeveralTiers = 0;
   for (let n = 0; n < 600; n++) {
-    const name = pick(real.players).name;
+    const name = pick(recordsOf(real)).name;
     let words = name.split(/\s+/);
     if (random() < 0.3) words = words.reverse();
     if (random() < 0.3) words = [pick(words)];
@@ -284,7 +285,7 @@ t.test("prefixMatches is the prefix tier's rule alone: every word starts a name 
     player("Shai Gilgeous-Alexander", 98), player("Shai Gilgeous-Alexander", 95, "allt", "All-Time Oklahoma City Thunder"),
     player("Nikola Jokić", 97), player("Nikola Vučević", 80), player("Jalen Green", 78), player("Draymond Green", 77),
   ]);
-  const rowsFor = (query: string, eraMask = ALL) => [...edition.nameIndex.prefixMatches(query, eraMask)].sort((a, b) => a - b).map((row) => edition.players[row]!.name + "/" + edition.players[row]!.teamType);
+  const rowsFor = (query: string, eraMask = ALL) => [...edition.nameIndex.prefixMatches(query, eraMask)].sort((a, b) => a - b).map((row) => recordsOf(edition)[row]!.name + "/" + recordsOf(edition)[row]!.teamType);
   t.same(rowsFor("GILGEOUS-AL"), ["Shai Gilgeous-Alexander/curr", "Shai Gilgeous-Alexander/allt"], "rows in era order");
   t.same(rowsFor("gilgeousalex", mask("curr")), ["Shai Gilgeous-Alexander/curr"], "hyphenated parts together, era scope");
   t.same(rowsFor("green j"), ["Jalen Green/curr"], "any order, every word");
@@ -293,7 +294,7 @@ t.test("prefixMatches is the prefix tier's rule alone: every word starts a name 
   t.ok(edition.nameIndex.search("jokc", ALL, 10).total === 1);
   t.same(rowsFor("!!"), []);
   // The scratch state is left clean: a ranked search after it is unchanged.
-  t.same(edition.nameIndex.search("green", ALL, 10).rows, editionOf(edition.players.slice()).nameIndex.search("green", ALL, 10).rows);
+  t.same(edition.nameIndex.search("green", ALL, 10).rows, editionOf(recordsOf(edition).slice()).nameIndex.search("green", ALL, 10).rows);
 });
 
 t.test("on the real samples prefixMatches is exactly the search route's matches that are no typo match", async (t) => {
@@ -306,8 +307,8 @@ t.test("on the real samples prefixMatches is exactly the search route's matches 
     // Every prefix match is a search match; a search match outside the prefix set is a typo one.
     t.ok([...prefix].every((row) => ranked.includes(row)), `${query}: prefix ⊆ search`);
     for (const row of ranked) {
-      const isPrefix = words.every((word) => nameWords(real.players[row]!.name).some((nameWord) => nameWord.startsWith(word)));
-      t.equal(prefix.has(row), isPrefix, `${query}: ${real.players[row]!.name}`);
+      const isPrefix = words.every((word) => nameWords(recordsOf(real)[row]!.name).some((nameWord) => nameWord.startsWith(word)));
+      t.equal(prefix.has(row), isPrefix, `${query}: ${recordsOf(real)[row]!.name}`);
     }
   }
 });

@@ -2,13 +2,15 @@ import t from "tap";
 import { ATTRIBUTE_COUNT } from "../../src/model/attributes.js";
 import { ABSENT_RATING, type HistoryPayload } from "../../src/data/snapshot.js";
 import { slotsOfRows, WeeklySeries } from "../../src/store/weekly-series.js";
+import { buildStringTable } from "../../src/store/string-table.js";
 
 /** Three players over four weekly snapshots; c is absent in week 2. */
 const dates = ["2026-10-30", "2026-11-06", "2026-11-13", "2026-11-20"];
 const overalls: Record<string, (number | undefined)[]> = { a: [80, 81, 83, 83], b: [70, 70, 68, 69], c: [90, 92, undefined, 95] };
 const ids = Object.keys(overalls);
 const history: HistoryPayload = {
-  ids,
+  ids: buildStringTable(ids),
+  indexOfRow: Int32Array.from([2, 0, 1]),
   weeks: dates.map((date, w) => ({
     date,
     overall: Uint8Array.from(ids, (id) => overalls[id]![w] ?? ABSENT_RATING),

@@ -11,6 +11,7 @@ import { runSyncCli } from "../../src/sync/cli.js";
 import { randomEdition } from "../fixtures/random-edition.js";
 import { fingerprint, runSync } from "./helpers.js";
 import { STAND_IN_KEY, hostedRow, startStandIn, type StandIn, type StandInEdition } from "./stand-in.js";
+import { recordsOfPayload } from "../fixtures/records.js";
 
 // A dozen syncs, one of them waiting out a real 1 s Retry-After: more than tap's 30 s default when the machine is shared.
 t.setTimeout(120_000);
@@ -26,7 +27,7 @@ function expectedPlayers(edition: StandInEdition, capturedAt: string, sourceName
     const { _id: _hostedId, gameVersion: _gameVersion, attributes, ...row } = hostedRow(player, i, edition) as any;
     return { ...row, _id: player._id, attributes: attributes ?? {}, lastUpdated: capturedAt } as PlayerRecord;
   }));
-  return buildSnapshotPayload({ gameVersion: edition.gameVersion, status: edition.status, capturedAt, source: sourceName, players, history: [] }).players;
+  return recordsOfPayload(buildSnapshotPayload({ gameVersion: edition.gameVersion, status: edition.status, capturedAt, source: sourceName, players, history: [] }));
 }
 
 async function withStandIn(t: Test): Promise<StandIn> {
@@ -63,12 +64,12 @@ t.test("the hosted service's wire shapes are copied: absent fields, no nextCurso
     t.equal(payload.meta.status, edition.status);
     t.equal(payload.meta.capturedAt, capturedAt, `${edition.gameVersion} capturedAt`);
     t.equal(payload.meta.source, source, `${edition.gameVersion} source`);
-    t.same(payload.players, expectedPlayers(edition, capturedAt, source), `${edition.gameVersion}: every row, field for field`);
+    t.same(recordsOfPayload(payload), expectedPlayers(edition, capturedAt, source), `${edition.gameVersion}: every row, field for field`);
   }
   const { payload } = readSnapshot(join(out, "2K25.msgpack"));
-  t.ok(payload.players.every((player) => player.badges.list === undefined && Array.isArray(player.badges.top)), "archived rows keep top, have no list");
-  t.ok(payload.players.some((player) => player.height === undefined), "absent fields stay absent");
-  t.ok(readSnapshot(join(out, "2K26.msgpack")).payload.players.filter((player) => (player.badges.list?.length ?? 0) > 0).length > 10, "current badge lists are kept");
+  t.ok(recordsOfPayload(payload).every((player) => player.badges.list === undefined && Array.isArray(player.badges.top)), "archived rows keep top, have no list");
+  t.ok(recordsOfPayload(payload).some((player) => player.height === undefined), "absent fields stay absent");
+  t.ok(recordsOfPayload(readSnapshot(join(out, "2K26.msgpack")).payload).filter((player) => (player.badges.list?.length ?? 0) > 0).length > 10, "current badge lists are kept");
   t.equal(loadEditionSet(out).current.key, "2K26", "a server can load the copy");
 
   t.same(standIn.log.map((entry) => `${entry.status} ${entry.path}`), [
@@ -172,7 +173,7 @@ t.test("an archive the source has changed is reported and not copied; the rest i
     t.match(output, /refused 2K25, not copied: 2K25 is archived and archives never change/, `reported on sync ${round}`);
     t.ok(readFileSync(join(out, "2K25.msgpack")).equals(archive), "the archive on disk is untouched");
   }
-  t.equal(readSnapshot(join(out, "2K26.msgpack")).payload.players.find((player) => player.slug === standIn.editions[0]!.players[0]!.slug && player.teamType === standIn.editions[0]!.players[0]!.teamType)?.overall, 41, "the current edition was copied");
+  t.equal(recordsOfPayload(readSnapshot(join(out, "2K26.msgpack")).payload).find((player) => player.slug === standIn.editions[0]!.players[0]!.slug && player.teamType === standIn.editions[0]!.players[0]!.teamType)?.overall, 41, "the current edition was copied");
 });
 
 t.test("an era whose ETag changed while the others answered 304 is fetched whole again; same players, nothing written", async (t) => {

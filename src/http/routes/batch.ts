@@ -58,21 +58,6 @@ function parseBody(body: Buffer | undefined): BatchBody {
   return value;
 }
 
-/** Rows by folded name, built once per edition on first use. */
-function rowsByFoldedName(edition: Edition): Map<string, number[]> {
-  let index = edition.memo.get("rows-by-folded-name") as Map<string, number[]> | undefined;
-  if (!index) {
-    index = new Map();
-    edition.payload.searchNames.forEach((name, row) => {
-      const rows = index?.get(name);
-      if (rows) rows.push(row);
-      else index?.set(name, [row]);
-    });
-    edition.memo.set("rows-by-folded-name", index);
-  }
-  return index;
-}
-
 function inScope(edition: Edition, eraMask: number) {
   return (row: number) => (eraMask & (1 << (edition.payload.columns.era[row] as number))) !== 0;
 }
@@ -80,12 +65,11 @@ function inScope(edition: Edition, eraMask: number) {
 function resolveName(edition: Edition, name: string, eraMask: number): number[] | Unmatched {
   const isInScope = inScope(edition, eraMask);
   const folded = foldName(name);
-  const byName = rowsByFoldedName(edition);
-  const exact = (byName.get(folded) ?? []).filter(isInScope);
+  const exact = edition.rowsWithFoldedName(folded).filter(isInScope);
   if (exact.length > 0) return exact;
   const { rows } = edition.nameIndex.search(name, eraMask, 20);
-  const people = [...new Set(rows.map((row) => edition.payload.searchNames[row] as string))];
-  if (people.length === 1) return (byName.get(people[0] as string) ?? []).filter(isInScope);
+  const people = [...new Set(rows.map((row) => edition.foldedName(row)))];
+  if (people.length === 1) return edition.rowsWithFoldedName(people[0] as string).filter(isInScope);
   if (people.length === 0) return { query: name, reason: "not_found" };
   return { query: name, reason: "ambiguous", candidates: [...new Set(rows.map((row) => edition.record(row).name as string))].slice(0, 5) };
 }

@@ -1,0 +1,17 @@
+// The reference for boot time: a bare uWS app (the same addon Courtside serves with) that answers
+// GET /ready with 200 once it listens. bench/boot.ts times spawn → first 200 of both the same way.
+// Usage: PORT=3199 node dist/bench/bare-uws.js
+
+import uWS from "uWebSockets.js";
+
+const port = Number(process.env.PORT ?? 3199);
+uWS.App()
+  .get("/ready", (res) => { res.end("ok"); })
+  .any("/*", (res) => { res.writeStatus("404 Not Found").end(); })
+  .listen("127.0.0.1", port, (socket) => {
+    if (!socket) {
+      process.stderr.write(`bare uWS: cannot listen on ${port}\n`);
+      process.exit(1);
+    }
+  });
+process.once("SIGTERM", () => process.exit(0));

@@ -1,0 +1,72 @@
+// Reads a format-1 snapshot (header + msgpackr records of the full player objects), only to
+// convert it: `build-index --upgrade DIR` rewrites it as format 2 with the same content. The
+// serving path never reads this format.
+
+import { createHash } from "node:crypto";
+import { basename } from "node:path";
+import { Packr } from "msgpackr";
+import { ATTRIBUTE_COUNT, ATTRIBUTE_KEYS } from "../model/attributes.js";
+import type { EditionStatus } from "../model/eras.js";
+import type { PlayerRecord, WeeklySnapshot } from "../model/player.js";
+import { ABSENT_RATING, SnapshotError, type SnapshotMeta } from "./snapshot.js";
+
+const MAGIC = Buffer.from("COURTSDE", "latin1");
+const HEADER_BYTES = MAGIC.length + 4 + 8 + 32;
+
+/** What format 1 held that a rebuild needs: the rows (normalised and in row order) and the weeks. */
+export interface SnapshotV1 {
+  meta: SnapshotMeta & { status: EditionStatus };
+  players: PlayerRecord[];
+  history: WeeklySnapshot[];
+}
+
+interface HistoryV1 {
+  ids: string[];
+  weeks: { date: string; overall: Uint8Array; attributes: Uint8Array; badgeCounts: Uint8Array }[];
+}
+
+export function decodeSnapshotV1(file: string, bytes: Uint8Array): SnapshotV1 {
+  const name = basename(file);
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (view.length < HEADER_BYTES || !view.subarray(0, MAGIC.length).equals(MAGIC) || view.readUInt32BE(MAGIC.length) !== 1) {
+    throw new SnapshotError(name, "not a format-1 Courtside snapshot");
+  }
+  const length = Number(view.readBigUInt64BE(MAGIC.length + 4));
+  const body = view.subarray(HEADER_BYTES);
+  if (body.length !== length) throw new SnapshotError(name, `truncated or padded: payload is ${body.length} bytes, header says ${length}`);
+  if (!createHash("sha256").update(body).digest().equals(view.subarray(MAGIC.length + 12, HEADER_BYTES))) {
+    throw new SnapshotError(name, "checksum mismatch: the file is corrupt");
+  }
+  let payload: { meta?: SnapshotMeta; players?: PlayerRecord[]; history?: HistoryV1 | null };
+  try {
+    payload = new Packr({ useRecords: true, moreTypes: true }).unpack(body) as typeof payload;
+  } catch (error) {
+    throw new SnapshotError(name, `payload does not decode: ${(error as Error).message}`);
+  }
+  if (!payload?.meta || !Array.isArray(payload.players) || payload.meta.playerCount !== payload.players.length) {
+    throw new SnapshotError(name, "payload is missing its players or its counts disagree");
+  }
+  return { meta: payload.meta, players: payload.players, history: weeksOf(payload.history ?? null) };
+}
+
+function weeksOf(history: HistoryV1 | null): WeeklySnapshot[] {
+  if (!history) return [];
+  return history.weeks.map((week) => ({
+    date: week.date,
+    players: history.ids.flatMap((_id, i) => {
+      const overall = week.overall[i] as number;
+      if (overall === ABSENT_RATING) return [];
+      const attributes: Record<string, number> = {};
+      ATTRIBUTE_KEYS.forEach((key, column) => {
+        const value = week.attributes[i * ATTRIBUTE_COUNT + column] as number;
+        if (value !== ABSENT_RATING) attributes[key] = value;
+      });
+      const counts = week.badgeCounts;
+      const badges = {
+        total: counts[i * 6] as number, legendary: counts[i * 6 + 1] as number, hallOfFame: counts[i * 6 + 2] as number,
+        gold: counts[i * 6 + 3] as number, silver: counts[i * 6 + 4] as number, bronze: counts[i * 6 + 5] as number,
+      };
+      return [{ _id, overall, attributes, badges }];
+    }),
+  }));
+}

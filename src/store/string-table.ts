@@ -1,0 +1,115 @@
+// Strings stored flat: their UTF-8 bytes back to back and where each starts, so a million names
+// or ids are two typed arrays in the snapshot instead of a million JS strings. A table built
+// with `sorted` (byte order) can be searched without decoding anything but the answer.
+
+export interface StringTable {
+  bytes: Uint8Array;
+  /** String i is bytes[offsets[i] … offsets[i + 1]). */
+  offsets: Uint32Array;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** The strings in byte order of their UTF-8 encodings (what `findString` searches by). */
+export function sortUtf8(strings: readonly string[]): string[] {
+  const encoded = strings.map((text) => Buffer.from(text, "utf8"));
+  return strings.map((_, i) => i).sort((a, b) => Buffer.compare(encoded[a] as Buffer, encoded[b] as Buffer)).map((i) => strings[i] as string);
+}
+
+export function buildStringTable(strings: readonly string[]): StringTable {
+  const encoded = strings.map((text) => Buffer.from(text, "utf8"));
+  const offsets = new Uint32Array(strings.length + 1);
+  let total = 0;
+  encoded.forEach((bytes, i) => {
+    total += bytes.length;
+    offsets[i + 1] = total;
+  });
+  const bytes = new Uint8Array(total);
+  encoded.forEach((chunk, i) => bytes.set(chunk, offsets[i] as number));
+  return { bytes, offsets };
+}
+
+export function stringCount(table: StringTable): number {
+  return table.offsets.length - 1;
+}
+
+export function stringAt(table: StringTable, i: number): string {
+  return decoder.decode(table.bytes.subarray(table.offsets[i] as number, table.offsets[i + 1] as number));
+}
+
+let keyBytes = new Uint8Array(256);
+
+/** Index of `key` in a table sorted by byte order, or -1. */
+export function findString(table: StringTable, key: string): number {
+  if (key.length * 3 > keyBytes.length) keyBytes = new Uint8Array(key.length * 3);
+  const keyLength = encoder.encodeInto(key, keyBytes).written;
+  const { bytes, offsets } = table;
+  let lo = 0;
+  let hi = offsets.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const start = offsets[mid] as number;
+    const length = (offsets[mid + 1] as number) - start;
+    let order = 0;
+    const common = Math.min(length, keyLength);
+    for (let i = 0; i < common && order === 0; i++) order = (bytes[start + i] as number) - (keyBytes[i] as number);
+    if (order === 0) order = length - keyLength;
+    if (order === 0) return mid;
+    if (order < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return -1;
+}
+
+/** Keys → rows, stored flat: a sorted key table and the rows of key k at rows[start[k] … start[k + 1]). */
+export interface RowGroups {
+  keys: StringTable;
+  start: Uint32Array;
+  rows: Uint32Array;
+}
+
+/** Groups rows by key (rows keep ascending order within a key); keys in byte order. */
+export function buildRowGroups(keyOfRow: readonly (string | undefined)[]): RowGroups {
+  const groups = new Map<string, number[]>();
+  keyOfRow.forEach((key, row) => {
+    if (key === undefined) return;
+    const rows = groups.get(key);
+    if (rows === undefined) groups.set(key, [row]);
+    else if (rows[rows.length - 1] !== row) rows.push(row);
+  });
+  return rowGroupsOf(groups);
+}
+
+export function rowGroupsOf(groups: ReadonlyMap<string, readonly number[]>): RowGroups {
+  const keys = sortUtf8([...groups.keys()]);
+  const start = new Uint32Array(keys.length + 1);
+  let total = 0;
+  keys.forEach((key, k) => {
+    total += (groups.get(key) as readonly number[]).length;
+    start[k + 1] = total;
+  });
+  const rows = new Uint32Array(total);
+  keys.forEach((key, k) => rows.set(groups.get(key) as readonly number[], start[k] as number));
+  return { keys: buildStringTable(keys), start, rows };
+}
+
+/** The rows of `key` (a fresh array, ascending), or undefined when no row has it. */
+export function rowsOfKey(groups: RowGroups, key: string): number[] | undefined {
+  const k = findString(groups.keys, key);
+  return k < 0 ? undefined : Array.from(groups.rows.subarray(groups.start[k] as number, groups.start[k + 1] as number));
+}
+
+/** A read-only map view over row groups (the shape routes used when these were Maps). */
+export class RowGroupMap {
+  constructor(private readonly groups: RowGroups) {}
+
+  get(key: string): readonly number[] | undefined {
+    return rowsOfKey(this.groups, key);
+  }
+
+  *keys(): IterableIterator<string> {
+    const count = stringCount(this.groups.keys);
+    for (let k = 0; k < count; k++) yield stringAt(this.groups.keys, k);
+  }
+}
