@@ -9,13 +9,16 @@ import { watchDataDir, type ReloadEvent, type ReloadWatcher } from "./store/relo
 import { createDispatcher } from "./http/app.js";
 import type { Dispatcher } from "./http/dispatch.js";
 import { startServer, type HttpServer } from "./http/server.js";
-import { ADDRESS_SLOTS, KEY_SLOTS, REGISTRATION_SLOTS, TokenBuckets } from "./http/token-buckets.js";
+import { ADDRESS_SLOTS, KEY_SLOTS, REGISTRATION_SLOTS, TokenBuckets, type SharedKeyBuckets } from "./http/token-buckets.js";
+import type { RedisLink } from "./redis/link.js";
 import { UsageRings } from "./http/usage-rings.js";
 import { RequestStats, type StatsSnapshot } from "./ops/request-stats.js";
 import type { Logger } from "./ops/log.js";
 import type { Config } from "./config.js";
 
 const DRAIN_QUIET_MS = 150;
+/** At boot, how long to wait for Redis before starting alone (keys from the keys file). */
+const REDIS_BOOT_WAIT_MS = 3_000;
 
 export interface Service {
   readonly port: number;
@@ -25,6 +28,8 @@ export interface Service {
   readonly reload: ReloadWatcher;
   editions(): EditionSet;
   stats(): StatsSnapshot;
+  /** With REDIS_URL: whether Redis is reachable now; undefined without it. */
+  sharedState(): "shared" | "local" | undefined;
   /** /ready turns 503, the listen socket closes, in-flight requests finish; resolves when none are left or after `graceMs`. */
   drain(graceMs?: number): Promise<void>;
   close(): void;
@@ -49,12 +54,18 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const logger = options.logger;
   let editions = loadEditionSet(config.dataDir);
   const keyChanges = options.keyChanges ?? new KeyChanges();
+  const isShared = config.redisUrl !== undefined;
   const keys = new KeyRegistry(config.keysFile, {
-    changes: keyChanges,
+    // With REDIS_URL the file only seeds the copy at boot: Redis's change feed keeps it current.
+    ...(isShared ? {} : { changes: keyChanges }),
     onError: (error) => logger?.warn({ reason: error.message }, "keys file refused; keeping the keys loaded before"),
   });
-  const keyWriter = options.keyWriter ?? localKeyWriter(config.keysFile, keyChanges);
-  keys.watch();
+  const buckets = options.buckets ?? new TokenBuckets(KEY_SLOTS, ADDRESS_SLOTS);
+  const now = options.now ?? Date.now;
+  // Without REDIS_URL none of this is loaded: the keys file is the store, the buckets are this process's.
+  const shared = config.redisUrl === undefined ? undefined : await startShared(config.redisUrl, keys, buckets, now, logger);
+  const keyWriter = shared?.writer ?? options.keyWriter ?? localKeyWriter(config.keysFile, keyChanges);
+  if (shared === undefined) keys.watch();
   const reload = watchDataDir(
     config.dataDir,
     () => editions,
@@ -66,9 +77,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     },
     options.reloadIntervalMs,
   );
-  const buckets = options.buckets ?? new TokenBuckets(KEY_SLOTS, ADDRESS_SLOTS);
   const stats = new RequestStats();
-  const now = options.now ?? Date.now;
   let isDraining = false;
   let dispatcher: Dispatcher | undefined;
   // Route codes in the rings follow the route table, which every thread builds in the same order.
@@ -78,6 +87,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     keys,
     buckets,
     registrationBuckets: options.registrationBuckets ?? new TokenBuckets(0, REGISTRATION_SLOTS),
+    sharedBuckets: shared?.buckets,
     now,
     responseCacheBytes: config.responseCacheBytes,
     corsOrigins: config.corsOrigins,
@@ -85,7 +95,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     maxBodyBytes: config.maxBodyBytes,
     stats,
     onError: (error, requestId) => logger?.error({ requestId, err: error }, "unexpected error"),
-  }, { registry: keys, writer: keyWriter, usage, isRegistrationOpen: config.registration === "open" });
+  }, { registry: keys, writer: keyWriter, usage, isRegistrationOpen: config.registration === "open" }, shared === undefined ? undefined : () => shared.link.state);
   let server: HttpServer;
   try {
     server = await startServer({
@@ -106,11 +116,13 @@ export async function startService(config: Config, options: ServiceOptions = {})
   } catch (error) {
     keys.close();
     reload.close();
+    shared?.close();
     throw error;
   }
   const stopWatching = () => {
     keys.close();
     reload.close();
+    shared?.close();
   };
   return {
     port: server.port,
@@ -119,7 +131,12 @@ export async function startService(config: Config, options: ServiceOptions = {})
     usage,
     reload,
     editions: () => editions,
-    stats: () => stats.snapshot(editions.ordered.map((edition) => ({ gameVersion: edition.key, status: edition.payload.meta.status, players: edition.rowCount }))),
+    stats: () => {
+      const snapshot = stats.snapshot(editions.ordered.map((edition) => ({ gameVersion: edition.key, status: edition.payload.meta.status, players: edition.rowCount })));
+      if (shared !== undefined) snapshot.redis = shared.link.state;
+      return snapshot;
+    },
+    sharedState: () => shared?.link.state,
     drain: async (graceMs = 8_000) => {
       isDraining = true;
       server.stopListening();
@@ -139,4 +156,42 @@ export async function startService(config: Config, options: ServiceOptions = {})
       server.close();
     },
   };
+}
+
+interface Shared {
+  readonly link: RedisLink;
+  readonly buckets: SharedKeyBuckets;
+  readonly writer: KeyWriter;
+  close(): void;
+}
+
+/**
+ * REDIS_URL: connects, serves Redis's key store (kept current by its change feed), writes keys to
+ * it, and draws on the key buckets every replica shares. Redis unreachable at boot is not fatal:
+ * the replica starts from the keys file and joins when Redis answers.
+ */
+async function startShared(url: string, keys: KeyRegistry, buckets: TokenBuckets, now: () => number, logger: Logger | undefined): Promise<Shared> {
+  const [{ RedisLink }, { RedisKeyFeed, redisKeyWriter }, { RedisKeyBuckets }] = await Promise.all([
+    import("./redis/link.js"), import("./redis/redis-keys.js"), import("./redis/shared-buckets.js"),
+  ]);
+  const link = new RedisLink(url, logger);
+  const feed = new RedisKeyFeed(link, keys, logger);
+  if (await link.waitShared(REDIS_BOOT_WAIT_MS)) await feed.refresh();
+  else logger?.warn({ redis: "local" }, `redis unreachable at start (${redactUrl(url)}): answering alone with the keys file until it answers`);
+  const sharedBuckets = new RedisKeyBuckets(link, buckets, now);
+  return {
+    link,
+    buckets: sharedBuckets,
+    writer: redisKeyWriter(link, feed),
+    close: () => {
+      sharedBuckets.close();
+      feed.close();
+      link.close();
+    },
+  };
+}
+
+/** A Redis URL may hold a password: logs show it without. */
+export function redactUrl(url: string): string {
+  return url.replace(/\/\/[^@/]*@/, "//…@");
 }
