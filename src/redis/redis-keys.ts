@@ -81,11 +81,12 @@ export async function seedRedisKeys(client: Redis, store: KeyStoreFile): Promise
 export class RedisKeyFeed {
   readonly #subscriber: Redis;
   #version = "";
-  #isLoading = false;
+  #loading: Promise<void> | undefined;
   #isAgain = false;
 
   constructor(private readonly link: RedisLink, private readonly registry: KeyRegistry, private readonly logger?: Logger) {
-    this.#subscriber = link.client.duplicate();
+    // Queued until connected (unlike commands): ioredis then subscribes, and again after each reconnect.
+    this.#subscriber = link.client.duplicate({ enableOfflineQueue: true });
     this.#subscriber.on("error", () => {});
     this.#subscriber.on("message", () => void this.refresh());
     // ioredis subscribes again by itself after a reconnect; 'ready' then means the feed is live again.
@@ -101,21 +102,23 @@ export class RedisKeyFeed {
     return this.#version;
   }
 
-  /** Loads Redis's store into the registry if it changed; one load at a time, the last request always served. */
-  async refresh(): Promise<void> {
-    if (this.#isLoading) {
-      this.#isAgain = true;
-      return;
-    }
-    this.#isLoading = true;
-    try {
-      do {
-        this.#isAgain = false;
-        await this.#load();
-      } while (this.#isAgain);
-    } finally {
-      this.#isLoading = false;
-    }
+  /**
+   * Loads Redis's store into the registry if it changed. One load at a time; a call during a load
+   * makes it load once more and resolves after that, so a change announced mid-load is never missed.
+   */
+  refresh(): Promise<void> {
+    this.#isAgain = true;
+    this.#loading ??= (async () => {
+      try {
+        while (this.#isAgain) {
+          this.#isAgain = false;
+          await this.#load();
+        }
+      } finally {
+        this.#loading = undefined;
+      }
+    })();
+    return this.#loading;
   }
 
   async #load(): Promise<void> {
