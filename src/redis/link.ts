@@ -13,7 +13,7 @@ export const REDIS_PREFIX = "courtside:";
 
 // A command that takes longer than this counts as Redis being unreachable (a hung server must not
 // hang requests); the connection is retried every RECONNECT_MS, so Redis back is noticed within a second.
-const COMMAND_TIMEOUT_MS = 500;
+const COMMAND_TIMEOUT_MS = 1_000;
 const CONNECT_TIMEOUT_MS = 1_000;
 const RECONNECT_MS = 250;
 
