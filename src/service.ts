@@ -11,7 +11,7 @@ import type { Dispatcher } from "./http/dispatch.js";
 import { startServer, type HttpServer } from "./http/server.js";
 import { ADDRESS_SLOTS, KEY_SLOTS, REGISTRATION_SLOTS, TokenBuckets, type SharedKeyBuckets } from "./http/token-buckets.js";
 import type { RedisLink } from "./redis/link.js";
-import { UsageRings } from "./http/usage-rings.js";
+import { UsageRings, type UsageSource } from "./http/usage-rings.js";
 import { RequestStats, type StatsSnapshot } from "./ops/request-stats.js";
 import type { Logger } from "./ops/log.js";
 import type { Config } from "./config.js";
@@ -81,7 +81,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
   let isDraining = false;
   let dispatcher: Dispatcher | undefined;
   // Route codes in the rings follow the route table, which every thread builds in the same order.
-  const usage = new UsageRings(KEY_SLOTS, () => dispatcher?.routes.map((route) => route.path) ?? [], options.usageBuffer);
+  const rings = new UsageRings(KEY_SLOTS, () => dispatcher?.routes.map((route) => route.path) ?? [], options.usageBuffer);
+  const usage: UsageSource = shared?.usage(rings, (slot) => keys.info(slot)?.id) ?? rings;
   dispatcher = createDispatcher({
     editions: () => editions,
     keys,
@@ -128,7 +129,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     port: server.port,
     dispatcher,
     keys,
-    usage,
+    usage: rings,
     reload,
     editions: () => editions,
     stats: () => {
@@ -162,6 +163,8 @@ interface Shared {
   readonly link: RedisLink;
   readonly buckets: SharedKeyBuckets;
   readonly writer: KeyWriter;
+  /** Usage counted in `rings` and written to Redis in batches. */
+  usage(rings: UsageRings, idOf: (slot: number) => string | undefined): UsageSource;
   close(): void;
 }
 
@@ -171,22 +174,27 @@ interface Shared {
  * the replica starts from the keys file and joins when Redis answers.
  */
 async function startShared(url: string, keys: KeyRegistry, buckets: TokenBuckets, now: () => number, logger: Logger | undefined): Promise<Shared> {
-  const [{ RedisLink }, { RedisKeyFeed, redisKeyWriter }, { RedisKeyBuckets }] = await Promise.all([
-    import("./redis/link.js"), import("./redis/redis-keys.js"), import("./redis/shared-buckets.js"),
+  const [{ RedisLink }, { RedisKeyFeed, redisKeyWriter }, { RedisKeyBuckets }, { RedisUsage }] = await Promise.all([
+    import("./redis/link.js"), import("./redis/redis-keys.js"), import("./redis/shared-buckets.js"), import("./redis/shared-usage.js"),
   ]);
   const link = new RedisLink(url, logger);
   const feed = new RedisKeyFeed(link, keys, logger);
   if (await link.waitShared(REDIS_BOOT_WAIT_MS)) await feed.refresh();
   else logger?.warn({ redis: "local" }, `redis unreachable at start (${redactUrl(url)}): answering alone with the keys file until it answers`);
   const sharedBuckets = new RedisKeyBuckets(link, buckets, now);
+  let usage: InstanceType<typeof RedisUsage> | undefined;
   return {
     link,
     buckets: sharedBuckets,
     writer: redisKeyWriter(link, feed),
+    usage: (rings, idOf) => (usage = new RedisUsage(link, rings, idOf)),
     close: () => {
+      // What is still queued goes out before the connection closes (best effort: a drain, not a crash).
+      void usage?.flush().finally(() => link.close());
+      usage?.close();
       sharedBuckets.close();
       feed.close();
-      link.close();
+      if (usage === undefined) link.close();
     },
   };
 }

@@ -8,7 +8,6 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeEdition } from "../../src/data/build-edition.js";
 import { createKey } from "../../src/keys/key-store.js";
-import { runKeysCommand } from "../../src/keys/cli.js";
 import { fixtureEditions } from "../http/harness.js";
 import { freePort, redisMissing, startRedis, type RedisServer } from "../fixtures/redis-server.js";
 
@@ -27,9 +26,9 @@ interface Replica {
 
 interface Answer { status: number; body: string; error?: string }
 
-function get(agent: Agent, port: number, path: string, headers: Record<string, string> = {}): Promise<Answer> {
+function get(agent: Agent, port: number, path: string, headers: Record<string, string> = {}, method = "GET", body?: string): Promise<Answer> {
   return new Promise((resolve) => {
-    const req = request({ host: "127.0.0.1", port, path, agent, headers }, (res) => {
+    const req = request({ host: "127.0.0.1", port, path, agent, headers, method }, (res) => {
       let body = "";
       res.setEncoding("utf8");
       res.on("data", (chunk) => { body += chunk; });
@@ -38,7 +37,7 @@ function get(agent: Agent, port: number, path: string, headers: Record<string, s
       res.on("error", (error) => resolve({ status: -1, body, error: error.message }));
     });
     req.on("error", (error) => resolve({ status: 0, body: "", error: error.message }));
-    req.end();
+    req.end(body);
   });
 }
 
@@ -133,11 +132,32 @@ if (missing !== undefined) {
     t.match(JSON.parse(refused?.body ?? "{}"), { error: { code: "RATE_LIMIT_EXCEEDED", details: { limit: 500 } } });
   });
 
+  /** A request to one replica (not spread). */
+  const on = (i: number, method: string, path: string, headers: Record<string, string> = {}, body?: string) => {
+    const replica = replicas[i] as Replica;
+    return get(replica.agent, replica.port, path, { ...headers, ...(body === undefined ? {} : { "content-type": "application/json" }) }, method, body);
+  };
+
+  t.test("a key registered through one replica works on the others at once; its usage counts every replica's requests", async (t) => {
+    const registered = await on(0, "POST", "/api/register", {}, JSON.stringify({ email: "replicas@example.com", name: "replicas test" }));
+    t.equal(registered.status, 201, registered.body);
+    const { apiKey } = JSON.parse(registered.body).data;
+    for (let i = 0; i < 9; i++) t.equal((await spread(i, "/api/teams", apiKey)).status, 200, `request ${i} on replica ${i % REPLICAS}`);
+    // Usage goes to Redis in batches (a quarter second): read it from the third replica until all nine are in.
+    let usage: { totalRequests: number; recentRequests: { endpoint: string }[] } | undefined;
+    for (let attempt = 0; attempt < 40 && (usage?.totalRequests ?? 0) < 9; attempt++) {
+      if (attempt > 0) await sleep(100);
+      usage = JSON.parse((await on(2, "GET", "/api/dashboard/usage", { "x-api-key": apiKey })).body).data;
+    }
+    t.ok((usage?.totalRequests ?? 0) >= 9, `usage seen from replica 2 counts all nine requests (${usage?.totalRequests})`);
+    t.equal(usage?.recentRequests[usage.recentRequests.length - 1]?.endpoint, "/api/teams");
+    t.equal(usage?.recentRequests.length, Math.min(10, usage?.totalRequests ?? 0), "the last ten at most, from every replica");
+  });
+
   t.test("a key revoked through one replica is refused by the other two within a second", async (t) => {
     for (let i = 0; i < REPLICAS; i++) t.equal((await spread(i, "/api/teams", doomed)).status, 200, `replica ${i} serves the key`);
-    const out: string[] = [];
-    const code = await runKeysCommand(["revoke", "--key", doomed], { keysFile, redisUrl: redis.url, now: () => new Date(), out: (s) => out.push(s), err: (s) => out.push(s) });
-    t.equal(code, 0, out.join("\n"));
+    const revoked = await on(0, "DELETE", "/api/keys/current", { "x-api-key": doomed });
+    t.equal(revoked.status, 200, revoked.body);
     const revokedAt = performance.now();
     const delays = await Promise.all([1, 2].map(async (i) => {
       // Until this replica refuses it on both of its workers (two refusals in a row over fresh requests).
@@ -155,10 +175,10 @@ if (missing !== undefined) {
   });
 
   t.test("Redis stopped under load for 10 s: no request fails, /ready says degraded, limits shared again within 10 s of its return", async (t) => {
-    const results: Answer[] = [];
+    const results: (Answer & { at: number })[] = [];
     let isRunning = true;
     const loops = Array.from({ length: 30 }, async (_, i) => {
-      while (isRunning) results.push(await spread(i, "/api/players?limit=5", busy));
+      while (isRunning) results.push({ ...await spread(i, "/api/players?limit=5", busy), at: Date.now() });
     });
     await sleep(500);
     await redis.stop();
@@ -176,6 +196,10 @@ if (missing !== undefined) {
       t.equal(status, 200, "/ready stays 200");
       t.match(body.data.redis, { status: "degraded", detail: /redis unreachable/ });
     }
+    // Keys cannot be written where the other replicas would not see them: registration waits for Redis.
+    const refused = await on(1, "POST", "/api/register", {}, JSON.stringify({ email: "outage@example.com", name: "during the outage" }));
+    t.equal(refused.status, 503, refused.body);
+    t.match(JSON.parse(refused.body), { error: { code: "SERVICE_UNAVAILABLE" } });
     while (Date.now() - stoppedAt < 10_000) await sleep(100);
     const metricsDuring = await Promise.all(replicas.map(redisWorkers));
     t.same(metricsDuring, replicas.map(() => ({ shared: 0, local: 2 })), "metrics: every worker answering alone");
@@ -194,6 +218,15 @@ if (missing !== undefined) {
     const failed = results.filter((result) => result.status !== 200);
     t.ok(results.length > 100, `${results.length} requests under load`);
     t.same(failed.slice(0, 5), [], `no request failed (${failed.length} of ${results.length})`);
+    // Usage counted during the outage reached Redis once it was back. What was written to Redis before
+    // it stopped died with it (this Redis keeps nothing on disk); everything counted after is there.
+    const sinceStop = results.filter((result) => result.at >= stoppedAt).length;
+    let total = 0;
+    for (let attempt = 0; attempt < 50 && total < sinceStop; attempt++) {
+      if (attempt > 0) await sleep(100);
+      total = JSON.parse((await on(0, "GET", "/api/dashboard/usage", { "x-api-key": busy })).body).data?.totalRequests ?? 0;
+    }
+    t.ok(total >= sinceStop && total <= results.length, `usage counted during the outage is all in Redis (${total}; ${sinceStop} requests since Redis stopped, ${results.length} in all)`);
     // Shared again: a 30-an-hour key gets 30 answers across all three, not 30 each.
     const limited = await Promise.all(Array.from({ length: 60 }, (_, i) => spread(i, "/api/teams", after)));
     t.equal(limited.filter((result) => result.status === 200).length, 30, "30 across the replicas");

@@ -12,13 +12,13 @@ import type { VerifiedKey } from "../dispatch.js";
 import type { RequestContext } from "../context.js";
 import { jsonReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
-import type { UsageRings } from "../usage-rings.js";
+import type { UsageSource, UsageSummary } from "../usage-rings.js";
 
 /** What the key routes need from the running service. */
 export interface KeyServices {
   readonly registry: { info(slot: number): KeyInfo | undefined };
   readonly writer: KeyWriter;
-  readonly usage: UsageRings;
+  readonly usage: UsageSource;
   /** REGISTRATION=open; closed makes POST /api/register a 403 REGISTRATION_CLOSED. */
   readonly isRegistrationOpen: boolean;
 }
@@ -118,28 +118,33 @@ export function keyRoutes(services: KeyServices | undefined): RouteDefinition[] 
     });
   }
 
-  function usage(context: RequestContext): Reply {
-    const { registry, usage: rings } = need();
+  function usage(context: RequestContext): Reply | Promise<Reply> {
+    const { registry, usage: source } = need();
     const caller = callerOf(context);
     const record = registry.info(caller.key.slot);
     if (record === undefined) throw new Error(`no record in slot ${caller.key.slot}`);
     const resetAt = new Date((Math.ceil(context.now / 1000) + caller.result.resetSeconds) * 1000).toISOString();
-    const reply = jsonReply(200, {
-      success: true,
-      data: {
-        apiKey: {
-          prefix: caller.presentedKey.slice(0, PREFIX_LENGTH),
-          email: record.email,
-          ...(record.name === undefined ? {} : { name: record.name }),
-          createdAt: record.createdAt,
-          rateLimit: record.rateLimit,
+    const usageReply = (read: UsageSummary): Reply => ({
+      ...jsonReply(200, {
+        success: true,
+        data: {
+          apiKey: {
+            prefix: caller.presentedKey.slice(0, PREFIX_LENGTH),
+            email: record.email,
+            ...(record.name === undefined ? {} : { name: record.name }),
+            createdAt: record.createdAt,
+            rateLimit: record.rateLimit,
+          },
+          remaining: caller.result.remaining,
+          resetAt,
+          ...read,
         },
-        remaining: caller.result.remaining,
-        resetAt,
-        ...rings.read(caller.key.slot),
-      },
+      }),
+      cacheControl: "private, no-store",
     });
-    return { ...reply, cacheControl: "private, no-store" };
+    // With REDIS_URL the usage of every replica comes from Redis; without it, at once from memory.
+    const summary = source.read(caller.key.slot);
+    return summary instanceof Promise ? summary.then(usageReply) : usageReply(summary);
   }
 
   async function regenerate(context: RequestContext): Promise<Reply> {
