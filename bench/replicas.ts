@@ -81,10 +81,12 @@ function runWrk(server: Process, pathsFile: string, key: string, seconds: number
 const rpsOf = (result: WrkResult) => result.requests / (result.durationUs / 1e6);
 const errorsOf = (result: WrkResult) => result.connectErrors + result.readErrors + result.writeErrors + result.statusErrors + result.timeouts;
 
-async function redisCalls(client: Redis): Promise<number> {
+/** Calls of the take script (EVALSHA, EVAL once after a restart), and of every command but INFO. */
+async function redisCalls(client: Redis): Promise<{ script: number; all: number }> {
   const info = await client.info("commandstats");
-  // The take script runs as EVALSHA (EVAL once after a restart); nothing else is called per request.
-  return [...info.matchAll(/^cmdstat_(evalsha|eval):calls=(\d+)/gm)].reduce((sum, match) => sum + Number(match[2]), 0);
+  const calls = [...info.matchAll(/^cmdstat_([a-z|]+):calls=(\d+)/gm)].map((match) => [match[1] ?? "", Number(match[2])] as const);
+  const sum = (keep: (name: string) => boolean) => calls.filter(([name]) => keep(name)).reduce((total, [, count]) => total + count, 0);
+  return { script: sum((name) => name === "evalsha" || name === "eval"), all: sum((name) => name !== "info") };
 }
 
 async function main(): Promise<void> {
@@ -126,7 +128,9 @@ async function main(): Promise<void> {
         process.stderr.write(`${server.name.padEnd(22)} ${rpsOf(result).toFixed(0).padStart(7)} req/s  p50 ${(result.p50Us / 1000).toFixed(2)} ms  p99 ${(result.p99Us / 1000).toFixed(2)} ms  errors ${errorsOf(result)}\n`);
       }
     }
-    const calls = (await redisCalls(client)) - callsBefore;
+    const callsAfter = await redisCalls(client);
+    const calls = callsAfter.script - callsBefore.script;
+    const commands = callsAfter.all - callsBefore.all;
     client.disconnect();
 
     const cell = (name: string) => {
@@ -146,11 +150,12 @@ async function main(): Promise<void> {
         ["**Courtside + REDIS_URL**", withRedis.rps.toFixed(0), withRedis.p50.toFixed(2), withRedis.p99.toFixed(2), String(withRedis.errors), `**${(100 * ratio).toFixed(0)} %**`],
       ]),
       "",
-      `Redis script calls during the measured runs: ${calls} for ${sharedRequests} requests (one per ${calls === 0 ? "–" : Math.round(sharedRequests / calls)} requests: the leases at work).`,
+      `Redis during the measured runs: ${calls} take-script calls for ${sharedRequests} requests (one per ${calls === 0 ? "–" : Math.round(sharedRequests / calls)}: the leases at work); ${commands} commands in all,`,
+      "the rest being the usage batches (MULTI, HINCRBY, HSET, LPUSH, LTRIM, EXEC every 250 ms).",
     ].join("\n");
     process.stdout.write(`${section}\n`);
     if (!flags["no-readme"]) {
-      writeResults("replicas", { flags, alone, withRedis, ratio, redisCalls: calls, requests: sharedRequests });
+      writeResults("replicas", { flags, alone, withRedis, ratio, redisScriptCalls: calls, redisCommands: commands, requests: sharedRequests });
       writeSection("replicas", section);
     }
   } finally {
