@@ -246,11 +246,12 @@ function isEntryPoint(): boolean {
 }
 
 if (isEntryPoint()) {
-  process.exitCode = await runKeysCommand(process.argv.slice(2), {
+  // No top-level await: the single binary bundles this module as CommonJS.
+  void runKeysCommand(process.argv.slice(2), {
     keysFile: process.env["KEYS_FILE"] || "keys.json",
     redisUrl: process.env["REDIS_URL"],
     now: () => new Date(),
     out: (s) => process.stdout.write(`${s}\n`),
     err: (s) => process.stderr.write(`${s}\n`),
-  });
+  }).then((code) => { process.exitCode = code; });
 }
