@@ -43,7 +43,9 @@ an environment variable; the flag wins.
                                       names the client for per-address limits
   --registration open|closed  REGISTRATION  open: anyone may get a key (POST /api/register,
                                       /dashboard); closed: keys come from the keys command (default open)
-                      BODY_TIMEOUT_MS a POST body must arrive within this time (default 10000)`;
+                      BODY_TIMEOUT_MS a POST body must arrive within this time (default 10000)
+  --redis-url URL     REDIS_URL       share keys, key rate limits and usage with other replicas
+                                      through this Redis 7 (redis://host:port)`;
 
 /** The subcommands. Adding one (e.g. `sync`) is one entry here. */
 export const COMMANDS: Readonly<Record<string, CliCommand>> = {
@@ -65,6 +67,7 @@ export const COMMANDS: Readonly<Record<string, CliCommand>> = {
     usage: KEYS_USAGE.replace("npm run keys --", "courtside keys"),
     run: (argv, context) => runKeysCommand(argv, {
       keysFile: context.env["KEYS_FILE"] || "keys.json",
+      redisUrl: context.env["REDIS_URL"],
       now: () => new Date(),
       out: context.out,
       err: context.err,

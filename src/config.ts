@@ -22,13 +22,15 @@ export interface Config {
   readonly trustProxy: ProxyTrust | undefined;
   /** open: anyone may register for a key (POST /api/register, /dashboard); closed: keys come from the operator's command line. */
   readonly registration: "open" | "closed";
+  /** Redis shared by several replicas (keys, rate limits, usage); undefined: this process alone. */
+  readonly redisUrl: string | undefined;
 }
 
 /** The flags `serve` takes (each also an environment variable); shown by `courtside serve --help`. */
 export const SERVE_OPTIONS = {
   port: { type: "string" }, host: { type: "string" }, "data-dir": { type: "string" }, "keys-file": { type: "string" },
   workers: { type: "string" }, "log-level": { type: "string" }, "cors-origins": { type: "string" }, "cache-mb": { type: "string" },
-  "metrics-port": { type: "string" }, "trust-proxy": { type: "string" }, registration: { type: "string" },
+  "metrics-port": { type: "string" }, "trust-proxy": { type: "string" }, registration: { type: "string" }, "redis-url": { type: "string" },
 } as const;
 
 const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
@@ -54,6 +56,8 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
   const cors = values["cors-origins"] ?? env.CORS_ORIGINS ?? "";
   const registration = values.registration ?? env.REGISTRATION ?? "open";
   if (registration !== "open" && registration !== "closed") throw new ConfigError(`REGISTRATION must be open or closed, not ${registration}`);
+  const redisUrl = values["redis-url"] ?? env.REDIS_URL ?? "";
+  if (redisUrl !== "" && !/^rediss?:\/\//.test(redisUrl)) throw new ConfigError(`REDIS_URL must start with redis:// or rediss://, not ${redisUrl}`);
   return Object.freeze({
     host: values.host ?? env.HOST ?? "0.0.0.0",
     port: integer("PORT", values.port ?? env.PORT, 3000, 0, 65535),
@@ -68,5 +72,6 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
     metricsPort: integer("METRICS_PORT", values["metrics-port"] ?? env.METRICS_PORT, 9464, 0, 65535),
     trustProxy: parseTrustProxy(values["trust-proxy"] ?? env.TRUST_PROXY ?? "", (reason) => new ConfigError(`TRUST_PROXY ${reason}`)),
     registration,
+    redisUrl: redisUrl === "" ? undefined : redisUrl,
   });
 }

@@ -72,12 +72,15 @@ async function ensureDemoData(config: Config, logger: Logger): Promise<void> {
 }
 
 /** The keys file is re-read when it changes: its directory must be readable, and writable for the demo key. */
-function ensureKeys(config: Config): void {
+async function ensureKeys(config: Config, logger: Logger): Promise<void> {
   const file = config.keysFile;
   try {
     accessSync(dirname(file), constants.R_OK | constants.X_OK);
-    const demo = ensureDemoKey(file, new Date());
-    if (demo) process.stdout.write(`\nDemo API key (shown once; only its SHA-256 is stored in ${file}):\n\n    ${demo.key}\n\n`);
+    // With REDIS_URL the key store is Redis's (seeded from the keys file when Redis has none).
+    const demo = config.redisUrl === undefined
+      ? ensureDemoKey(file, new Date())
+      : await (await import("./redis/redis-keys.js")).prepareRedisKeys(config.redisUrl, file, new Date(), logger);
+    if (demo) process.stdout.write(`\nDemo API key (shown once; only its SHA-256 is stored in ${config.redisUrl === undefined ? file : "Redis"}):\n\n    ${demo.key}\n\n`);
   } catch (error) {
     if (error instanceof KeyStoreError) throw new StartupError(`KEYS_FILE ${error.message}`);
     throw fsFailure("KEYS_FILE directory of", file, error);
@@ -112,7 +115,7 @@ export async function runServe(argv: readonly string[], env: NodeJS.ProcessEnv, 
   process.once("SIGINT", () => stop("SIGINT"));
 
   await ensureDemoData(config, logger);
-  ensureKeys(config);
+  await ensureKeys(config, logger);
   try {
     // Here, not in the first worker: a machine the addon cannot load on is told before any port is touched.
     loadUws();

@@ -9,13 +9,16 @@ import { watchDataDir, type ReloadEvent, type ReloadWatcher } from "./store/relo
 import { createDispatcher } from "./http/app.js";
 import type { Dispatcher } from "./http/dispatch.js";
 import { startServer, type HttpServer } from "./http/server.js";
-import { ADDRESS_SLOTS, KEY_SLOTS, REGISTRATION_SLOTS, TokenBuckets } from "./http/token-buckets.js";
-import { UsageRings } from "./http/usage-rings.js";
+import { ADDRESS_SLOTS, KEY_SLOTS, REGISTRATION_SLOTS, TokenBuckets, type SharedKeyBuckets } from "./http/token-buckets.js";
+import type { RedisLink } from "./redis/link.js";
+import { UsageRings, type UsageSource } from "./http/usage-rings.js";
 import { RequestStats, type StatsSnapshot } from "./ops/request-stats.js";
 import type { Logger } from "./ops/log.js";
 import type { Config } from "./config.js";
 
 const DRAIN_QUIET_MS = 150;
+/** At boot, how long to wait for Redis before starting alone (keys from the keys file). */
+const REDIS_BOOT_WAIT_MS = 3_000;
 
 export interface Service {
   readonly port: number;
@@ -27,6 +30,8 @@ export interface Service {
   /** Swaps the whole set at once (a worker handed a reloaded set by the supervisor). */
   replaceEditions(next: EditionSet): void;
   stats(): StatsSnapshot;
+  /** With REDIS_URL: whether Redis is reachable now; undefined without it. */
+  sharedState(): "shared" | "local" | undefined;
   /** /ready turns 503, the listen socket closes, in-flight requests finish; resolves when none are left or after `graceMs`. */
   drain(graceMs?: number): Promise<void>;
   close(): void;
@@ -59,12 +64,18 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const logger = options.logger;
   let editions = options.editions ?? loadEditionSet(config.dataDir);
   const keyChanges = options.keyChanges ?? new KeyChanges();
+  const isShared = config.redisUrl !== undefined;
   const keys = new KeyRegistry(config.keysFile, {
-    changes: keyChanges,
+    // With REDIS_URL the file only seeds the copy at boot: Redis's change feed keeps it current.
+    ...(isShared ? {} : { changes: keyChanges }),
     onError: (error) => logger?.warn({ reason: error.message }, "keys file refused; keeping the keys loaded before"),
   });
-  const keyWriter = options.keyWriter ?? localKeyWriter(config.keysFile, keyChanges);
-  keys.watch();
+  const buckets = options.buckets ?? new TokenBuckets(KEY_SLOTS, ADDRESS_SLOTS);
+  const now = options.now ?? Date.now;
+  // Without REDIS_URL none of this is loaded: the keys file is the store, the buckets are this process's.
+  const shared = config.redisUrl === undefined ? undefined : await startShared(config.redisUrl, keys, buckets, now, logger);
+  const keyWriter = shared?.writer ?? options.keyWriter ?? localKeyWriter(config.keysFile, keyChanges);
+  if (shared === undefined) keys.watch();
   const reload = options.editions !== undefined ? NOT_WATCHING : watchDataDir(
     config.dataDir,
     () => editions,
@@ -76,18 +87,18 @@ export async function startService(config: Config, options: ServiceOptions = {})
     },
     options.reloadIntervalMs,
   );
-  const buckets = options.buckets ?? new TokenBuckets(KEY_SLOTS, ADDRESS_SLOTS);
   const stats = new RequestStats();
-  const now = options.now ?? Date.now;
   let isDraining = false;
   let dispatcher: Dispatcher | undefined;
   // Route codes in the rings follow the route table, which every thread builds in the same order.
-  const usage = new UsageRings(KEY_SLOTS, () => dispatcher?.routes.map((route) => route.path) ?? [], options.usageBuffer);
+  const rings = new UsageRings(KEY_SLOTS, () => dispatcher?.routes.map((route) => route.path) ?? [], options.usageBuffer);
+  const usage: UsageSource = shared?.usage(rings, (slot) => keys.info(slot)?.id) ?? rings;
   dispatcher = createDispatcher({
     editions: () => editions,
     keys,
     buckets,
     registrationBuckets: options.registrationBuckets ?? new TokenBuckets(0, REGISTRATION_SLOTS),
+    sharedBuckets: shared?.buckets,
     now,
     responseCacheBytes: config.responseCacheBytes,
     corsOrigins: config.corsOrigins,
@@ -95,7 +106,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     maxBodyBytes: config.maxBodyBytes,
     stats,
     onError: (error, requestId) => logger?.error({ requestId, err: error }, "unexpected error"),
-  }, { registry: keys, writer: keyWriter, usage, isRegistrationOpen: config.registration === "open" });
+  }, { registry: keys, writer: keyWriter, usage, isRegistrationOpen: config.registration === "open" }, shared === undefined ? undefined : () => shared.link.state);
   let server: HttpServer;
   try {
     server = await startServer({
@@ -116,21 +127,28 @@ export async function startService(config: Config, options: ServiceOptions = {})
   } catch (error) {
     keys.close();
     reload.close();
+    shared?.close();
     throw error;
   }
   const stopWatching = () => {
     keys.close();
     reload.close();
+    shared?.close();
   };
   return {
     port: server.port,
     dispatcher,
     keys,
-    usage,
+    usage: rings,
     reload,
     editions: () => editions,
     replaceEditions: (next) => { editions = next; },
-    stats: () => stats.snapshot(editions.ordered.map((edition) => ({ gameVersion: edition.key, status: edition.payload.meta.status, players: edition.rowCount }))),
+    stats: () => {
+      const snapshot = stats.snapshot(editions.ordered.map((edition) => ({ gameVersion: edition.key, status: edition.payload.meta.status, players: edition.rowCount })));
+      if (shared !== undefined) snapshot.redis = shared.link.state;
+      return snapshot;
+    },
+    sharedState: () => shared?.link.state,
     drain: async (graceMs = 8_000) => {
       isDraining = true;
       server.stopListening();
@@ -150,4 +168,49 @@ export async function startService(config: Config, options: ServiceOptions = {})
       server.close();
     },
   };
+}
+
+interface Shared {
+  readonly link: RedisLink;
+  readonly buckets: SharedKeyBuckets;
+  readonly writer: KeyWriter;
+  /** Usage counted in `rings` and written to Redis in batches. */
+  usage(rings: UsageRings, idOf: (slot: number) => string | undefined): UsageSource;
+  close(): void;
+}
+
+/**
+ * REDIS_URL: connects, serves Redis's key store (kept current by its change feed), writes keys to
+ * it, and draws on the key buckets every replica shares. Redis unreachable at boot is not fatal:
+ * the replica starts from the keys file and joins when Redis answers.
+ */
+async function startShared(url: string, keys: KeyRegistry, buckets: TokenBuckets, now: () => number, logger: Logger | undefined): Promise<Shared> {
+  const [{ RedisLink }, { RedisKeyFeed, redisKeyWriter }, { RedisKeyBuckets }, { RedisUsage }] = await Promise.all([
+    import("./redis/link.js"), import("./redis/redis-keys.js"), import("./redis/shared-buckets.js"), import("./redis/shared-usage.js"),
+  ]);
+  const link = new RedisLink(url, logger);
+  const feed = new RedisKeyFeed(link, keys, logger);
+  if (await link.waitShared(REDIS_BOOT_WAIT_MS)) await feed.refresh();
+  else logger?.warn({ redis: "local" }, `redis unreachable at start (${redactUrl(url)}): answering alone with the keys file until it answers`);
+  const sharedBuckets = new RedisKeyBuckets(link, buckets, now);
+  let usage: InstanceType<typeof RedisUsage> | undefined;
+  return {
+    link,
+    buckets: sharedBuckets,
+    writer: redisKeyWriter(link, feed),
+    usage: (rings, idOf) => (usage = new RedisUsage(link, rings, idOf)),
+    close: () => {
+      // What is still queued goes out before the connection closes (best effort: a drain, not a crash).
+      void usage?.flush().finally(() => link.close());
+      usage?.close();
+      sharedBuckets.close();
+      feed.close();
+      if (usage === undefined) link.close();
+    },
+  };
+}
+
+/** A Redis URL may hold a password: logs show it without. */
+export function redactUrl(url: string): string {
+  return url.replace(/\/\/[^@/]*@/, "//…@");
 }

@@ -14,7 +14,7 @@ import { playerIdRoutes } from "./routes/player-id.js";
 import { publicRoutes } from "./routes/public-players.js";
 import { playerRoutes } from "./routes/players.js";
 import { searchRoutes } from "./routes/search.js";
-import { serviceRoutes } from "./routes/service.js";
+import { serviceRoutes, type SharedStateSource } from "./routes/service.js";
 import { teamRoutes } from "./routes/teams.js";
 import { trendingRoutes } from "./routes/trending.js";
 import { versionedRoutes } from "./routes/versioned.js";
@@ -23,17 +23,17 @@ import { versionedRoutes } from "./routes/versioned.js";
  * Every route, the documentation routes included (they describe the whole table, themselves too).
  * Without `keys` the key routes are listed but cannot run: a table built only to be described.
  */
-export function buildRoutes(isReady: () => boolean, keys?: KeyServices): RouteDefinition[] {
+export function buildRoutes(isReady: () => boolean, keys?: KeyServices, sharedState?: SharedStateSource): RouteDefinition[] {
   const routes: RouteDefinition[] = [
     ...playerRoutes, ...searchRoutes, ...bulkRoutes, ...batchRoutes, ...historyRoutes, ...playerIdRoutes, ...teamRoutes, ...versionedRoutes,
-    ...trendingRoutes, ...badgeRoutes, ...publicRoutes, ...aboutRoutes, ...serviceRoutes(isReady),
+    ...trendingRoutes, ...badgeRoutes, ...publicRoutes, ...aboutRoutes, ...serviceRoutes(isReady, sharedState),
     ...keyRoutes(keys), ...dashboardRoutes(),
   ];
   routes.push(...docsRoutes(() => routes));
   return routes;
 }
 
-export function createDispatcher(options: Omit<DispatchOptions, "router">, keys?: KeyServices): Dispatcher {
-  const router = new Router(buildRoutes(() => !options.isDraining(), keys));
+export function createDispatcher(options: Omit<DispatchOptions, "router">, keys?: KeyServices, sharedState?: SharedStateSource): Dispatcher {
+  const router = new Router(buildRoutes(() => !options.isDraining(), keys, sharedState));
   return new Dispatcher({ ...options, router });
 }

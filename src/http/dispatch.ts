@@ -13,7 +13,7 @@ import { chooseEncoding, encodedBody, matchesIfNoneMatch, type Encoding } from "
 import { cacheControlOf, errorReply, ownedReply, type Reply } from "./reply.js";
 import type { RouteDefinition, Router } from "./router.js";
 import type { RequestStats } from "../ops/request-stats.js";
-import { ADDRESS_POLICY, KEY_POLICY, REGISTRATION_POLICY, rateLimitLines, refillPerMs, type TakeResult, type TokenBuckets } from "./token-buckets.js";
+import { ADDRESS_POLICY, KEY_POLICY, REGISTRATION_POLICY, rateLimitLines, refillPerMs, type SharedKeyBuckets, type TakeResult, type TokenBuckets } from "./token-buckets.js";
 
 export interface IncomingRequest {
   method: string;
@@ -61,6 +61,8 @@ export interface DispatchOptions {
   buckets: TokenBuckets;
   /** Registrations per client address (REGISTRATION_POLICY), shared by every worker like `buckets`. */
   registrationBuckets: TokenBuckets;
+  /** With REDIS_URL: the key buckets every replica shares (address buckets stay per replica). */
+  sharedBuckets?: SharedKeyBuckets | undefined;
   now: () => number;
   /** 0 disables the response cache (benchmarks of the uncached path). */
   responseCacheBytes: number;
@@ -88,6 +90,8 @@ export interface Admission {
   presentedKey?: string;
 }
 type Limit = Admission;
+/** Admission decided now, or (shared buckets only) when the shared store answers. */
+type Admitted = Limit | undefined | Promise<Limit>;
 
 /** A request line already answered with a cacheable reply: its route and that reply. */
 interface Answered { route: RouteDefinition; reply: Reply }
@@ -132,12 +136,14 @@ export class Dispatcher {
     return this.options.router.definitions;
   }
 
+  /**
+   * Answers at once, except a key write (an asynchronous handler) and a keyed request whose token
+   * must come from the buckets replicas share (REDIS_URL) when this replica holds none of them.
+   */
   dispatch(request: IncomingRequest): Outgoing | Promise<Outgoing> {
     const requestId = `${this.requestPrefix}-${(++this.requestCount).toString(36)}`;
     const now = this.options.now();
-    let limit: Limit | undefined;
     let route: RouteDefinition | undefined;
-    let reply: Reply;
     try {
       if (request.method === "OPTIONS" && this.corsOrigin(request.origin) !== undefined) {
         return this.preflight(request, requestId);
@@ -146,9 +152,12 @@ export class Dispatcher {
       const answered = line === undefined ? undefined : this.answered?.get(line);
       if (answered !== undefined) {
         route = answered.route;
-        limit = this.admit(route, request, now);
-        if (this.options.stats) this.options.stats.cache.hits += 1;
-        return this.respond(request, requestId, route.path, answered.reply, limit);
+        const replay = (limit: Limit | undefined): Outgoing => {
+          if (this.options.stats) this.options.stats.cache.hits += 1;
+          return this.respond(request, requestId, answered.route.path, answered.reply, limit);
+        };
+        const admitted = this.admit(route, request, now);
+        return admitted instanceof Promise ? this.admitLater(admitted, request, requestId, route.path, replay) : replay(admitted);
       }
       const segments = decodePath(request.url);
       const match = this.options.router.match(request.method, segments);
@@ -158,14 +167,29 @@ export class Dispatcher {
         const error = new ApiError("METHOD_NOT_ALLOWED", { allowed }, `${request.method} is not allowed on ${request.url}; use ${allowed.join(", ")}`);
         return this.respond(request, requestId, "(method not allowed)", { ...errorReply(error, requestId), headers: [["Allow", allowed.join(", ")]] }, undefined);
       }
-      route = match.route;
-      limit = this.admit(route, request, now);
+      const matched = match.route;
+      route = matched;
+      const admitted = this.admit(matched, request, now);
+      if (admitted instanceof Promise) {
+        return this.admitLater(admitted, request, requestId, matched.path, (limit) => this.handle(request, requestId, now, line, matched, match.pathParams, limit));
+      }
+      return this.handle(request, requestId, now, line, matched, match.pathParams, admitted);
+    } catch (error) {
+      const failed = this.failure(error, requestId, undefined);
+      return this.respond(request, requestId, route?.path ?? "(unmatched)", failed.reply, failed.limit);
+    }
+  }
+
+  /** Parameters (400) → handler → the answer, for a request already admitted. */
+  private handle(request: IncomingRequest, requestId: string, now: number, line: string | undefined, route: RouteDefinition, pathParams: Record<string, string>, limit: Limit | undefined): Outgoing | Promise<Outgoing> {
+    let reply: Reply;
+    try {
       if (route.bodySchema !== undefined) checkBody(request, this.options.maxBodyBytes);
       const query = parseQueryString(request.rawQuery);
       const values = validateParams(route.params, query);
       const editions = this.options.editions();
       const handled = route.handle({
-        method: request.method, path: request.url, pathParams: match.pathParams, query, values, editions, requestId,
+        method: request.method, path: request.url, pathParams, query, values, editions, requestId,
         body: request.body, contentType: request.contentType, now, caller: limit,
         cached: (key, build) => this.cached(key, build),
       });
@@ -175,7 +199,15 @@ export class Dispatcher {
     } catch (error) {
       ({ reply, limit } = this.failure(error, requestId, limit));
     }
-    return this.respond(request, requestId, route?.path ?? "(unmatched)", reply, limit);
+    return this.respond(request, requestId, route.path, reply, limit);
+  }
+
+  /** A request waiting for the shared buckets: continues when they answer, through the same funnel. Never rejects. */
+  private admitLater(admitted: Promise<Limit>, request: IncomingRequest, requestId: string, route: string, next: (limit: Limit) => Outgoing | Promise<Outgoing>): Promise<Outgoing> {
+    return admitted.then(next, (error: unknown) => {
+      const failed = this.failure(error, requestId, undefined);
+      return this.respond(request, requestId, route, failed.reply, failed.limit);
+    });
   }
 
   /** An asynchronous handler's reply, through the same funnel. Never rejects. */
@@ -213,8 +245,8 @@ export class Dispatcher {
     return `${request.url}?${request.rawQuery}`;
   }
 
-  /** Checks the key (or the address) and takes a token; throws 401/429. */
-  private admit(route: RouteDefinition, request: IncomingRequest, now: number): Limit | undefined {
+  /** Checks the key (or the address) and takes a token; throws (or rejects with) 401/429. */
+  private admit(route: RouteDefinition, request: IncomingRequest, now: number): Admitted {
     const { buckets } = this.options;
     if (route.access === "none") return undefined;
     const addressLimit = (): Limit => {
@@ -241,11 +273,17 @@ export class Dispatcher {
     const capacity = verified.rateLimit;
     // Past the slots allocated at boot, keys share buckets (stricter, never laxer) instead of failing.
     const slot = verified.slot % buckets.keySlots;
-    const result = buckets.take(slot, capacity, refillPerMs(capacity, KEY_POLICY.windowSeconds), now);
-    return ensureAllowed({
-      result, capacity, windowSeconds: KEY_POLICY.windowSeconds, policy: capacity === KEY_POLICY.capacity ? "free" : "custom", slot, buckets,
-      key: verified, presentedKey: key,
-    });
+    const policy = capacity === KEY_POLICY.capacity ? "free" : "custom";
+    const shared = this.options.sharedBuckets;
+    if (shared === undefined) {
+      const result = buckets.take(slot, capacity, refillPerMs(capacity, KEY_POLICY.windowSeconds), now);
+      return ensureAllowed({ result, capacity, windowSeconds: KEY_POLICY.windowSeconds, policy, slot, buckets, key: verified, presentedKey: key });
+    }
+    const result = shared.take(verified.id, slot, capacity, now);
+    if (result !== undefined) return ensureAllowed({ result, capacity, windowSeconds: KEY_POLICY.windowSeconds, policy, slot, buckets, key: verified, presentedKey: key });
+    // This replica holds no token of this key: only this request waits for Redis.
+    return shared.takeShared(verified.id, slot, capacity, now)
+      .then((later) => ensureAllowed({ result: later, capacity, windowSeconds: KEY_POLICY.windowSeconds, policy, slot, buckets, key: verified, presentedKey: key }));
   }
 
   private cached(key: string, build: () => Reply): Reply {
@@ -264,7 +302,8 @@ export class Dispatcher {
     const isNotModified = reply.etag !== undefined && reply.status === 200 && matchesIfNoneMatch(request.ifNoneMatch, reply.etag);
     if (isNotModified && limit && limit.result.isAllowed) {
       // A 304 takes no token: give back the one taken on admission.
-      limit.buckets.refund(limit.slot, limit.capacity);
+      if (limit.key !== undefined && this.options.sharedBuckets !== undefined) this.options.sharedBuckets.refund(limit.key.id, limit.slot, limit.capacity);
+      else limit.buckets.refund(limit.slot, limit.capacity);
       limit = { ...limit, result: { ...limit.result, remaining: Math.min(limit.capacity, limit.result.remaining + 1) } };
     }
     let headers = `X-Request-Id: ${requestId}`;

@@ -161,7 +161,8 @@ export class TokenBuckets {
   }
 }
 
-function toResult(isAllowed: boolean, tokens: number, capacity: number, refillPerMs: number): TakeResult {
+/** The rounded numbers of a decision, given the (fractional) tokens left after it. */
+export function toResult(isAllowed: boolean, tokens: number, capacity: number, refillPerMs: number): TakeResult {
   return {
     isAllowed,
     remaining: Math.max(0, Math.floor(tokens + EPSILON)),
@@ -172,6 +173,18 @@ function toResult(isAllowed: boolean, tokens: number, capacity: number, refillPe
 
 function ceilSeconds(ms: number): number {
   return Math.max(0, Math.ceil(ms / 1000 - EPSILON));
+}
+
+/**
+ * Key buckets that several replicas share (REDIS_URL). A take answers at once from what this
+ * replica holds, or returns undefined: then `takeShared` asks the shared store, and only that
+ * request waits for the answer. Used instead of TokenBuckets' key slots; absent without REDIS_URL.
+ */
+export interface SharedKeyBuckets {
+  take(id: string, slot: number, capacity: number, now: number): TakeResult | undefined;
+  takeShared(id: string, slot: number, capacity: number, now: number): Promise<TakeResult>;
+  /** Gives back the token a request took (a 304 costs nothing). */
+  refund(id: string, slot: number, capacity: number): void;
 }
 
 /** 32-bit FNV-1a over UTF-16 code units: cheap, well spread for short strings like addresses. */

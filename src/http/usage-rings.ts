@@ -26,6 +26,12 @@ export interface UsageSummary {
   readonly recentRequests: readonly UsageEntry[];
 }
 
+/** Where requests are counted and usage is read: these rings, or (REDIS_URL) usage across replicas. */
+export interface UsageSource {
+  record(keySlot: number, route: string, method: string, status: number, ms: number, now: number): void;
+  read(keySlot: number): UsageSummary | Promise<UsageSummary>;
+}
+
 // Float64 fields per slot: total, last timestamp, then (timestamp, ms) per ring entry.
 const FLOATS = 2 + 2 * RECENT_REQUESTS;
 const TOTAL = 0;

@@ -4,11 +4,16 @@
 import { realpathSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { createKey, KeyStoreError, listKeys, regenerateKey, revokeKey, type IssuedKey, type KeyInfo } from "./key-store.js";
+import {
+  createKey, KeyStoreError, listKeys, regenerateKey, revokeKey, toKeyInfo, withNewKey, withRegeneratedKey, withRevokedKey,
+  type CreateKeyOptions, type IssuedKey, type KeyInfo, type KeyOperationOptions,
+} from "./key-store.js";
 
 export interface KeysCommandEnv {
   /** The keys file when no --keys-file is given (the entry passes $KEYS_FILE, else keys.json). */
   readonly keysFile: string;
+  /** With a Redis URL ($REDIS_URL) the command works on the key store in Redis, not the file. */
+  readonly redisUrl?: string | undefined;
   readonly now: () => Date;
   /** One call per block of output; the entry adds the final line break. */
   readonly out: (s: string) => void;
@@ -33,6 +38,8 @@ Commands:
 Options:
   --json              print JSON (create and regenerate: one object whose "key" is the new key)
   --keys-file PATH    the keys file (default: $KEYS_FILE, else keys.json)
+  --redis-url URL     work on the key store in Redis instead (default: $REDIS_URL);
+                      every running replica sees the change within a second
   -h, --help          show this text`;
 
 const COMMANDS = {
@@ -50,18 +57,19 @@ const OPTIONS = {
   key: { type: "string" },
   json: { type: "boolean" },
   "keys-file": { type: "string" },
+  "redis-url": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 // Accepted by every command.
-const COMMON_OPTIONS: ReadonlySet<string> = new Set(["json", "keys-file", "help"]);
+const COMMON_OPTIONS: ReadonlySet<string> = new Set(["json", "keys-file", "redis-url", "help"]);
 
 /** Raised for a malformed command line; turned into the usage text and exit code 2. */
 class UsageError extends Error {}
 
 /** Runs the keys command; returns the process exit code (0 done, 1 failed, 2 usage). */
-export function runKeysCommand(argv: string[], env: KeysCommandEnv): number {
+export async function runKeysCommand(argv: string[], env: KeysCommandEnv): Promise<number> {
   try {
-    return run(argv, env);
+    return await run(argv, env);
   } catch (error) {
     if (error instanceof UsageError) {
       env.err(`${error.message}\n\n${KEYS_USAGE}`);
@@ -75,7 +83,48 @@ export function runKeysCommand(argv: string[], env: KeysCommandEnv): number {
   }
 }
 
-function run(argv: string[], env: KeysCommandEnv): number {
+/** Where the command's operations go: the keys file, or the key store in Redis. */
+interface KeyStoreTarget {
+  create(options: CreateKeyOptions): IssuedKey | Promise<IssuedKey>;
+  list(): KeyInfo[] | Promise<KeyInfo[]>;
+  regenerate(options: KeyOperationOptions): IssuedKey | Promise<IssuedKey>;
+  revoke(options: KeyOperationOptions): KeyInfo | Promise<KeyInfo>;
+  readonly where: string;
+  close(): void;
+}
+
+function fileTarget(file: string): KeyStoreTarget {
+  return {
+    create: (options) => createKey(file, options),
+    list: () => listKeys(file),
+    regenerate: (options) => regenerateKey(file, options),
+    revoke: (options) => revokeKey(file, options),
+    where: file,
+    close: () => {},
+  };
+}
+
+async function redisTarget(url: string): Promise<KeyStoreTarget> {
+  // Loaded only with a Redis URL, like everything Redis.
+  const { RedisLink } = await import("../redis/link.js");
+  const { readRedisKeys, updateRedisKeys, REDIS_WHERE } = await import("../redis/redis-keys.js");
+  const link = new RedisLink(url);
+  if (!(await link.waitShared(3_000))) {
+    link.close();
+    throw new KeyStoreError(`cannot reach Redis at ${url.replace(/\/\/[^@/]*@/, "//…@")}; nothing was changed`);
+  }
+  const { client } = link;
+  return {
+    create: (options) => updateRedisKeys(client, (store) => withNewKey(store, options)),
+    list: async () => (await readRedisKeys(client)).store.keys.map(toKeyInfo),
+    regenerate: (options) => updateRedisKeys(client, (store) => withRegeneratedKey(store, REDIS_WHERE, options)),
+    revoke: (options) => updateRedisKeys(client, (store) => withRevokedKey(store, REDIS_WHERE, options)),
+    where: REDIS_WHERE,
+    close: () => link.close(),
+  };
+}
+
+async function run(argv: string[], env: KeysCommandEnv): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
@@ -97,12 +146,21 @@ function run(argv: string[], env: KeysCommandEnv): number {
     if (!COMMON_OPTIONS.has(option) && !allowed.includes(option)) throw new UsageError(`${commandName} does not take --${option}.`);
   }
 
-  const file = values["keys-file"] ?? env.keysFile;
+  const redisUrl = values["redis-url"] ?? env.redisUrl;
+  const target = redisUrl === undefined || redisUrl === "" ? fileTarget(values["keys-file"] ?? env.keysFile) : await redisTarget(redisUrl);
+  try {
+    return await runOn(target, commandName, values, env);
+  } finally {
+    target.close();
+  }
+}
+
+async function runOn(target: KeyStoreTarget, commandName: Command, values: { email?: string | undefined; name?: string | undefined; "rate-limit"?: string | undefined; key?: string | undefined; json?: boolean | undefined }, env: KeysCommandEnv): Promise<number> {
   const isJson = values.json === true;
   switch (commandName) {
     case "create": {
       if (values.email === undefined) throw new UsageError("create needs --email.");
-      const issued = createKey(file, {
+      const issued = await target.create({
         email: values.email,
         name: values.name,
         rateLimit: parseRateLimit(values["rate-limit"]),
@@ -112,19 +170,19 @@ function run(argv: string[], env: KeysCommandEnv): number {
       return EXIT_OK;
     }
     case "list": {
-      const records = listKeys(file);
-      env.out(isJson ? JSON.stringify(records.map(listEntry)) : listTable(file, records));
+      const records = await target.list();
+      env.out(isJson ? JSON.stringify(records.map(listEntry)) : listTable(target.where, records));
       return EXIT_OK;
     }
     case "regenerate": {
       if (values.key === undefined) throw new UsageError("regenerate needs --key.");
-      const issued = regenerateKey(file, { key: values.key, now: env.now() });
+      const issued = await target.regenerate({ key: values.key, now: env.now() });
       env.out(isJson ? issuedJson(issued) : issuedText("Regenerated", issued));
       return EXIT_OK;
     }
     case "revoke": {
       if (values.key === undefined) throw new UsageError("revoke needs --key.");
-      const record = revokeKey(file, { key: values.key, now: env.now() });
+      const record = await target.revoke({ key: values.key, now: env.now() });
       env.out(isJson ? JSON.stringify({ revoked: record.id }) : `Revoked key ${record.id} (${record.email}).`);
       return EXIT_OK;
     }
@@ -188,10 +246,12 @@ function isEntryPoint(): boolean {
 }
 
 if (isEntryPoint()) {
-  process.exitCode = runKeysCommand(process.argv.slice(2), {
+  // No top-level await: the single binary bundles this module as CommonJS.
+  void runKeysCommand(process.argv.slice(2), {
     keysFile: process.env["KEYS_FILE"] || "keys.json",
+    redisUrl: process.env["REDIS_URL"],
     now: () => new Date(),
     out: (s) => process.stdout.write(`${s}\n`),
     err: (s) => process.stderr.write(`${s}\n`),
-  });
+  }).then((code) => { process.exitCode = code; });
 }

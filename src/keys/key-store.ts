@@ -9,9 +9,10 @@ import { basename, dirname, join } from "node:path";
 /**
  * Why a key operation was refused, so callers can answer without parsing messages: `invalid` (bad
  * input), `limit` (a fourth active key for one e-mail), `unknown-key` / `revoked` (the key given is
- * not an active key), `store` (the file cannot be read, written or locked).
+ * not an active key), `store` (the file cannot be read, written or locked), `unavailable` (the
+ * shared store, Redis, is unreachable: nothing was written, retry later).
  */
-export type KeyStoreFailure = "invalid" | "limit" | "unknown-key" | "revoked" | "store";
+export type KeyStoreFailure = "invalid" | "limit" | "unknown-key" | "revoked" | "store" | "unavailable";
 
 /** Everything that can go wrong with the keys file or a key operation, in words for the operator. */
 export class KeyStoreError extends Error {
@@ -211,8 +212,18 @@ export interface CreateKeyOptions {
   readonly now: Date;
 }
 
-/** Creates a key for `email`; refuses a fourth active key for the same address (compared lower-case). */
-export function createKey(file: string, options: CreateKeyOptions): IssuedKey {
+/** A key-store change: the store to write and what to tell the caller. */
+export interface KeyChange<T> {
+  readonly store: KeyStoreFile;
+  readonly result: T;
+}
+
+/**
+ * The key operations as pure functions of a store, so the keys file and Redis (REDIS_URL) apply
+ * the same rules. `where` names the store in error messages (the file, or Redis).
+ * Creates a key for `email`; refuses a fourth active key for the same address (compared lower-case).
+ */
+export function withNewKey(store: KeyStoreFile, options: CreateKeyOptions): KeyChange<IssuedKey> {
   const email = options.email.trim();
   if (!EMAIL_SHAPE.test(email)) throw new KeyStoreError(`"${options.email}" is not an e-mail address`, "invalid");
   const rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
@@ -221,11 +232,6 @@ export function createKey(file: string, options: CreateKeyOptions): IssuedKey {
   }
   const name = options.name?.trim();
   const purpose = options.purpose?.trim();
-  return withKeysFileLock(file, () => appendKey(file, email, name, purpose, rateLimit, options.now));
-}
-
-function appendKey(file: string, email: string, name: string | undefined, purpose: string | undefined, rateLimit: number, now: Date): IssuedKey {
-  const store = readKeyStore(file);
   const lowerEmail = email.toLowerCase();
   const activeForEmail = store.keys.filter((record) => record.revokedAt === undefined && record.email.toLowerCase() === lowerEmail);
   if (activeForEmail.length >= MAX_ACTIVE_KEYS_PER_EMAIL) {
@@ -235,7 +241,6 @@ function appendKey(file: string, email: string, name: string | undefined, purpos
       "limit",
     );
   }
-
   const key = generateKey();
   const record: KeyRecord = {
     id: newRecordId(store.keys),
@@ -244,11 +249,33 @@ function appendKey(file: string, email: string, name: string | undefined, purpos
     ...(name === undefined || name === "" ? {} : { name }),
     ...(purpose === undefined || purpose === "" ? {} : { purpose }),
     rateLimit,
-    createdAt: now.toISOString(),
+    createdAt: options.now.toISOString(),
   };
   // Appended, never inserted: a record's index is its rate-limit slot and must not move.
-  writeKeyStore(file, { version: 1, keys: [...store.keys, record] });
-  return { key, record: toKeyInfo(record) };
+  return { store: { version: 1, keys: [...store.keys, record] }, result: { key, record: toKeyInfo(record) } };
+}
+
+/**
+ * Replaces an active key by a new one under the same record id, so its rate-limit slot and history
+ * stay with the holder. Only the digest changes, so the old key stops matching at once.
+ */
+export function withRegeneratedKey(store: KeyStoreFile, where: string, options: KeyOperationOptions): KeyChange<IssuedKey> {
+  const { index, record: old } = findActive(where, store, options.key);
+  const key = generateKey();
+  const record: KeyRecord = { ...old, digest: digestKey(key), regeneratedAt: options.now.toISOString() };
+  return { store: { version: 1, keys: store.keys.map((other, i) => (i === index ? record : other)) }, result: { key, record: toKeyInfo(record) } };
+}
+
+/** Marks an active key revoked. The record stays (its slot must not be reused by a later key). */
+export function withRevokedKey(store: KeyStoreFile, where: string, options: KeyOperationOptions): KeyChange<KeyInfo> {
+  const { index, record: old } = findActive(where, store, options.key);
+  const record: KeyRecord = { ...old, revokedAt: options.now.toISOString() };
+  return { store: { version: 1, keys: store.keys.map((other, i) => (i === index ? record : other)) }, result: toKeyInfo(record) };
+}
+
+/** withNewKey on the keys file, under its lock. */
+export function createKey(file: string, options: CreateKeyOptions): IssuedKey {
+  return applyToFile(file, (store) => withNewKey(store, options));
 }
 
 /** Every record in file order (the order of their rate-limit slots), revoked ones included. */
@@ -261,29 +288,22 @@ export interface KeyOperationOptions {
   readonly now: Date;
 }
 
-/**
- * Replaces an active key by a new one under the same record id, so its rate-limit slot and history
- * stay with the holder. Only the digest changes, so the old key stops matching at once.
- */
+/** withRegeneratedKey on the keys file, under its lock. */
 export function regenerateKey(file: string, options: KeyOperationOptions): IssuedKey {
-  return withKeysFileLock(file, () => {
-    const store = readKeyStore(file);
-    const { index, record: old } = findActive(file, store, options.key);
-    const key = generateKey();
-    const record: KeyRecord = { ...old, digest: digestKey(key), regeneratedAt: options.now.toISOString() };
-    writeKeyStore(file, { version: 1, keys: store.keys.map((other, i) => (i === index ? record : other)) });
-    return { key, record: toKeyInfo(record) };
-  });
+  return applyToFile(file, (store) => withRegeneratedKey(store, file, options));
 }
 
-/** Marks an active key revoked. The record stays (its slot must not be reused by a later key). */
+/** withRevokedKey on the keys file, under its lock. */
 export function revokeKey(file: string, options: KeyOperationOptions): KeyInfo {
+  return applyToFile(file, (store) => withRevokedKey(store, file, options));
+}
+
+/** One read-modify-write of the keys file under its lock. */
+function applyToFile<T>(file: string, change: (store: KeyStoreFile) => KeyChange<T>): T {
   return withKeysFileLock(file, () => {
-    const store = readKeyStore(file);
-    const { index, record: old } = findActive(file, store, options.key);
-    const record: KeyRecord = { ...old, revokedAt: options.now.toISOString() };
-    writeKeyStore(file, { version: 1, keys: store.keys.map((other, i) => (i === index ? record : other)) });
-    return toKeyInfo(record);
+    const { store, result } = change(readKeyStore(file));
+    writeKeyStore(file, store);
+    return result;
   });
 }
 
@@ -352,6 +372,7 @@ export class KeyRegistry {
    */
   #recent = new Map<string, KeyRecordView>();
   #records: readonly KeyRecord[];
+  #store: KeyStoreFile;
   readonly #changes: KeyChanges | undefined;
   #seenChange: number;
   #listener: (() => void) | undefined;
@@ -363,8 +384,14 @@ export class KeyRegistry {
     this.#changes = options.changes;
     this.#seenChange = this.#changes?.current() ?? 0;
     const store = readKeyStore(file);
+    this.#store = store;
     this.#entriesByDigest = indexActiveKeys(store);
     this.#records = store.keys;
+  }
+
+  /** The store being served (digests only), e.g. to seed a Redis that lost it. */
+  get store(): KeyStoreFile {
+    return this.#store;
   }
 
   /** Records in the file, revoked included: every slot verify can return is below this. */
@@ -409,10 +436,19 @@ export class KeyRegistry {
       this.#onError?.(reported);
       return false;
     }
+    this.replace(store);
+    return true;
+  }
+
+  /**
+   * Serves `store` from now on (a reload, or a copy from Redis's change feed). The verified-key memo
+   * is emptied with it, so a revoked or regenerated key stops matching at once.
+   */
+  replace(store: KeyStoreFile): void {
+    this.#store = store;
     this.#entriesByDigest = indexActiveKeys(store);
     this.#recent = new Map();
     this.#records = store.keys;
-    return true;
   }
 
   /**
@@ -456,12 +492,12 @@ function indexActiveKeys(store: KeyStoreFile): Map<string, RegistryEntry> {
   return entries;
 }
 
-function findActive(file: string, store: KeyStoreFile, key: string): { index: number; record: KeyRecord } {
+function findActive(where: string, store: KeyStoreFile, key: string): { index: number; record: KeyRecord } {
   if (!KEY_SHAPE.test(key)) throw new KeyStoreError(`that is not a key: keys look like ${KEY_PREFIX} followed by ${KEY_BODY_LENGTH} lower-case letters and digits`, "invalid");
   const digest = digestKey(key);
   const index = store.keys.findIndex((record) => record.digest === digest);
   const record = store.keys[index];
-  if (record === undefined) throw new KeyStoreError(`no key in ${file} matches the key given (it may have been regenerated)`, "unknown-key");
+  if (record === undefined) throw new KeyStoreError(`no key in ${where} matches the key given (it may have been regenerated)`, "unknown-key");
   if (record.revokedAt !== undefined) throw new KeyStoreError(`key ${record.id} was revoked at ${record.revokedAt}`, "revoked");
   return { index, record };
 }
@@ -474,13 +510,13 @@ function newRecordId(existing: readonly KeyRecord[]): string {
   }
 }
 
-function toKeyInfo(record: KeyRecord): KeyInfo {
+export function toKeyInfo(record: KeyRecord): KeyInfo {
   const { digest: _digest, ...info } = record;
   return info;
 }
 
 /** Checks the parsed file field by field so a hand edit gone wrong is named, not half-loaded. */
-function validateKeyStore(file: string, parsed: unknown): KeyStoreFile {
+export function validateKeyStore(file: string, parsed: unknown): KeyStoreFile {
   const fail = (reason: string): never => {
     throw new KeyStoreError(`${file}: corrupt keys file: ${reason}`);
   };

@@ -20,12 +20,17 @@ export function buildRegistry(source: MetricsSource): { registry: Registry; refr
   const editions = new Gauge({ name: "courtside_editions_loaded", help: "Editions loaded (per worker, the same everywhere)", labelNames: ["gameVersion", "status"], registers: [registry] });
   const players = new Gauge({ name: "courtside_edition_players", help: "Players per loaded edition", labelNames: ["gameVersion"], registers: [registry] });
   const workers = new Gauge({ name: "courtside_workers", help: "Workers answering the scrape", registers: [registry] });
+  const redis = new Gauge({ name: "courtside_redis_workers", help: "With REDIS_URL: workers by Redis state (shared = reaching Redis, local = answering alone)", labelNames: ["state"], registers: [registry] });
   const restarts = new Gauge({ name: "courtside_worker_restarts_total", help: "Workers restarted by the supervisor since start", registers: [registry] });
 
   const refresh = async () => {
     const snapshots = await source.collect();
     registry.resetMetrics();
     workers.set(snapshots.length);
+    if (snapshots.some((snapshot) => snapshot.redis !== undefined)) {
+      redis.set({ state: "shared" }, 0);
+      redis.set({ state: "local" }, 0);
+    }
     restarts.set(source.restarts());
     let hits = 0;
     let misses = 0;
@@ -41,6 +46,7 @@ export function buildRegistry(source: MetricsSource): { registry: Registry; refr
           for (let n = 0; n < count; n++) latency.observe({ route }, value);
         });
       }
+      if (snapshot.redis !== undefined) redis.inc({ state: snapshot.redis });
       rejected.inc({ bucket: "key" }, snapshot.rateLimited.key);
       rejected.inc({ bucket: "address" }, snapshot.rateLimited.address);
       hits += snapshot.cache.hits;

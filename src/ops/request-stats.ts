@@ -11,6 +11,8 @@ export interface StatsSnapshot {
   rateLimited: { key: number; address: number };
   cache: { hits: number; misses: number };
   editions: { gameVersion: string; status: string; players: number }[];
+  /** With REDIS_URL: whether this worker reaches Redis. */
+  redis?: "shared" | "local";
 }
 
 interface RouteStats {

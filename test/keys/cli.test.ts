@@ -14,10 +14,10 @@ interface Run {
   readonly err: string[];
 }
 
-function keys(keysFile: string, ...argv: string[]): Run {
+async function keys(keysFile: string, ...argv: string[]): Promise<Run> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = runKeysCommand(argv, { keysFile, now: () => NOW, out: (s) => out.push(s), err: (s) => err.push(s) });
+  const code = await runKeysCommand(argv, { keysFile, now: () => NOW, out: (s) => out.push(s), err: (s) => err.push(s) });
   return { code, out, err };
 }
 
@@ -25,7 +25,7 @@ const keysFile = (dir: string): string => join(dir, "keys.json");
 
 t.test("create --json prints one JSON object whose key is the new key", async (t) => {
   const file = keysFile(t.testdir());
-  const run = keys(file, "create", "--email", "a@b.co", "--name", "ci", "--rate-limit", "1200", "--json");
+  const run = await keys(file, "create", "--email", "a@b.co", "--name", "ci", "--rate-limit", "1200", "--json");
   t.equal(run.code, 0);
   t.same(run.err, []);
   t.equal(run.out.length, 1, "one write");
@@ -37,7 +37,7 @@ t.test("create --json prints one JSON object whose key is the new key", async (t
 
 t.test("create prints the key once with a warning that it cannot be shown again", async (t) => {
   const file = keysFile(t.testdir());
-  const run = keys(file, "create", "--email", "a@b.co");
+  const run = await keys(file, "create", "--email", "a@b.co");
   t.equal(run.code, 0);
   const text = run.out.join("\n");
   const key = /2k_[a-z0-9]{32}/.exec(text)?.[0] ?? "";
@@ -48,12 +48,12 @@ t.test("create prints the key once with a warning that it cannot be shown again"
 
 t.test("list shows every record and never a digest or a key", async (t) => {
   const file = keysFile(t.testdir());
-  const first = JSON.parse(keys(file, "create", "--email", "a@b.co", "--name", "laptop", "--json").out[0] ?? "");
-  const second = JSON.parse(keys(file, "create", "--email", "c@d.co", "--json").out[0] ?? "");
-  keys(file, "revoke", "--key", first.key);
+  const first = JSON.parse((await keys(file, "create", "--email", "a@b.co", "--name", "laptop", "--json")).out[0] ?? "");
+  const second = JSON.parse((await keys(file, "create", "--email", "c@d.co", "--json")).out[0] ?? "");
+  await keys(file, "revoke", "--key", first.key);
   const secrets = [first.key, second.key, digestKey(first.key), digestKey(second.key)];
 
-  const table = keys(file, "list");
+  const table = await keys(file, "list");
   t.equal(table.code, 0);
   const text = table.out.join("\n");
   for (const secret of secrets) t.notOk(text.includes(secret), "no key or digest in the table");
@@ -63,7 +63,7 @@ t.test("list shows every record and never a digest or a key", async (t) => {
   t.match(lines[1], new RegExp(`^${first.id}\\s+a@b\\.co\\s+laptop\\s+500\\s+${NOW.toISOString()}\\s+revoked`));
   t.match(lines[2], new RegExp(`^${second.id}\\s+c@d\\.co\\s+-\\s+500\\s+\\S+\\s+active$`));
 
-  const json = keys(file, "list", "--json");
+  const json = await keys(file, "list", "--json");
   for (const secret of secrets) t.notOk(json.out.join("").includes(secret), "no key or digest in the JSON");
   const records = JSON.parse(json.out[0] ?? "");
   t.same(
@@ -78,14 +78,14 @@ t.test("list shows every record and never a digest or a key", async (t) => {
 
 t.test("list of an empty store says so", async (t) => {
   const file = keysFile(t.testdir());
-  t.same(keys(file, "list"), { code: 0, out: [`No keys in ${file}.`], err: [] });
-  t.same(keys(file, "list", "--json"), { code: 0, out: ["[]"], err: [] });
+  t.same((await keys(file, "list")), { code: 0, out: [`No keys in ${file}.`], err: [] });
+  t.same((await keys(file, "list", "--json")), { code: 0, out: ["[]"], err: [] });
 });
 
 t.test("regenerate --json prints the new key under the same id and the old one stops working", async (t) => {
   const file = keysFile(t.testdir());
-  const created = JSON.parse(keys(file, "create", "--email", "a@b.co", "--json").out[0] ?? "");
-  const run = keys(file, "regenerate", "--key", created.key, "--json");
+  const created = JSON.parse((await keys(file, "create", "--email", "a@b.co", "--json")).out[0] ?? "");
+  const run = await keys(file, "regenerate", "--key", created.key, "--json");
   t.equal(run.code, 0);
   t.equal(run.out.length, 1);
   const regenerated = JSON.parse(run.out[0] ?? "");
@@ -95,7 +95,7 @@ t.test("regenerate --json prints the new key under the same id and the old one s
   t.equal(registry.verify(created.key), undefined);
   t.ok(registry.verify(regenerated.key));
 
-  const again = keys(file, "regenerate", "--key", created.key);
+  const again = await keys(file, "regenerate", "--key", created.key);
   t.equal(again.code, 1);
   t.match(again.err.join("\n"), /no key/);
   t.same(again.out, []);
@@ -103,18 +103,18 @@ t.test("regenerate --json prints the new key under the same id and the old one s
 
 t.test("revoke --json prints the revoked id", async (t) => {
   const file = keysFile(t.testdir());
-  const created = JSON.parse(keys(file, "create", "--email", "a@b.co", "--json").out[0] ?? "");
-  t.same(keys(file, "revoke", "--key", created.key, "--json"), { code: 0, out: [JSON.stringify({ revoked: created.id })], err: [] });
+  const created = JSON.parse((await keys(file, "create", "--email", "a@b.co", "--json")).out[0] ?? "");
+  t.same((await keys(file, "revoke", "--key", created.key, "--json")), { code: 0, out: [JSON.stringify({ revoked: created.id })], err: [] });
   t.equal(new KeyRegistry(file).verify(created.key), undefined);
-  const human = keys(file, "revoke", "--key", created.key);
+  const human = await keys(file, "revoke", "--key", created.key);
   t.equal(human.code, 1, "revoking twice fails");
   t.match(human.err[0], /revoked/);
 });
 
 t.test("a fourth active key for one e-mail fails with exit code 1 and a message", async (t) => {
   const file = keysFile(t.testdir());
-  for (const email of ["a@b.co", "A@b.co", "a@B.CO"]) t.equal(keys(file, "create", "--email", email).code, 0);
-  const run = keys(file, "create", "--email", "a@b.co");
+  for (const email of ["a@b.co", "A@b.co", "a@B.CO"]) t.equal((await keys(file, "create", "--email", email)).code, 0);
+  const run = await keys(file, "create", "--email", "a@b.co");
   t.equal(run.code, 1);
   t.same(run.out, []);
   t.match(run.err.join("\n"), /3 active keys/);
@@ -124,7 +124,7 @@ t.test("a fourth active key for one e-mail fails with exit code 1 and a message"
 t.test("a corrupt keys file fails with exit code 1 naming the file", async (t) => {
   const file = keysFile(t.testdir());
   writeFileSync(file, "{");
-  const run = keys(file, "list");
+  const run = await keys(file, "list");
   t.equal(run.code, 1);
   t.match(run.err.join("\n"), file);
 });
@@ -145,7 +145,7 @@ t.test("usage errors print the usage and exit 2", async (t) => {
     ["revoke", "--email", "a@b.co"],
   ];
   for (const argv of cases) {
-    const run = keys(file, ...argv);
+    const run = await keys(file, ...argv);
     t.equal(run.code, 2, argv.join(" ") || "(no arguments)");
     t.match(run.err.join("\n"), /Usage: npm run keys/);
     t.same(run.out, []);
@@ -154,7 +154,7 @@ t.test("usage errors print the usage and exit 2", async (t) => {
 });
 
 t.test("--help prints the usage and exits 0", async (t) => {
-  const run = keys(keysFile(t.testdir()), "--help");
+  const run = await keys(keysFile(t.testdir()), "--help");
   t.equal(run.code, 0);
   t.match(run.out.join("\n"), /Usage: npm run keys/);
 });
@@ -163,7 +163,7 @@ t.test("--keys-file overrides the keys file from the environment", async (t) => 
   const dir = t.testdir();
   const fromEnv = join(dir, "env.json");
   const fromFlag = join(dir, "flag.json");
-  t.equal(keys(fromEnv, "create", "--email", "a@b.co", "--keys-file", fromFlag).code, 0);
+  t.equal((await keys(fromEnv, "create", "--email", "a@b.co", "--keys-file", fromFlag)).code, 0);
   t.equal(listKeys(fromFlag).length, 1);
   t.equal(listKeys(fromEnv).length, 0);
 });

@@ -13,13 +13,13 @@ import type { RequestContext } from "../context.js";
 import { jsonReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
 import { arrayOf, exactObject, integer, oneOf, text, timestamp, type JsonSchema, type RouteResponse } from "../response-schemas.js";
-import type { UsageRings } from "../usage-rings.js";
+import type { UsageSource, UsageSummary } from "../usage-rings.js";
 
 /** What the key routes need from the running service. */
 export interface KeyServices {
   readonly registry: { info(slot: number): KeyInfo | undefined };
   readonly writer: KeyWriter;
-  readonly usage: UsageRings;
+  readonly usage: UsageSource;
   /** REGISTRATION=open; closed makes POST /api/register a 403 REGISTRATION_CLOSED. */
   readonly isRegistrationOpen: boolean;
 }
@@ -78,6 +78,9 @@ function refusal(outcome: Extract<KeyOutcome, { kind: "refused" }>): Error {
       return new ApiError("INVALID_API_KEY", undefined, "The API key was regenerated or revoked by another request");
     case "store":
       return new Error(`key store: ${outcome.message}`);
+    case "unavailable":
+      // REDIS_URL and Redis unreachable: refused rather than written where other replicas cannot see it.
+      return new ApiError("SERVICE_UNAVAILABLE", { reason: "key store unreachable" }, "Keys cannot be created or changed right now (the shared key store is unreachable); retry in a few seconds");
   }
 }
 
@@ -148,28 +151,33 @@ export function keyRoutes(services: KeyServices | undefined): RouteDefinition[] 
     });
   }
 
-  function usage(context: RequestContext): Reply {
-    const { registry, usage: rings } = need();
+  function usage(context: RequestContext): Reply | Promise<Reply> {
+    const { registry, usage: source } = need();
     const caller = callerOf(context);
     const record = registry.info(caller.key.slot);
     if (record === undefined) throw new Error(`no record in slot ${caller.key.slot}`);
     const resetAt = new Date((Math.ceil(context.now / 1000) + caller.result.resetSeconds) * 1000).toISOString();
-    const reply = jsonReply(200, {
-      success: true,
-      data: {
-        apiKey: {
-          prefix: caller.presentedKey.slice(0, PREFIX_LENGTH),
-          email: record.email,
-          ...(record.name === undefined ? {} : { name: record.name }),
-          createdAt: record.createdAt,
-          rateLimit: record.rateLimit,
+    const usageReply = (read: UsageSummary): Reply => ({
+      ...jsonReply(200, {
+        success: true,
+        data: {
+          apiKey: {
+            prefix: caller.presentedKey.slice(0, PREFIX_LENGTH),
+            email: record.email,
+            ...(record.name === undefined ? {} : { name: record.name }),
+            createdAt: record.createdAt,
+            rateLimit: record.rateLimit,
+          },
+          remaining: caller.result.remaining,
+          resetAt,
+          ...read,
         },
-        remaining: caller.result.remaining,
-        resetAt,
-        ...rings.read(caller.key.slot),
-      },
+      }),
+      cacheControl: "private, no-store",
     });
-    return { ...reply, cacheControl: "private, no-store" };
+    // With REDIS_URL the usage of every replica comes from Redis; without it, at once from memory.
+    const summary = source.read(caller.key.slot);
+    return summary instanceof Promise ? summary.then(usageReply) : usageReply(summary);
   }
 
   async function regenerate(context: RequestContext): Promise<Reply> {

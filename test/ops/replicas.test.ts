@@ -1,0 +1,248 @@
+// Three replicas (separate processes of dist/src/main.js, two workers each) on one real redis-server,
+// behind a client that spreads its connections over them: limits, revocations and an outage.
+import t from "tap";
+import { spawn, type ChildProcess } from "node:child_process";
+import { Agent, request } from "node:http";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { writeEdition } from "../../src/data/build-edition.js";
+import { createKey } from "../../src/keys/key-store.js";
+import { fixtureEditions } from "../http/harness.js";
+import { freePort, redisMissing, startRedis, type RedisServer } from "../fixtures/redis-server.js";
+
+const MAIN = fileURLToPath(new URL("../../dist/src/main.js", import.meta.url));
+const REPLICAS = 3;
+const CONNECTIONS = 200;
+
+interface Replica {
+  readonly port: number;
+  readonly metricsPort: number;
+  readonly child: ChildProcess;
+  readonly agent: Agent;
+  output(): string;
+  exited: Promise<number | null>;
+}
+
+interface Answer { status: number; body: string; error?: string }
+
+function get(agent: Agent, port: number, path: string, headers: Record<string, string> = {}, method = "GET", body?: string): Promise<Answer> {
+  return new Promise((resolve) => {
+    const req = request({ host: "127.0.0.1", port, path, agent, headers, method }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk) => { body += chunk; });
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on("aborted", () => resolve({ status: -1, body, error: "aborted mid-response" }));
+      res.on("error", (error) => resolve({ status: -1, body, error: error.message }));
+    });
+    req.on("error", (error) => resolve({ status: 0, body: "", error: error.message }));
+    req.end(body);
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function startReplica(env: Record<string, string>, connections: number): Promise<Replica> {
+  const port = await freePort();
+  const metricsPort = await freePort();
+  const child = spawn(process.execPath, [MAIN], {
+    env: { ...process.env, LOG_LEVEL: "warn", HOST: "127.0.0.1", WORKERS: "2", PORT: String(port), METRICS_PORT: String(metricsPort), ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk) => { output += chunk; });
+  child.stderr?.on("data", (chunk) => { output += chunk; });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { port, metricsPort, child, agent: new Agent({ keepAlive: true, maxSockets: connections }), output: () => output, exited };
+}
+
+async function waitReady(replica: Replica, timeoutMs = 60_000): Promise<void> {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${replica.port}/ready`)).status === 200) return;
+    } catch { /* not listening yet */ }
+    await sleep(50);
+  }
+  throw new Error(`replica on ${replica.port} did not become ready: ${replica.output().slice(-800)}`);
+}
+
+/** Workers of one replica by Redis state, from its metrics. */
+async function redisWorkers(replica: Replica): Promise<{ shared: number; local: number }> {
+  try {
+    const text = await (await fetch(`http://127.0.0.1:${replica.metricsPort}/metrics`)).text();
+    const count = (state: string) => Number(new RegExp(`courtside_redis_workers\\{state="${state}"\\} (\\d+)`).exec(text)?.[1] ?? "0");
+    return { shared: count("shared"), local: count("local") };
+  } catch {
+    return { shared: 0, local: 0 };
+  }
+}
+
+// Boots three processes and holds a 10 s outage: well past tap's default 30 s per file.
+t.setTimeout(240_000);
+const missing = redisMissing();
+if (missing !== undefined) {
+  t.test("three replicas on one Redis", { skip: missing }, () => {});
+} else {
+  const dir = t.testdir({});
+  const dataDir = join(dir, "data");
+  mkdirSync(dataDir);
+  for (const source of fixtureEditions()) writeEdition(dataDir, source, "2026-11-20");
+  const keysFile = join(dir, "keys.json");
+  const now = new Date();
+  const free = createKey(keysFile, { email: "free@example.com", now }).key;
+  const busy = createKey(keysFile, { email: "busy@example.com", now, rateLimit: 1_000_000_000 }).key;
+  const doomed = createKey(keysFile, { email: "doomed@example.com", now, rateLimit: 1_000_000_000 }).key;
+  const after = createKey(keysFile, { email: "after@example.com", now, rateLimit: 30 }).key;
+
+  let redis: RedisServer;
+  const replicas: Replica[] = [];
+  t.before(async () => {
+    redis = await startRedis();
+    // The first replica seeds Redis from the keys file; the others find it there.
+    const env = { DATA_DIR: dataDir, KEYS_FILE: keysFile, REDIS_URL: redis.url };
+    for (let i = 0; i < REPLICAS; i++) replicas.push(await startReplica(env, Math.ceil(CONNECTIONS / REPLICAS)));
+    await Promise.all(replicas.map((replica) => waitReady(replica)));
+  });
+  t.teardown(async () => {
+    for (const replica of replicas) {
+      replica.agent.destroy();
+      replica.child.kill("SIGKILL");
+    }
+    await redis.stop();
+  });
+
+  /** Request `i` goes to replica i mod 3, each over its own pool of connections (200 in all). */
+  const spread = (i: number, path: string, key: string) => {
+    const replica = replicas[i % REPLICAS] as Replica;
+    return get(replica.agent, replica.port, path, { "x-api-key": key });
+  };
+
+  t.test("a 500-an-hour key gets exactly 500 answers over 200 connections to three replicas, then 429s", async (t) => {
+    const results = await Promise.all(Array.from({ length: 700 }, (_, i) => spread(i, "/api/teams", free)));
+    const counts = new Map<number, number>();
+    for (const result of results) counts.set(result.status, (counts.get(result.status) ?? 0) + 1);
+    t.equal(counts.get(200), 500, `accepted (${JSON.stringify([...counts])})`);
+    t.equal(counts.get(429), 200, "the rest refused");
+    // No replica still holds a token: each refuses the next request too.
+    const next = await Promise.all(replicas.map((_, i) => spread(i, "/api/teams", free)));
+    t.same(next.map((result) => result.status), [429, 429, 429]);
+    const refused = results.find((result) => result.status === 429);
+    t.match(JSON.parse(refused?.body ?? "{}"), { error: { code: "RATE_LIMIT_EXCEEDED", details: { limit: 500 } } });
+  });
+
+  /** A request to one replica (not spread). */
+  const on = (i: number, method: string, path: string, headers: Record<string, string> = {}, body?: string) => {
+    const replica = replicas[i] as Replica;
+    return get(replica.agent, replica.port, path, { ...headers, ...(body === undefined ? {} : { "content-type": "application/json" }) }, method, body);
+  };
+
+  t.test("a key registered through one replica works on the others at once; its usage counts every replica's requests", async (t) => {
+    const registered = await on(0, "POST", "/api/register", {}, JSON.stringify({ email: "replicas@example.com", name: "replicas test" }));
+    t.equal(registered.status, 201, registered.body);
+    const { apiKey } = JSON.parse(registered.body).data;
+    for (let i = 0; i < 9; i++) t.equal((await spread(i, "/api/teams", apiKey)).status, 200, `request ${i} on replica ${i % REPLICAS}`);
+    // Usage goes to Redis in batches (a quarter second): read it from the third replica until all nine are in.
+    let usage: { totalRequests: number; recentRequests: { endpoint: string }[] } | undefined;
+    for (let attempt = 0; attempt < 40 && (usage?.totalRequests ?? 0) < 9; attempt++) {
+      if (attempt > 0) await sleep(100);
+      usage = JSON.parse((await on(2, "GET", "/api/dashboard/usage", { "x-api-key": apiKey })).body).data;
+    }
+    t.ok((usage?.totalRequests ?? 0) >= 9, `usage seen from replica 2 counts all nine requests (${usage?.totalRequests})`);
+    t.equal(usage?.recentRequests[usage.recentRequests.length - 1]?.endpoint, "/api/teams");
+    t.equal(usage?.recentRequests.length, Math.min(10, usage?.totalRequests ?? 0), "the last ten at most, from every replica");
+  });
+
+  t.test("a key revoked through one replica is refused by the other two within a second", async (t) => {
+    for (let i = 0; i < REPLICAS; i++) t.equal((await spread(i, "/api/teams", doomed)).status, 200, `replica ${i} serves the key`);
+    const revoked = await on(0, "DELETE", "/api/keys/current", { "x-api-key": doomed });
+    t.equal(revoked.status, 200, revoked.body);
+    const revokedAt = performance.now();
+    const delays = await Promise.all([1, 2].map(async (i) => {
+      // Until this replica refuses it on both of its workers (two refusals in a row over fresh requests).
+      let refusalsInRow = 0;
+      while (refusalsInRow < 4 && performance.now() - revokedAt < 5_000) {
+        const { status } = await spread(i, "/api/teams", doomed);
+        refusalsInRow = status === 401 ? refusalsInRow + 1 : 0;
+      }
+      return performance.now() - revokedAt;
+    }));
+    for (const [n, delay] of delays.entries()) {
+      t.ok(delay < 1_000, `replica ${n + 1} refuses the revoked key after ${delay.toFixed(1)} ms`);
+      t.comment(`revoked on one side, refused by replica ${n + 1} ${delay.toFixed(1)} ms later`);
+    }
+  });
+
+  t.test("Redis stopped under load for 10 s: no request fails, /ready says degraded, limits shared again within 10 s of its return", async (t) => {
+    const results: (Answer & { at: number })[] = [];
+    let isRunning = true;
+    const loops = Array.from({ length: 30 }, async (_, i) => {
+      while (isRunning) results.push({ ...await spread(i, "/api/players?limit=5", busy), at: Date.now() });
+    });
+    await sleep(500);
+    await redis.stop();
+    const stoppedAt = Date.now();
+    // Every replica notices and says so, still answering 200.
+    const degraded = await Promise.all(replicas.map(async (replica) => {
+      for (;;) {
+        const response = await get(replica.agent, replica.port, "/ready");
+        const body = JSON.parse(response.body);
+        if (body.data?.redis?.status === "degraded" || Date.now() - stoppedAt > 5_000) return { status: response.status, body };
+        await sleep(20);
+      }
+    }));
+    for (const { status, body } of degraded) {
+      t.equal(status, 200, "/ready stays 200");
+      t.match(body.data.redis, { status: "degraded", detail: /redis unreachable/ });
+    }
+    // Keys cannot be written where the other replicas would not see them: registration waits for Redis.
+    const refused = await on(1, "POST", "/api/register", {}, JSON.stringify({ email: "outage@example.com", name: "during the outage" }));
+    t.equal(refused.status, 503, refused.body);
+    t.match(JSON.parse(refused.body), { error: { code: "SERVICE_UNAVAILABLE" } });
+    while (Date.now() - stoppedAt < 10_000) await sleep(100);
+    const metricsDuring = await Promise.all(replicas.map(redisWorkers));
+    t.same(metricsDuring, replicas.map(() => ({ shared: 0, local: 2 })), "metrics: every worker answering alone");
+    await redis.start();
+    const backAt = Date.now();
+    let isShared = false;
+    while (!isShared && Date.now() - backAt < 10_000) {
+      isShared = (await Promise.all(replicas.map(redisWorkers))).every((workers) => workers.shared === 2);
+      if (!isShared) await sleep(50);
+    }
+    const sharedAfter = Date.now() - backAt;
+    t.ok(isShared, `every worker of every replica shared again ${sharedAfter} ms after Redis returned`);
+    t.comment(`shared again ${sharedAfter} ms after Redis returned`);
+    isRunning = false;
+    await Promise.all(loops);
+    const failed = results.filter((result) => result.status !== 200);
+    t.ok(results.length > 100, `${results.length} requests under load`);
+    t.same(failed.slice(0, 5), [], `no request failed (${failed.length} of ${results.length})`);
+    // Usage counted during the outage reached Redis once it was back. What was written to Redis before
+    // it stopped died with it (this Redis keeps nothing on disk); everything counted after is there.
+    const sinceStop = results.filter((result) => result.at >= stoppedAt).length;
+    let total = 0;
+    for (let attempt = 0; attempt < 50 && total < sinceStop; attempt++) {
+      if (attempt > 0) await sleep(100);
+      total = JSON.parse((await on(0, "GET", "/api/dashboard/usage", { "x-api-key": busy })).body).data?.totalRequests ?? 0;
+    }
+    t.ok(total >= sinceStop && total <= results.length, `usage counted during the outage is all in Redis (${total}; ${sinceStop} requests since Redis stopped, ${results.length} in all)`);
+    // Shared again: a 30-an-hour key gets 30 answers across all three, not 30 each.
+    const limited = await Promise.all(Array.from({ length: 60 }, (_, i) => spread(i, "/api/teams", after)));
+    t.equal(limited.filter((result) => result.status === 200).length, 30, "30 across the replicas");
+  });
+
+  t.test("each worker logged Redis going away once; SIGTERM still exits 0", async (t) => {
+    for (const replica of replicas) {
+      replica.child.kill("SIGTERM");
+      t.equal(await replica.exited, 0, "exit code");
+      // Logs are buffered; after the drain they are all out.
+      const lines = replica.output().split("\n").filter((line) => line.includes("redis unreachable"));
+      const workers = new Set(lines.map((line) => Number(/"worker":(\d+)/.exec(line)?.[1])));
+      t.same([...workers].sort(), [0, 1], "each worker said Redis went away");
+      // Once per change of state, not per failed command: tens of thousands of requests ran meanwhile.
+      // (A contended machine may time out a command and count one more change.)
+      t.ok(lines.length >= 2 && lines.length <= 4, `${lines.length} lines for one outage over two workers`);
+    }
+  });
+}
