@@ -3,7 +3,6 @@
 
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
-import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,13 +18,9 @@ export interface RunningServer {
   stop(): Promise<number | null>;
 }
 
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { freePort } from "../test/fixtures/free-port.js";
+
+export { freePort };
 
 export async function startServerProcess(options: { dataDir: string; workers: number; env?: Record<string, string>; cpus?: string }): Promise<RunningServer> {
   const dir = mkdtempSync(join(tmpdir(), "courtside-bench-"));

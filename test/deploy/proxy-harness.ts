@@ -5,7 +5,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
-import { connect, createServer, type AddressInfo } from "node:net";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,13 +21,9 @@ export function missingProxy(kind: ProxyKind): string | undefined {
   return `${kind} is not installed (Debian package ${kind === "nginx" ? "nginx-light" : "caddy"}; .ci/run installs it)`;
 }
 
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { freePort } from "../fixtures/free-port.js";
+
+export { freePort };
 
 export interface Proxy {
   readonly port: number;
