@@ -16,7 +16,7 @@ import { buildFragments } from "../store/fragments.js";
 import { buildSearchData } from "../store/name-index.js";
 import { buildRowGroups, buildStringTable, stringAt, stringCount } from "../store/string-table.js";
 import {
-  ABSENT_RATING, type HistoryPayload, type SnapshotColumns, type SnapshotPayload, type SortOrders, type TeamEntry,
+  ABSENT_RATING, type HistoryPayload, type HistoryWeek, type SnapshotColumns, type SnapshotPayload, type SortOrders, type TeamEntry,
 } from "./snapshot.js";
 
 export function buildSnapshotPayload(source: EditionSource): SnapshotPayload {
@@ -227,8 +227,12 @@ function buildHistory(weeks: readonly WeeklySnapshot[], players: readonly Player
 /** The inverse of buildHistory, so a rebuild of the current edition can carry its weeks forward. */
 export function historyToWeeks(history: HistoryPayload | null): WeeklySnapshot[] {
   if (!history) return [];
-  const ids = Array.from({ length: stringCount(history.ids) }, (_, i) => stringAt(history.ids, i));
-  return history.weeks.map((week) => ({
+  return weeksFromColumns(Array.from({ length: stringCount(history.ids) }, (_, i) => stringAt(history.ids, i)), history.weeks);
+}
+
+/** Columnar weeks (one slot per id) back into per-player weekly snapshots; format 1's history is read through here too. */
+export function weeksFromColumns(ids: readonly string[], weeks: readonly HistoryWeek[]): WeeklySnapshot[] {
+  return weeks.map((week) => ({
     date: week.date,
     players: ids.flatMap((_id, i) => {
       const overall = week.overall[i] as number;

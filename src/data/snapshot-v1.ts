@@ -5,10 +5,10 @@
 import { createHash } from "node:crypto";
 import { basename } from "node:path";
 import { Packr } from "msgpackr";
-import { ATTRIBUTE_COUNT, ATTRIBUTE_KEYS } from "../model/attributes.js";
 import type { EditionStatus } from "../model/eras.js";
 import type { PlayerRecord, WeeklySnapshot } from "../model/player.js";
-import { ABSENT_RATING, SnapshotError, type SnapshotMeta } from "./snapshot.js";
+import { weeksFromColumns } from "./build-snapshot.js";
+import { SnapshotError, type SnapshotMeta } from "./snapshot.js";
 
 const MAGIC = Buffer.from("COURTSDE", "latin1");
 const HEADER_BYTES = MAGIC.length + 4 + 8 + 32;
@@ -50,23 +50,5 @@ export function decodeSnapshotV1(file: string, bytes: Uint8Array): SnapshotV1 {
 }
 
 function weeksOf(history: HistoryV1 | null): WeeklySnapshot[] {
-  if (!history) return [];
-  return history.weeks.map((week) => ({
-    date: week.date,
-    players: history.ids.flatMap((_id, i) => {
-      const overall = week.overall[i] as number;
-      if (overall === ABSENT_RATING) return [];
-      const attributes: Record<string, number> = {};
-      ATTRIBUTE_KEYS.forEach((key, column) => {
-        const value = week.attributes[i * ATTRIBUTE_COUNT + column] as number;
-        if (value !== ABSENT_RATING) attributes[key] = value;
-      });
-      const counts = week.badgeCounts;
-      const badges = {
-        total: counts[i * 6] as number, legendary: counts[i * 6 + 1] as number, hallOfFame: counts[i * 6 + 2] as number,
-        gold: counts[i * 6 + 3] as number, silver: counts[i * 6 + 4] as number, bronze: counts[i * 6 + 5] as number,
-      };
-      return [{ _id, overall, attributes, badges }];
-    }),
-  }));
+  return history ? weeksFromColumns(history.ids, history.weeks) : [];
 }
