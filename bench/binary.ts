@@ -3,14 +3,14 @@
 // `node dist/src/main.js` on the same data directory, with each one's resident memory then.
 //   npm run bench:binary [-- DATA_DIR] [--repeats 3] [--no-readme]
 
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import { get } from "node:http";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { freePort } from "./server-process.js";
+import { timeSpawnToReady } from "./spawn-ready.js";
 import { machine, median, table, today, writeResults, writeSection } from "./report.js";
 
 const { values: flags, positionals } = parseArgs({
@@ -33,32 +33,7 @@ function versionMs(): number {
 async function measureServe(command: string, args: string[]): Promise<{ readyMs: number; rssMiB: number }> {
   const work = mkdtempSync(join(tmpdir(), "courtside-bench-binary-"));
   const port = await freePort();
-  const started = performance.now();
-  const child = spawn(command, args, {
-    env: { PATH: process.env.PATH ?? "", TMPDIR: work, DATA_DIR: dataDir, KEYS_FILE: join(work, "keys.json"), PORT: String(port), HOST: "127.0.0.1", METRICS_PORT: "0", WORKERS: "1", LOG_LEVEL: "silent" },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  let stderr = "";
-  child.stderr?.on("data", (chunk: Buffer) => { stderr += chunk.toString(); });
-  const isReady = () => new Promise<boolean>((resolve) => {
-    const req = get({ host: "127.0.0.1", port, path: "/ready" }, (res) => { res.resume(); resolve(res.statusCode === 200); });
-    req.on("error", () => resolve(false));
-  });
-  try {
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}: ${stderr}`);
-      if (await isReady()) break;
-      if (performance.now() - started > 60_000) throw new Error(`the server was not ready within 60 s: ${stderr}`);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    const readyMs = performance.now() - started;
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    const rssKiB = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1] ?? 0);
-    return { readyMs: Math.round(readyMs), rssMiB: Math.round(rssKiB / 1024) };
-  } finally {
-    await new Promise<void>((resolve) => { child.once("exit", () => resolve()); child.kill("SIGTERM"); });
-    rmSync(work, { recursive: true, force: true });
-  }
+  return timeSpawnToReady(command, args, { PATH: process.env.PATH ?? "", TMPDIR: work, DATA_DIR: dataDir, KEYS_FILE: join(work, "keys.json"), PORT: String(port), HOST: "127.0.0.1", METRICS_PORT: "0", WORKERS: "1", LOG_LEVEL: "silent" }, port, work);
 }
 
 if (!existsSync(BINARY)) throw new Error(`${BINARY} is missing: run npm run build:binary first`);

@@ -7,8 +7,7 @@
 // Usage: npm run bench:boot [-- DIR] [--repeats 3 --workers 1,2,4,8 --no-readme]
 
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { get } from "node:http";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -16,6 +15,7 @@ import { loadEditionSet } from "../src/store/editions.js";
 import { machine, median, table, today, writeResults, writeSection } from "./report.js";
 import { refreshTargets } from "./targets.js";
 import { ensureDemoData } from "./demo-data.js";
+import { timeSpawnToReady } from "./spawn-ready.js";
 
 const { values: flags, positionals } = parseArgs({
   options: { repeats: { type: "string", default: "3" }, workers: { type: "string", default: "1,2,4,8" }, "no-readme": { type: "boolean", default: false }, "in-process": { type: "boolean", default: false } },
@@ -47,33 +47,7 @@ function measureInProcess(): InProcess {
 /** Spawns the real server (or the bare uWS app) and times spawn → first 200 from /ready; reads VmRSS of its process then. */
 async function measureServer(port: number, workers = 1, script = "../src/main.js"): Promise<{ readyMs: number; rssMiB: number }> {
   const work = mkdtempSync(join(tmpdir(), "courtside-boot-"));
-  const started = performance.now();
-  const child = spawn(process.execPath, [new URL(script, import.meta.url).pathname], {
-    env: { ...process.env, DATA_DIR: dir, KEYS_FILE: join(work, "keys.json"), PORT: String(port), HOST: "127.0.0.1", METRICS_PORT: "0", WORKERS: String(workers), LOG_LEVEL: "silent" },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  let stderr = "";
-  child.stderr?.on("data", (chunk: Buffer) => { stderr += chunk.toString(); });
-  const isReady = () => new Promise<boolean>((resolve) => {
-    const req = get({ host: "127.0.0.1", port, path: "/ready" }, (res) => { res.resume(); resolve(res.statusCode === 200); });
-    req.on("error", () => resolve(false));
-  });
-  try {
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}: ${stderr}`);
-      if (await isReady()) break;
-      if (performance.now() - started > 60_000) throw new Error(`the server was not ready within 60 s: ${stderr}`);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    const readyMs = performance.now() - started;
-    // Let the boot's garbage settle before reading the resident set.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    const rssKiB = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1] ?? 0);
-    return { readyMs: Math.round(readyMs), rssMiB: Math.round(rssKiB / 1024) };
-  } finally {
-    await new Promise<void>((resolve) => { child.once("exit", () => resolve()); child.kill("SIGTERM"); });
-    rmSync(work, { recursive: true, force: true });
-  }
+  return timeSpawnToReady(process.execPath, [new URL(script, import.meta.url).pathname], { ...process.env, DATA_DIR: dir, KEYS_FILE: join(work, "keys.json"), PORT: String(port), HOST: "127.0.0.1", METRICS_PORT: "0", WORKERS: String(workers), LOG_LEVEL: "silent" }, port, work);
 }
 
 /** The in-process measure runs in a child of its own, so each repeat starts from an empty heap. */
