@@ -1,7 +1,9 @@
 // JSON Schemas of the records (validated with ajv in the build and the tests) with the
-// TypeScript types they describe declared in player.ts. Compiled once.
+// TypeScript types they describe declared in player.ts. Compiled on first use (an import or a
+// build), never by a server that only serves snapshots.
 
 import { Ajv } from "ajv";
+import { validatorOnFirstUse } from "./validator.js";
 import { ATTRIBUTE_KEYS } from "./attributes.js";
 import { BADGE_CATEGORIES, BADGE_TIERS } from "./badges.js";
 import { ERAS, EDITION_STATUSES } from "./eras.js";
@@ -95,8 +97,8 @@ export const editionEntrySchema = {
 
 const ajv = new Ajv({ allErrors: true, strict: true, formats: { uri: (text: string) => /^https?:\/\/\S+$/.test(text) } });
 
-export const isPlayerRecord = ajv.compile<PlayerRecord>(playerSchema);
-export const isEditionEntry = ajv.compile<EditionEntry>(editionEntrySchema);
+export const isPlayerRecord = validatorOnFirstUse<PlayerRecord>(ajv, playerSchema);
+export const isEditionEntry = validatorOnFirstUse<EditionEntry>(ajv, editionEntrySchema);
 
 /** ajv's errors as one line each, for build messages. */
 export function describeErrors(errors: readonly { instancePath: string; message?: string }[] | null | undefined): string {

@@ -5,6 +5,7 @@
 
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { ATTRIBUTE_BY_PARAM_NAME } from "../model/attributes.js";
+import { validatorOnFirstUse } from "../model/validator.js";
 import { BADGES, BADGE_TIERS, parseBadgeTier } from "../model/badges.js";
 import { POSITIONS, POSITION_GROUPS } from "../model/positions.js";
 import { ApiError, closest, invalidParameter } from "./api-error.js";
@@ -135,14 +136,14 @@ export interface CompiledParams {
   readonly validators: ReadonlyMap<string, ValidateFunction>;
 }
 
-/** Parameters of the same schema (the ~100 attribute bounds) share one compiled validator. */
+/** Parameters of the same schema (the ~100 attribute bounds) share one validator, compiled on first use. */
 const validatorsBySchema = new Map<string, ValidateFunction>();
 
 function compileOne(schema: ParamSchema): ValidateFunction {
   const key = JSON.stringify(schema);
   let validate = validatorsBySchema.get(key);
   if (!validate) {
-    validate = ajv.compile(schema);
+    validate = validatorOnFirstUse(ajv, schema);
     validatorsBySchema.set(key, validate);
   }
   return validate;
