@@ -4,11 +4,9 @@
 // both come through here; only the entries (bin/courtside.ts, main.ts) touch process.
 
 import { packageVersion } from "./assets.js";
-import { BUILD_INDEX_USAGE, runBuildIndex } from "./data/build-index-cli.js";
-import { KEYS_USAGE, runKeysCommand } from "./keys/cli.js";
 import { KeyStoreError } from "./keys/key-store.js";
 import { runServe, StartupError, type ServeRuntime } from "./serve.js";
-import { runSyncCli, SYNC_USAGE } from "./sync/cli.js";
+import { BUILD_INDEX_USAGE, KEYS_USAGE, SERVE_USAGE, SYNC_USAGE } from "./usage.js";
 
 export interface CliContext {
   readonly env: NodeJS.ProcessEnv;
@@ -24,30 +22,7 @@ export interface CliCommand {
   run(argv: string[], context: CliContext): Promise<number | undefined> | number;
 }
 
-export const SERVE_USAGE = `usage: courtside serve [options]     (npm start -- [options])
-
-Serves the snapshots in the data directory (building the demo editions there first when it has
-none) and prints a demo API key once when the keys file has no active key. Every option is also
-an environment variable; the flag wins.
-
-  --port N            PORT            listen port (default 3000; 0 = any)
-  --host ADDRESS      HOST            listen address (default 0.0.0.0)
-  --data-dir DIR      DATA_DIR        snapshot directory (default data)
-  --keys-file PATH    KEYS_FILE       key store (default keys.json)
-  --workers N         WORKERS         worker threads (default 1)
-  --log-level LEVEL   LOG_LEVEL       debug, info, warn, error, silent (default info)
-  --cors-origins LIST CORS_ORIGINS    comma-separated origins, or *
-  --cache-mb N        RESPONSE_CACHE_MB  response cache budget per worker (default 64)
-  --metrics-port N    METRICS_PORT    Prometheus metrics port (default 9464; 0 = any)
-  --trust-proxy LIST  TRUST_PROXY     reverse proxies (addresses, CIDRs) whose X-Forwarded-For
-                                      names the client for per-address limits
-  --registration open|closed  REGISTRATION  open: anyone may get a key (POST /api/register,
-                                      /dashboard); closed: keys come from the keys command (default open)
-                      BODY_TIMEOUT_MS a POST body must arrive within this time (default 10000)
-  --redis-url URL     REDIS_URL       share keys, key rate limits and usage with other replicas
-                                      through this Redis 7 (redis://host:port)`;
-
-/** The subcommands. Adding one (e.g. `sync`) is one entry here. */
+/** The subcommands. Adding one (e.g. `sync`) is one entry here; each loads its modules when it runs. */
 export const COMMANDS: Readonly<Record<string, CliCommand>> = {
   serve: {
     summary: "serve the API (what npm start runs)",
@@ -60,12 +35,12 @@ export const COMMANDS: Readonly<Record<string, CliCommand>> = {
   "build-index": {
     summary: "build the demo editions, or an edition from JSON/CSV files, into the data directory",
     usage: BUILD_INDEX_USAGE,
-    run: (argv, context) => runBuildIndex(argv, { env: context.env, stderr: process.stderr }),
+    run: async (argv, context) => (await import("./data/build-index-cli.js")).runBuildIndex(argv, { env: context.env, stderr: process.stderr }),
   },
   keys: {
     summary: "create, list, regenerate and revoke API keys",
     usage: KEYS_USAGE.replace("npm run keys --", "courtside keys"),
-    run: (argv, context) => runKeysCommand(argv, {
+    run: async (argv, context) => (await import("./keys/cli.js")).runKeysCommand(argv, {
       keysFile: context.env["KEYS_FILE"] || "keys.json",
       redisUrl: context.env["REDIS_URL"],
       now: () => new Date(),
@@ -76,7 +51,7 @@ export const COMMANDS: Readonly<Record<string, CliCommand>> = {
   sync: {
     summary: "copy every edition from a service that speaks this API into the data directory",
     usage: SYNC_USAGE,
-    run: (argv, context) => runSyncCli(argv, context.env),
+    run: async (argv, context) => (await import("./sync/cli.js")).runSyncCli(argv, context.env),
   },
 };
 

@@ -19,11 +19,7 @@ import { decodeSnapshotV1 } from "./snapshot-v1.js";
 import { snapshotFiles } from "../store/editions.js";
 import { EDITION_STATUSES, normaliseEditionKey, type EditionStatus } from "../model/eras.js";
 import type { EditionSource } from "../model/player.js";
-
-export const BUILD_INDEX_USAGE = `usage: build-index [--out DIR] [--as-of YYYY-MM-DD]
-       build-index --edition 2K26 --status current|archived --input FILE [--input FILE …] [--out DIR] [--as-of YYYY-MM-DD]
-       build-index --scale N [--edition 2K99] [--out DIR]
-       build-index --upgrade DIR`;
+import { BUILD_INDEX_USAGE } from "../usage.js";
 
 class UsageError extends Error {}
 

@@ -8,6 +8,7 @@ import {
   createKey, KeyStoreError, listKeys, regenerateKey, revokeKey, toKeyInfo, withNewKey, withRegeneratedKey, withRevokedKey,
   type CreateKeyOptions, type IssuedKey, type KeyInfo, type KeyOperationOptions,
 } from "./key-store.js";
+import { KEYS_USAGE } from "../usage.js";
 
 export interface KeysCommandEnv {
   /** The keys file when no --keys-file is given (the entry passes $KEYS_FILE, else keys.json). */
@@ -23,24 +24,6 @@ export interface KeysCommandEnv {
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
-
-export const KEYS_USAGE = `Usage: npm run keys -- <command> [options]
-
-Commands:
-  create --email ADDRESS [--name NAME] [--rate-limit N]
-                      create a key (at most 3 active keys per e-mail address);
-                      N requests per hour, default 500
-  list                list keys: id, e-mail, name, rate limit, created, status
-  regenerate --key KEY
-                      replace a key under the same id; the old key stops working
-  revoke --key KEY    revoke a key
-
-Options:
-  --json              print JSON (create and regenerate: one object whose "key" is the new key)
-  --keys-file PATH    the keys file (default: $KEYS_FILE, else keys.json)
-  --redis-url URL     work on the key store in Redis instead (default: $REDIS_URL);
-                      every running replica sees the change within a second
-  -h, --help          show this text`;
 
 const COMMANDS = {
   create: ["email", "name", "rate-limit"],

@@ -9,17 +9,8 @@ import { createProgress, type Progress, type ProgressStream } from "../data/prog
 import { normaliseEditionKey } from "../model/eras.js";
 import { SyncError } from "./sync-error.js";
 import { syncFromSource, type EditionOutcome, type SyncResult } from "./sync.js";
+import { DEFAULT_MAX_WAIT_SECONDS, SYNC_KEY_VARIABLE, SYNC_USAGE } from "../usage.js";
 
-export const SYNC_KEY_VARIABLE = "COURTSIDE_SYNC_KEY";
-const DEFAULT_MAX_WAIT_SECONDS = 300;
-
-export const SYNC_USAGE = `usage: sync --from URL [--key K] [--edition 2K26 …] [--out DIR] [--as-of YYYY-MM-DD] [--max-wait SECONDS]
-  --from      root address of a service that speaks this API (the hosted one, or another Courtside)
-  --key       its API key; better: set ${SYNC_KEY_VARIABLE}, so the key stays out of process lists
-  --edition   copy only this edition (repeatable); default every edition the source lists
-  --out       data directory to write; default $DATA_DIR, else data
-  --as-of     the day that dates the current edition's weekly snapshot; default today (UTC)
-  --max-wait  longest total wait for rate limits (429 Retry-After), in seconds; default ${DEFAULT_MAX_WAIT_SECONDS}`;
 
 class UsageError extends Error {}
 

@@ -1,0 +1,60 @@
+// The usage texts of the commands, apart from their code: the command line prints any of them
+// without loading every command's modules (serve boots without the importers, the generator and
+// the sync client; boot time counts).
+
+export const SERVE_USAGE = `usage: courtside serve [options]     (npm start -- [options])
+
+Serves the snapshots in the data directory (building the demo editions there first when it has
+none) and prints a demo API key once when the keys file has no active key. Every option is also
+an environment variable; the flag wins.
+
+  --port N            PORT            listen port (default 3000; 0 = any)
+  --host ADDRESS      HOST            listen address (default 0.0.0.0)
+  --data-dir DIR      DATA_DIR        snapshot directory (default data)
+  --keys-file PATH    KEYS_FILE       key store (default keys.json)
+  --workers N         WORKERS         worker threads (default 1)
+  --log-level LEVEL   LOG_LEVEL       debug, info, warn, error, silent (default info)
+  --cors-origins LIST CORS_ORIGINS    comma-separated origins, or *
+  --cache-mb N        RESPONSE_CACHE_MB  response cache budget per worker (default 64)
+  --metrics-port N    METRICS_PORT    Prometheus metrics port (default 9464; 0 = any)
+  --trust-proxy LIST  TRUST_PROXY     reverse proxies (addresses, CIDRs) whose X-Forwarded-For
+                                      names the client for per-address limits
+  --registration open|closed  REGISTRATION  open: anyone may get a key (POST /api/register,
+                                      /dashboard); closed: keys come from the keys command (default open)
+                      BODY_TIMEOUT_MS a POST body must arrive within this time (default 10000)
+  --redis-url URL     REDIS_URL       share keys, key rate limits and usage with other replicas
+                                      through this Redis 7 (redis://host:port)`;
+
+export const BUILD_INDEX_USAGE = `usage: build-index [--out DIR] [--as-of YYYY-MM-DD]
+       build-index --edition 2K26 --status current|archived --input FILE [--input FILE …] [--out DIR] [--as-of YYYY-MM-DD]
+       build-index --scale N [--edition 2K99] [--out DIR]
+       build-index --upgrade DIR`;
+
+export const SYNC_KEY_VARIABLE = "COURTSIDE_SYNC_KEY";
+export const DEFAULT_MAX_WAIT_SECONDS = 300;
+
+export const SYNC_USAGE = `usage: sync --from URL [--key K] [--edition 2K26 …] [--out DIR] [--as-of YYYY-MM-DD] [--max-wait SECONDS]
+  --from      root address of a service that speaks this API (the hosted one, or another Courtside)
+  --key       its API key; better: set ${SYNC_KEY_VARIABLE}, so the key stays out of process lists
+  --edition   copy only this edition (repeatable); default every edition the source lists
+  --out       data directory to write; default $DATA_DIR, else data
+  --as-of     the day that dates the current edition's weekly snapshot; default today (UTC)
+  --max-wait  longest total wait for rate limits (429 Retry-After), in seconds; default ${DEFAULT_MAX_WAIT_SECONDS}`;
+
+export const KEYS_USAGE = `Usage: npm run keys -- <command> [options]
+
+Commands:
+  create --email ADDRESS [--name NAME] [--rate-limit N]
+                      create a key (at most 3 active keys per e-mail address);
+                      N requests per hour, default 500
+  list                list keys: id, e-mail, name, rate limit, created, status
+  regenerate --key KEY
+                      replace a key under the same id; the old key stops working
+  revoke --key KEY    revoke a key
+
+Options:
+  --json              print JSON (create and regenerate: one object whose "key" is the new key)
+  --keys-file PATH    the keys file (default: $KEYS_FILE, else keys.json)
+  --redis-url URL     work on the key store in Redis instead (default: $REDIS_URL);
+                      every running replica sees the change within a second
+  -h, --help          show this text`;
