@@ -90,7 +90,12 @@ export function buildFragments(players: readonly PlayerRecord[]): FragmentData {
       bytes = grown;
     }
     rowStart[row] = used;
-    const written = bytes.write(text, used, "utf8");
+    // The byte budget is explicit: with the default (the rest of the buffer), a buffer past 2 GiB
+    // makes Node's write see a length over 2^31 and write nothing, which built a 1,000,000-player
+    // snapshot whose last ~70,000 rows were empty.
+    const written = bytes.write(text, used, text.length * 3, "utf8");
+    // UTF-8 is never shorter than the UTF-16 it encodes: fewer bytes means the write was cut.
+    if (written < text.length) throw new RangeError(`row ${row}: wrote ${written} of ${text.length}+ bytes at offset ${used}`);
     const isAscii = written === text.length;
     const base = row * STRIDE;
     // Offsets within a row fit 16 bits unless a row passes 64 KiB: then the table widens once.
