@@ -38,30 +38,33 @@ export class WeeklySeries {
   readonly weeks: readonly HistoryWeek[];
   /** row → slot in the history's ids, -1 when the row has no weekly history. */
   readonly slotOfRow: Int32Array;
-  /** days (1 … TRENDING_MAX_DAYS) → its window; windows with the same first week are one object. */
-  private readonly windowByDays: readonly TrendingWindow[];
+  /**
+   * Built on a thread's first request for them (each costs a pass over the series; building all
+   * of them was most of an Edition's construction): days that cover the same weeks share a window.
+   */
+  private readonly windowByFirstWeek = new Map<number, TrendingWindow>();
+  /** days - 1 → its window, once asked for. */
+  private readonly windowByDays: (TrendingWindow | undefined)[] = new Array(TRENDING_MAX_DAYS).fill(undefined);
 
   /** `slotOfRow`: see slotsOfRows (or a snapshot that stores it); `nameRank`: each row's position in name order. */
-  constructor(weeks: readonly HistoryWeek[], slotOfRow: Int32Array, nameRank: Uint32Array) {
+  constructor(weeks: readonly HistoryWeek[], slotOfRow: Int32Array, private readonly nameRank: Uint32Array) {
     this.weeks = weeks;
     this.slotOfRow = slotOfRow;
-    const byFirstWeek = new Map<number, TrendingWindow>();
-    const windows: TrendingWindow[] = [];
-    for (let days = 1; days <= TRENDING_MAX_DAYS; days++) {
-      const firstWeek = this.firstWeekOf(days);
-      let window = byFirstWeek.get(firstWeek);
-      if (!window) {
-        window = this.buildWindow(firstWeek, nameRank);
-        byFirstWeek.set(firstWeek, window);
-      }
-      windows.push(window);
-    }
-    this.windowByDays = windows;
   }
 
-  /** The window of the last `days` days, counted back from the newest snapshot. */
+  /** The window of the last `days` days (clamped to 1 … TRENDING_MAX_DAYS), counted back from the newest snapshot. */
   window(days: number): TrendingWindow {
-    return this.windowByDays[Math.max(1, Math.min(TRENDING_MAX_DAYS, days)) - 1] as TrendingWindow;
+    const clamped = Math.max(1, Math.min(TRENDING_MAX_DAYS, days));
+    return this.windowByDays[clamped - 1] ?? (this.windowByDays[clamped - 1] = this.windowOfFirstWeek(this.firstWeekOf(clamped)));
+  }
+
+  private windowOfFirstWeek(firstWeek: number): TrendingWindow {
+    let window = this.windowByFirstWeek.get(firstWeek);
+    if (window === undefined) {
+      window = this.buildWindow(firstWeek);
+      this.windowByFirstWeek.set(firstWeek, window);
+    }
+    return window;
   }
 
   /** The newest snapshot's date, and the date of the baseline a window compares against. */
@@ -98,7 +101,8 @@ export class WeeklySeries {
     return first;
   }
 
-  private buildWindow(firstWeek: number, nameRank: Uint32Array): TrendingWindow {
+  private buildWindow(firstWeek: number): TrendingWindow {
+    const { nameRank } = this;
     const moved: { row: number; total: number; changes: number }[] = [];
     for (let row = 0; row < this.slotOfRow.length; row++) {
       const slot = this.slotOfRow[row] as number;
