@@ -1,6 +1,6 @@
 // Files the server reads at run time besides its code (the docs page's Swagger UI files, the
 // package version): from node_modules and package.json under `npm start`, from the assets
-// embedded in the single binary (build-binary.ts) when running as it. Read at construction only.
+// embedded in the single binary (build-binary.ts) when running as it.
 
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -16,6 +16,15 @@ export const BUNDLE_ASSET = "courtside.js";
 /** A file of an installed package (`swagger-ui-dist`, `swagger-ui.css`); its asset name in the binary is `package/file`. */
 export function readPackageFile(packageName: string, file: string): Buffer {
   if (isSea()) return Buffer.from(getAsset(`${packageName}/${file}`));
+  return readFileSync(packageFilePath(packageName, file));
+}
+
+/** Where an installed package's file is; throws, saying what to run, when it is not there (the binary embeds its files at build). */
+export function checkPackageFile(packageName: string, file: string): void {
+  if (!isSea()) packageFilePath(packageName, file);
+}
+
+function packageFilePath(packageName: string, file: string): string {
   let directory: string;
   try {
     directory = dirname(createRequire(import.meta.url).resolve(`${packageName}/package.json`));
@@ -24,7 +33,7 @@ export function readPackageFile(packageName: string, file: string): Buffer {
   }
   const path = join(directory, file);
   if (!existsSync(path)) throw new Error(`${path} is missing from ${packageName}`);
-  return readFileSync(path);
+  return path;
 }
 
 /** The version of the nearest package.json above this file (src/ under tap, dist/src/ once built), or the embedded one. */

@@ -7,11 +7,9 @@ import { accessSync, constants, existsSync, mkdirSync, statSync } from "node:fs"
 import { createServer } from "node:net";
 import { dirname } from "node:path";
 import { loadConfig, ConfigError, type Config } from "./config.js";
-import { writeEdition } from "./data/build-edition.js";
 import { loadUws } from "./http/uws.js";
 import { ensureDemoKey, KeyStoreError } from "./keys/key-store.js";
 import { createLogger, type Logger } from "./ops/log.js";
-import { startMetricsServer } from "./ops/metrics.js";
 import { snapshotFiles } from "./store/editions.js";
 import { Supervisor } from "./supervisor.js";
 
@@ -60,8 +58,8 @@ async function ensureDemoData(config: Config, logger: Logger): Promise<void> {
       accessSync(directory, constants.R_OK | constants.X_OK);
       if (snapshotFiles(directory).length > 0) return;
     }
-    // Imported only when needed: the generator is the largest module and boot time counts.
-    const { generateDemoEditions } = await import("./data/demo.js");
+    // Imported only when needed: the generator and the snapshot builder are the largest modules and boot time counts.
+    const [{ generateDemoEditions }, { writeEdition }] = await Promise.all([import("./data/demo.js"), import("./data/build-edition.js")]);
     mkdirSync(directory, { recursive: true });
     const asOf = new Date().toISOString().slice(0, 10);
     logger.info(`no snapshots in ${directory}: building the demo editions`);
@@ -123,21 +121,29 @@ export async function runServe(argv: readonly string[], env: NodeJS.ProcessEnv, 
     throw new StartupError((error as Error).message);
   }
   const port = await claimPort("PORT", config.host, config.port);
-  // Bound before the workers start, so a held metrics port stops a process that has nothing running yet.
+  // Claimed before the workers start, so a held metrics port stops a process that has nothing
+  // running yet; the metrics server (prom-client) is loaded and bound while the workers boot.
+  const metricsPort = await claimPort("METRICS_PORT", config.host, config.metricsPort);
   supervisor = new Supervisor(Object.freeze({ ...config, port }), logger, runtime.workerEntry(), { shareEditions: true });
-  const metrics = await startMetricsServer(config.host, config.metricsPort, supervisor)
-    .catch((error: NodeJS.ErrnoException) => { throw portError("METRICS_PORT", config.host, config.metricsPort, error); });
-  metricsServer = metrics.server;
   const started = performance.now();
+  const booting = supervisor.start();
+  // Awaited below; a failure meanwhile must not count as unhandled.
+  booting.catch(() => undefined);
+  let metricsBound = 0;
   try {
-    await supervisor.start();
+    const { startMetricsServer } = await import("./ops/metrics.js");
+    const metrics = await startMetricsServer(config.host, metricsPort, supervisor)
+      .catch((error: NodeJS.ErrnoException) => { throw portError("METRICS_PORT", config.host, config.metricsPort, error); });
+    metricsServer = metrics.server;
+    metricsBound = metrics.port;
+    await booting;
   } catch (error) {
     await supervisor.stop();
-    metrics.server.close();
+    metricsServer?.close();
     throw error instanceof ConfigError ? new StartupError(error.message) : error;
   }
   if (isStopping) return;
-  logger.info({ workers: config.workers, port, metricsPort: metrics.port, bootMs: Math.round(performance.now() - started) },
-    `Courtside listening on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port} (metrics on :${metrics.port}/metrics)`);
+  logger.info({ workers: config.workers, port, metricsPort: metricsBound, bootMs: Math.round(performance.now() - started) },
+    `Courtside listening on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port} (metrics on :${metricsBound}/metrics)`);
   logger.flush();
 }

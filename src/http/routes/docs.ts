@@ -1,9 +1,10 @@
 // GET /api/openapi.json (the document, raw), GET /docs (the API reference page) and
-// GET /docs/assets/:file (Swagger UI's files, read once at construction: from node_modules, or
-// from the single binary's embedded copies).
+// GET /docs/assets/:file (Swagger UI's files, from node_modules or the single binary's embedded
+// copies: checked at construction, read on a thread's first request for one, since few workers
+// ever serve them and they are ~1.7 MB each).
 // Nothing here names another host: the page loads only from this service, and its CSP says so.
 
-import { packageVersion, readPackageFile } from "../../assets.js";
+import { checkPackageFile, packageVersion, readPackageFile } from "../../assets.js";
 import { ApiError } from "../../query/api-error.js";
 import { compileParams } from "../../query/params.js";
 import { hashBytes } from "../../store/hash.js";
@@ -77,24 +78,26 @@ function staticReply(body: Buffer, contentType: string, headers: readonly (reado
   };
 }
 
+function inBundle<T>(read: (file: string) => T, file: string): T {
+  try {
+    return read(file);
+  } catch (error) {
+    throw new Error(`API reference: ${(error as Error).message}`);
+  }
+}
+
 function readBundle(): Map<string, Reply> {
   const assets = new Map<string, Reply>();
-  for (const [file, contentType] of DOCS_BUNDLE_FILES) {
-    let body: Buffer;
-    try {
-      body = readPackageFile(DOCS_BUNDLE_PACKAGE, file);
-    } catch (error) {
-      throw new Error(`API reference: ${(error as Error).message}`);
-    }
-    assets.set(file, staticReply(body, contentType));
-  }
+  for (const [file, contentType] of DOCS_BUNDLE_FILES) assets.set(file, staticReply(inBundle((name) => readPackageFile(DOCS_BUNDLE_PACKAGE, name), file), contentType));
   assets.set("docs-init.js", staticReply(Buffer.from(INIT_SCRIPT), "text/javascript; charset=utf-8"));
   return assets;
 }
 
 /** `routes` is read on the first request for the document, once the route table is complete. */
 export function docsRoutes(routes: () => readonly RouteDefinition[]): RouteDefinition[] {
-  const assets = readBundle();
+  // A missing file stops the start, as if it were read here.
+  for (const [file] of DOCS_BUNDLE_FILES) inBundle((name) => checkPackageFile(DOCS_BUNDLE_PACKAGE, name), file);
+  let assets: Map<string, Reply> | undefined;
   const page = staticReply(Buffer.from(PAGE), "text/html; charset=utf-8", [
     ["Content-Security-Policy", PAGE_POLICY],
     ["Referrer-Policy", "no-referrer"],
@@ -146,6 +149,7 @@ export function docsRoutes(routes: () => readonly RouteDefinition[]): RouteDefin
       errors: ["NOT_FOUND"],
       handle: (context) => {
         const file = context.pathParams.file ?? "";
+        assets ??= readBundle();
         const asset = assets.get(file);
         if (!asset) throw new ApiError("NOT_FOUND", { path: context.path }, `No asset ${file}; the page uses ${[...assets.keys()].join(", ")}`);
         return asset;
