@@ -122,7 +122,7 @@ export async function runServe(argv: readonly string[], env: NodeJS.ProcessEnv, 
   }
   const port = await claimPort("PORT", config.host, config.port);
   // Claimed before the workers start, so a held metrics port stops a process that has nothing
-  // running yet; the metrics server (prom-client) is loaded and bound while the workers boot.
+  // running yet; the metrics server is loaded and bound while the workers boot.
   const metricsPort = await claimPort("METRICS_PORT", config.host, config.metricsPort);
   supervisor = new Supervisor(Object.freeze({ ...config, port }), logger, runtime.workerEntry(), { shareEditions: true });
   const started = performance.now();

@@ -1,8 +1,10 @@
 // Prometheus metrics for the whole server: the supervisor asks every worker for its counters on
-// each scrape and exposes their sum through prom-client on METRICS_PORT.
+// each scrape and writes their sum in Prometheus's text format (version 0.0.4) on METRICS_PORT.
+// Written here rather than through a client library: a scrape is a sum of plain counters, and the
+// histogram buckets are added as counts (a library's `observe` would replay every request ever
+// served, on every scrape).
 
 import { createServer, type Server } from "node:http";
-import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import { LATENCY_BUCKETS_SECONDS, type StatsSnapshot } from "./request-stats.js";
 
 export interface MetricsSource {
@@ -10,69 +12,96 @@ export interface MetricsSource {
   restarts(): number;
 }
 
-export function buildRegistry(source: MetricsSource): { registry: Registry; refresh: () => Promise<void> } {
-  const registry = new Registry();
-  const requests = new Counter({ name: "courtside_http_requests_total", help: "HTTP requests by route template and status", labelNames: ["route", "status"], registers: [registry] });
-  const latency = new Histogram({ name: "courtside_http_request_duration_seconds", help: "Time from request to response written, by route template", labelNames: ["route"], buckets: [...LATENCY_BUCKETS_SECONDS], registers: [registry] });
-  const rejected = new Counter({ name: "courtside_rate_limit_rejections_total", help: "Requests refused with 429, by bucket kind", labelNames: ["bucket"], registers: [registry] });
-  const cache = new Counter({ name: "courtside_response_cache_lookups_total", help: "Response cache lookups by result", labelNames: ["result"], registers: [registry] });
-  const hitRatio = new Gauge({ name: "courtside_response_cache_hit_ratio", help: "Response cache hits / lookups since start", registers: [registry] });
-  const editions = new Gauge({ name: "courtside_editions_loaded", help: "Editions loaded (per worker, the same everywhere)", labelNames: ["gameVersion", "status"], registers: [registry] });
-  const players = new Gauge({ name: "courtside_edition_players", help: "Players per loaded edition", labelNames: ["gameVersion"], registers: [registry] });
-  const workers = new Gauge({ name: "courtside_workers", help: "Workers answering the scrape", registers: [registry] });
-  const redis = new Gauge({ name: "courtside_redis_workers", help: "With REDIS_URL: workers by Redis state (shared = reaching Redis, local = answering alone)", labelNames: ["state"], registers: [registry] });
-  const restarts = new Gauge({ name: "courtside_worker_restarts_total", help: "Workers restarted by the supervisor since start", registers: [registry] });
+export const METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
-  const refresh = async () => {
-    const snapshots = await source.collect();
-    registry.resetMetrics();
-    workers.set(snapshots.length);
-    if (snapshots.some((snapshot) => snapshot.redis !== undefined)) {
-      redis.set({ state: "shared" }, 0);
-      redis.set({ state: "local" }, 0);
+type Labels = Readonly<Record<string, string>>;
+type Sample = readonly [labels: Labels, value: number];
+
+/** A label value as the text format wants it: backslash, double quote and line feed escaped. */
+const escapeLabel = (value: string) => value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
+
+function sampleLine(name: string, labels: Labels, value: number): string {
+  const pairs = Object.entries(labels).map(([label, text]) => `${label}="${escapeLabel(text)}"`);
+  return `${name}${pairs.length > 0 ? `{${pairs.join(",")}}` : ""} ${Number.isFinite(value) ? value : 0}`;
+}
+
+function family(name: string, type: "counter" | "gauge", help: string, samples: readonly Sample[]): string[] {
+  return [`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`, ...samples.map(([labels, value]) => sampleLine(name, labels, value))];
+}
+
+/** Adds `value` to the sample of `key` (labels in a fixed order), keeping first-seen order. */
+function add(samples: Map<string, [Labels, number]>, labels: Labels, value: number): void {
+  const key = JSON.stringify(labels);
+  const sample = samples.get(key);
+  if (sample) sample[1] += value;
+  else samples.set(key, [labels, value]);
+}
+
+/** The exposition of every worker's snapshot summed (`restarts`: the supervisor's own count). */
+export function renderMetrics(snapshots: readonly StatsSnapshot[], restarts: number): string {
+  const requests = new Map<string, [Labels, number]>();
+  const latency = new Map<string, { buckets: number[]; sum: number; count: number }>();
+  const rejected = { key: 0, address: 0 };
+  let hits = 0;
+  let misses = 0;
+  const redis = new Map<string, number>();
+  for (const snapshot of snapshots) {
+    for (const [key, count] of Object.entries(snapshot.requests)) {
+      const [route = "", status = ""] = key.split("\u0000");
+      add(requests, { route, status }, count);
     }
-    restarts.set(source.restarts());
-    let hits = 0;
-    let misses = 0;
-    for (const snapshot of snapshots) {
-      for (const [key, count] of Object.entries(snapshot.requests)) {
-        const [route = "", status = ""] = key.split("\u0000");
-        requests.inc({ route, status }, count);
-      }
-      for (const [route, histogram] of Object.entries(snapshot.latency)) {
-        // Replay each bucket's count at its upper bound: the sum is then approximate, the buckets exact.
-        histogram.buckets.forEach((count, i) => {
-          const value = LATENCY_BUCKETS_SECONDS[i] ?? 2;
-          for (let n = 0; n < count; n++) latency.observe({ route }, value);
-        });
-      }
-      if (snapshot.redis !== undefined) redis.inc({ state: snapshot.redis });
-      rejected.inc({ bucket: "key" }, snapshot.rateLimited.key);
-      rejected.inc({ bucket: "address" }, snapshot.rateLimited.address);
-      hits += snapshot.cache.hits;
-      misses += snapshot.cache.misses;
+    for (const [route, histogram] of Object.entries(snapshot.latency)) {
+      let total = latency.get(route);
+      if (!total) latency.set(route, (total = { buckets: new Array<number>(LATENCY_BUCKETS_SECONDS.length + 1).fill(0), sum: 0, count: 0 }));
+      histogram.buckets.forEach((count, i) => { total.buckets[i] = (total.buckets[i] ?? 0) + count; });
+      total.sum += histogram.sum;
+      total.count += histogram.count;
     }
-    cache.inc({ result: "hit" }, hits);
-    cache.inc({ result: "miss" }, misses);
-    hitRatio.set(hits + misses === 0 ? 0 : hits / (hits + misses));
-    for (const edition of snapshots[0]?.editions ?? []) {
-      editions.set({ gameVersion: edition.gameVersion, status: edition.status }, 1);
-      players.set({ gameVersion: edition.gameVersion }, edition.players);
+    if (snapshot.redis !== undefined) {
+      if (redis.size === 0) for (const state of ["shared", "local"]) redis.set(state, 0);
+      redis.set(snapshot.redis, (redis.get(snapshot.redis) ?? 0) + 1);
     }
-  };
-  return { registry, refresh };
+    rejected.key += snapshot.rateLimited.key;
+    rejected.address += snapshot.rateLimited.address;
+    hits += snapshot.cache.hits;
+    misses += snapshot.cache.misses;
+  }
+
+  const histogramName = "courtside_http_request_duration_seconds";
+  const histogramLines = [`# HELP ${histogramName} Time from request to response written, by route template`, `# TYPE ${histogramName} histogram`];
+  for (const [route, { buckets, sum, count }] of latency) {
+    let cumulative = 0;
+    buckets.forEach((n, i) => {
+      cumulative += n;
+      histogramLines.push(sampleLine(`${histogramName}_bucket`, { le: i < LATENCY_BUCKETS_SECONDS.length ? String(LATENCY_BUCKETS_SECONDS[i]) : "+Inf", route }, cumulative));
+    });
+    histogramLines.push(sampleLine(`${histogramName}_sum`, { route }, sum), sampleLine(`${histogramName}_count`, { route }, count));
+  }
+  const editions = snapshots[0]?.editions ?? [];
+  return [
+    ...family("courtside_http_requests_total", "counter", "HTTP requests by route template and status", [...requests.values()]),
+    ...histogramLines,
+    ...family("courtside_rate_limit_rejections_total", "counter", "Requests refused with 429, by bucket kind", [[{ bucket: "key" }, rejected.key], [{ bucket: "address" }, rejected.address]]),
+    ...family("courtside_response_cache_lookups_total", "counter", "Response cache lookups by result", [[{ result: "hit" }, hits], [{ result: "miss" }, misses]]),
+    ...family("courtside_response_cache_hit_ratio", "gauge", "Response cache hits / lookups since start", [[{}, hits + misses === 0 ? 0 : hits / (hits + misses)]]),
+    ...family("courtside_editions_loaded", "gauge", "Editions loaded (per worker, the same everywhere)", editions.map((edition) => [{ gameVersion: edition.gameVersion, status: edition.status }, 1] as const)),
+    ...family("courtside_edition_players", "gauge", "Players per loaded edition", editions.map((edition) => [{ gameVersion: edition.gameVersion }, edition.players] as const)),
+    ...family("courtside_workers", "gauge", "Workers answering the scrape", [[{}, snapshots.length]]),
+    ...family("courtside_redis_workers", "gauge", "With REDIS_URL: workers by Redis state (shared = reaching Redis, local = answering alone)", [...redis].map(([state, n]) => [{ state }, n] as const)),
+    ...family("courtside_worker_restarts_total", "gauge", "Workers restarted by the supervisor since start", [[{}, restarts]]),
+    "",
+  ].join("\n");
 }
 
 export function startMetricsServer(host: string, port: number, source: MetricsSource): Promise<{ server: Server; port: number }> {
-  const { registry, refresh } = buildRegistry(source);
   const server = createServer((request, response) => {
     if (request.url !== "/metrics" || (request.method !== "GET" && request.method !== "HEAD")) {
       response.writeHead(404, { "content-type": "text/plain" }).end("metrics are at GET /metrics\n");
       return;
     }
-    refresh()
-      .then(() => registry.metrics())
-      .then((text) => response.writeHead(200, { "content-type": registry.contentType }).end(request.method === "HEAD" ? undefined : text))
+    source.collect()
+      .then((snapshots) => renderMetrics(snapshots, source.restarts()))
+      .then((text) => response.writeHead(200, { "content-type": METRICS_CONTENT_TYPE }).end(request.method === "HEAD" ? undefined : text))
       .catch((error: unknown) => response.writeHead(500, { "content-type": "text/plain" }).end(`metrics unavailable: ${(error as Error).message}\n`));
   });
   return new Promise((resolve, reject) => {
