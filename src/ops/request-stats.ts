@@ -1,4 +1,4 @@
-// Per-worker request statistics in plain counters (no prom-client on the request path): the
+// Per-worker request statistics in plain counters (nothing but additions on the request path): the
 // supervisor collects a snapshot from every worker on scrape and exposes the sum.
 
 export const LATENCY_BUCKETS_SECONDS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1] as const;
