@@ -2,9 +2,10 @@
 // is counted: loadEditionSet in this process (load time, resident memory); the real server
 // (dist/src/main.js) from spawn until GET /ready answers 200, with the resident memory of its
 // process then, with WORKERS=1, 2, 4 and 8 (memory does not need cores: the editions are shared,
-// so each further worker should cost only its own isolate); and, in the same run, a bare uWS app
+// so each further worker should cost only its own isolate), a second after /ready and again once it
+// has idled --settle-seconds (default 20); and, in the same run, a bare uWS app
 // (bench/bare-uws.ts) from spawn until its /ready answers, the floor any uWS server boots from.
-// Usage: npm run bench:boot [-- DIR] [--repeats 3 --workers 1,2,4,8 --no-readme]
+// Usage: npm run bench:boot [-- DIR] [--repeats 3 --workers 1,2,4,8 --settle-seconds 20 --no-readme]
 
 import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
@@ -15,10 +16,10 @@ import { loadEditionSet } from "../src/store/editions.js";
 import { machine, median, table, today, writeResults, writeSection } from "./report.js";
 import { refreshTargets } from "./targets.js";
 import { ensureDemoData } from "./demo-data.js";
-import { timeSpawnToReady } from "./spawn-ready.js";
+import { timeSpawnToReady, type SpawnReady } from "./spawn-ready.js";
 
 const { values: flags, positionals } = parseArgs({
-  options: { repeats: { type: "string", default: "3" }, workers: { type: "string", default: "1,2,4,8" }, "no-readme": { type: "boolean", default: false }, "in-process": { type: "boolean", default: false } },
+  options: { repeats: { type: "string", default: "3" }, workers: { type: "string", default: "1,2,4,8" }, "settle-seconds": { type: "string", default: "20" }, "no-readme": { type: "boolean", default: false }, "in-process": { type: "boolean", default: false } },
   allowPositionals: true,
 });
 const dir = ensureDemoData(positionals[0] ?? process.env.DATA_DIR ?? "data");
@@ -45,9 +46,9 @@ function measureInProcess(): InProcess {
 }
 
 /** Spawns the real server (or the bare uWS app) and times spawn → first 200 from /ready; reads VmRSS of its process then. */
-async function measureServer(port: number, workers = 1, script = "../src/main.js"): Promise<{ readyMs: number; rssMiB: number }> {
+async function measureServer(port: number, workers = 1, script = "../src/main.js", settleMs = 0): Promise<SpawnReady> {
   const work = mkdtempSync(join(tmpdir(), "courtside-boot-"));
-  return timeSpawnToReady(process.execPath, [new URL(script, import.meta.url).pathname], { ...process.env, DATA_DIR: dir, KEYS_FILE: join(work, "keys.json"), PORT: String(port), HOST: "127.0.0.1", METRICS_PORT: "0", WORKERS: String(workers), LOG_LEVEL: "silent" }, port, work);
+  return timeSpawnToReady(process.execPath, [new URL(script, import.meta.url).pathname], { ...process.env, DATA_DIR: dir, KEYS_FILE: join(work, "keys.json"), PORT: String(port), HOST: "127.0.0.1", METRICS_PORT: "0", WORKERS: String(workers), LOG_LEVEL: "silent" }, port, work, settleMs);
 }
 
 /** The in-process measure runs in a child of its own, so each repeat starts from an empty heap. */
@@ -70,7 +71,8 @@ if (flags["in-process"]) {
   const loads: InProcess[] = [];
   const servers: { readyMs: number; rssMiB: number }[] = [];
   const bare: { readyMs: number; rssMiB: number }[] = [];
-  const byWorkers = new Map<number, { readyMs: number; rssMiB: number }[]>(workerCounts.map((n) => [n, []]));
+  const byWorkers = new Map<number, SpawnReady[]>(workerCounts.map((n) => [n, []]));
+  const settleMs = Number(flags["settle-seconds"]) * 1000;
   // One untimed boot of each first, so every timed one finds the code and the snapshots in the page cache.
   await measureServer(3189);
   await measureServer(3188, 1, "./bare-uws.js");
@@ -79,10 +81,12 @@ if (flags["in-process"]) {
     // Interleaved, so a busy moment of a shared machine hits both sides of the ratio.
     bare.push(await measureServer(3170 + r, 1, "./bare-uws.js"));
     servers.push(await measureServer(3190 + r));
-    for (const n of workerCounts) byWorkers.get(n)?.push(await measureServer(3150 + r * 10 + n, n));
+    for (const n of workerCounts) byWorkers.get(n)?.push(await measureServer(3150 + r * 10 + n, n, undefined, settleMs));
   }
   const first = loads[0] as InProcess;
-  const memoryByWorkers = Object.fromEntries([...byWorkers].map(([n, runs]) => [n, { readyMs: median(runs.map((run) => run.readyMs)), rssMiB: median(runs.map((run) => run.rssMiB)) }]));
+  const memoryByWorkers = Object.fromEntries([...byWorkers].map(([n, runs]) => [n, {
+    readyMs: median(runs.map((run) => run.readyMs)), rssMiB: median(runs.map((run) => run.rssMiB)), settledRssMiB: median(runs.map((run) => run.settledRssMiB ?? run.rssMiB)),
+  }]));
   const result = {
     editions: first.editions,
     players: first.players,
@@ -96,11 +100,15 @@ if (flags["in-process"]) {
     bareUwsRssMiB: median(bare.map((server) => server.rssMiB)),
     byWorkers: memoryByWorkers,
   };
-  const one = memoryByWorkers[1]?.rssMiB;
+  const one = memoryByWorkers[1];
+  const perWorker = (n: number, key: "rssMiB" | "settledRssMiB") =>
+    one !== undefined && n > 1 ? ` (+${(((memoryByWorkers[n]?.[key] ?? 0) - one[key]) / (n - 1)).toFixed(1)} per further worker)` : "";
   const workerRows: [string, string][] = workerCounts.map((n) => {
-    const run = memoryByWorkers[n] as { readyMs: number; rssMiB: number };
-    const perWorker = one !== undefined && n > 1 ? ` (+${((run.rssMiB - one) / (n - 1)).toFixed(1)} MiB per further worker)` : "";
-    return [`  WORKERS=${n}: resident once ready / spawn → \`/ready\``, `${run.rssMiB} MiB${perWorker} / ${run.readyMs} ms`];
+    const run = memoryByWorkers[n] as { readyMs: number; rssMiB: number; settledRssMiB: number };
+    return [
+      `  WORKERS=${n}: resident 1 s after \`/ready\` / after ${flags["settle-seconds"]} s idle / spawn → \`/ready\``,
+      `${run.rssMiB} MiB${perWorker(n, "rssMiB")} / **${run.settledRssMiB} MiB${perWorker(n, "settledRssMiB")}** / ${run.readyMs} ms`,
+    ];
   });
   const section = [
     `Last run: ${today()} on ${machine()}. Median of ${repeats} fresh processes each, after one untimed boot (files in the page cache).`,
@@ -109,7 +117,7 @@ if (flags["in-process"]) {
       ["loadEditionSet in a fresh process: time", `${result.loadMs} ms`],
       ["  resident memory after it (RSS / JS heap / buffers)", `${result.loadRssMiB} / ${result.heapUsedMiB} / ${result.arrayBuffersMiB} MiB`],
       ["**the server (`node dist/src/main.js`, 1 worker): spawn → `/ready` 200**", `**${result.serverReadyMs} ms**`],
-      ["**its resident memory once ready (supervisor + worker, VmRSS)**", `**${result.serverRssMiB} MiB**`],
+      ["**its resident memory 1 s after `/ready` (supervisor + worker, VmRSS)**", `**${result.serverRssMiB} MiB**`],
       ["a bare uWS app (`bench/bare-uws.ts`): spawn → `/ready` 200 / resident", `${result.bareUwsReadyMs} ms / ${result.bareUwsRssMiB} MiB`],
       ["**the server's spawn → `/ready` over the bare uWS app's, same run**", `**${(result.serverReadyMs / result.bareUwsReadyMs).toFixed(1)}×**`],
       ...workerRows,

@@ -1,14 +1,16 @@
 // Spawns a server process and times spawn → the first 200 from its /ready, then reads the process's
-// resident memory (VmRSS) after a second for the boot's garbage to settle; stops it with SIGTERM and
-// removes its work directory. Used by bench:boot and bench:binary.
+// resident memory (VmRSS) a second later and, when asked, again after it has idled `settleMs`: V8
+// gives back the heap that booting grew (its memory reducer runs after some idle seconds), so that
+// second reading is what the server holds while it runs. Stops it with SIGTERM and removes its work
+// directory. Used by bench:boot and bench:binary.
 
 import { spawn } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { get } from "node:http";
 
-export interface SpawnReady { readyMs: number; rssMiB: number }
+export interface SpawnReady { readyMs: number; rssMiB: number; settledRssMiB?: number }
 
-export async function timeSpawnToReady(command: string, args: readonly string[], env: NodeJS.ProcessEnv, port: number, work: string): Promise<SpawnReady> {
+export async function timeSpawnToReady(command: string, args: readonly string[], env: NodeJS.ProcessEnv, port: number, work: string, settleMs = 0): Promise<SpawnReady> {
   const started = performance.now();
   const child = spawn(command, [...args], { env, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
@@ -27,8 +29,11 @@ export async function timeSpawnToReady(command: string, args: readonly string[],
     const readyMs = performance.now() - started;
     // Let the boot's garbage settle before reading the resident set.
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    const rssKiB = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1] ?? 0);
-    return { readyMs: Math.round(readyMs), rssMiB: Math.round(rssKiB / 1024) };
+    const rssMiB = () => Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1] ?? 0) / 1024);
+    const once = rssMiB();
+    if (settleMs <= 0) return { readyMs: Math.round(readyMs), rssMiB: once };
+    await new Promise((resolve) => setTimeout(resolve, settleMs));
+    return { readyMs: Math.round(readyMs), rssMiB: once, settledRssMiB: rssMiB() };
   } finally {
     await new Promise<void>((resolve) => { child.once("exit", () => resolve()); child.kill("SIGTERM"); });
     rmSync(work, { recursive: true, force: true });
