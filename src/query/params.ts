@@ -5,7 +5,7 @@
 
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { ATTRIBUTE_BY_PARAM_NAME } from "../model/attributes.js";
-import { validatorOnFirstUse } from "../model/validator.js";
+import { REQUEST_AJV_OPTIONS, validatorOnFirstUse } from "../model/validator.js";
 import { BADGES, BADGE_TIERS, parseBadgeTier } from "../model/badges.js";
 import { POSITIONS, POSITION_GROUPS } from "../model/positions.js";
 import { ApiError, closest, invalidParameter } from "./api-error.js";
@@ -125,7 +125,7 @@ const SUGGESTIONS: ReadonlyMap<string, readonly string[]> = new Map<string, read
 /** Every name the table knows (for tests and the README). */
 export const SUGGESTED_NAMES: readonly string[] = [...SUGGESTIONS.keys()];
 
-const ajv = new Ajv({ allErrors: false, strict: true });
+const ajv = new Ajv({ ...REQUEST_AJV_OPTIONS, allErrors: false });
 ajv.addKeyword({ keyword: "x-reason" });
 ajv.addKeyword({ keyword: "x-normalise" });
 

@@ -2,13 +2,23 @@ import t from "tap";
 import { Ajv } from "ajv";
 import { buildRoutes } from "../../src/http/app.js";
 import { isPlayerRecord } from "../../src/model/schemas.js";
-import { compileEveryValidator, validatorOnFirstUse } from "../../src/model/validator.js";
+import { compileEveryValidator, everyValidatorSchema, validatorOnFirstUse } from "../../src/model/validator.js";
 
 t.test("every validator of every route and record schema compiles under ajv's strict mode", (t) => {
   const routes = buildRoutes(() => true);
   t.ok(routes.length > 30);
   // The record schemas, both body schemas and the parameter schemas of every route (shared ones once).
   t.ok(compileEveryValidator() > 40);
+  t.end();
+});
+
+t.test("every schema is valid against JSON Schema's meta-schema (the request path's ajv skips that check)", (t) => {
+  buildRoutes(() => true);
+  const meta = new Ajv({ strict: true });
+  const schemas = everyValidatorSchema();
+  t.ok(schemas.length > 40);
+  for (const schema of schemas) t.ok(meta.validateSchema(schema), `${JSON.stringify(schema).slice(0, 80)}: ${meta.errorsText(meta.errors)}`);
+  t.notOk(meta.validateSchema({ type: "integer", minimum: "3" }), "a schema with a bad keyword value is refused by this check");
   t.end();
 });
 

@@ -3,7 +3,7 @@
 // name in scope, otherwise a unique close match (the name index's prefix and typo tiers) does.
 
 import { Ajv } from "ajv";
-import { validatorOnFirstUse } from "../../model/validator.js";
+import { REQUEST_AJV_OPTIONS, validatorOnFirstUse } from "../../model/validator.js";
 import { ERA_CODE, ERAS, type Era } from "../../model/eras.js";
 import { foldName, slugify } from "../../model/names.js";
 import { ApiError, closest } from "../../query/api-error.js";
@@ -38,7 +38,7 @@ interface BatchBody {
   fields?: string;
 }
 
-const validateBody = validatorOnFirstUse<BatchBody>(new Ajv({ allErrors: true, strict: true }), batchBodySchema);
+const validateBody = validatorOnFirstUse<BatchBody>(new Ajv({ ...REQUEST_AJV_OPTIONS, allErrors: true }), batchBodySchema);
 
 type Unmatched = { query: string; reason: "not_found" | "ambiguous"; candidates?: string[] };
 

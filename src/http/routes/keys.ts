@@ -3,7 +3,7 @@
 // asynchronously; the usage read is synchronous. A key appears in a body only when just issued.
 
 import { Ajv } from "ajv";
-import { validatorOnFirstUse } from "../../model/validator.js";
+import { REQUEST_AJV_OPTIONS, validatorOnFirstUse } from "../../model/validator.js";
 import { MAX_ACTIVE_KEYS_PER_EMAIL, type KeyInfo } from "../../keys/key-store.js";
 import type { KeyOutcome, KeyWriter } from "../../keys/key-writer.js";
 import { ApiError } from "../../query/api-error.js";
@@ -50,7 +50,7 @@ interface RegisterBody {
   purpose?: string;
 }
 
-const validateRegisterBody = validatorOnFirstUse<RegisterBody>(new Ajv({ allErrors: true, strict: true }), registerBodySchema);
+const validateRegisterBody = validatorOnFirstUse<RegisterBody>(new Ajv({ ...REQUEST_AJV_OPTIONS, allErrors: true }), registerBodySchema);
 
 function parseRegisterBody(body: Buffer | undefined): RegisterBody {
   let value: unknown;
