@@ -9,10 +9,10 @@ import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, statSync, wri
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { BUNDLE_ASSET, VERSION_ASSET } from "./src/assets.js";
-import { DOCS_BUNDLE_FILES, DOCS_BUNDLE_PACKAGE } from "./src/http/routes/docs.js";
-import { UWS_ASSET } from "./src/http/uws.js";
-import { SUPPORTED_NODE_MAJOR } from "./src/node-version.js";
+import { BUNDLE_ASSET, VERSION_ASSET } from "../src/assets.js";
+import { DOCS_BUNDLE_FILES, DOCS_BUNDLE_PACKAGE } from "../src/http/routes/docs.js";
+import { UWS_ASSET } from "../src/http/uws.js";
+import { SUPPORTED_NODE_MAJOR } from "../src/node-version.js";
 
 /** Marks the SEA blob inside the Node binary (the value Node's docs and postject give). */
 const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
@@ -23,7 +23,7 @@ function fail(message: string): never {
 }
 
 async function main(): Promise<void> {
-  const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+  const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
   const out = join(root, "dist", "bin");
   const require = createRequire(join(root, "package.json"));
   if (Number(process.versions.node.split(".")[0]) !== SUPPORTED_NODE_MAJOR || process.platform !== "linux" || process.arch !== "x64") {

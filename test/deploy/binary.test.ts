@@ -19,7 +19,7 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const BUILT = join(ROOT, "dist", "bin", "courtside");
 const VERSION = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 
-execFileSync(process.execPath, [join(ROOT, "dist", "build-binary.js")], { stdio: ["ignore", "ignore", "pipe"] });
+execFileSync(process.execPath, [join(ROOT, "dist", "deploy", "build-binary.js")], { stdio: ["ignore", "ignore", "pipe"] });
 
 const home = mkdtempSync(join(tmpdir(), "courtside-binary-"));
 t.teardown(() => rmSync(home, { recursive: true, force: true }));
