@@ -1,6 +1,6 @@
 // The single binary (dist/bin/courtside, npm run build:binary): its size, how long the process
 // takes to start and exit (`--version`), and spawn → /ready 200 of `courtside serve` beside
-// `node dist/src/main.js` on the same data directory, with each one's resident memory then.
+// `node dist/server/main.js` on the same data directory, with each one's resident memory then.
 //   npm run bench:binary [-- DATA_DIR] [--repeats 3] [--no-readme]
 
 import { spawnSync } from "node:child_process";
@@ -19,7 +19,7 @@ const { values: flags, positionals } = parseArgs({
 });
 const dataDir = positionals[0] ?? process.env.DATA_DIR ?? "data";
 const BINARY = fileURLToPath(new URL("../bin/courtside", import.meta.url));
-const MAIN = fileURLToPath(new URL("../src/main.js", import.meta.url));
+const MAIN = fileURLToPath(new URL("../server/main.js", import.meta.url));
 
 /** Spawn → exit of `courtside --version`: the cost of starting the executable itself. */
 function versionMs(): number {
@@ -61,7 +61,7 @@ const result = {
 const section = [
   `Last run: ${today()} on ${machine()}. Median of ${repeats} fresh processes each (\`--version\`: of ${versions.length}), after one untimed boot of each; data: \`${dataDir}\`, 1 worker.`,
   "",
-  table(["measure", "`dist/bin/courtside`", "`node dist/src/main.js`"], [
+  table(["measure", "`dist/bin/courtside`", "`node dist/server/main.js`"], [
     ["size on disk", `${result.sizeMiB} MiB`, "(Node + node_modules)"],
     ["spawn → exit of `--version`", `${result.versionMs} ms`, ""],
     ["**spawn → `/ready` 200 (`serve`)**", `**${result.binaryReadyMs} ms**`, `**${result.nodeReadyMs} ms**`],

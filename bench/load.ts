@@ -242,8 +242,8 @@ async function main(): Promise<void> {
   const env = { DATA_DIR: dataDir, KEYS_FILE: keysFile, LOG_LEVEL: "silent", WORKERS: "1", METRICS_PORT: "0" };
   const servers: Record<ServerName, Server | undefined> = { ceiling: undefined, courtside: undefined, "courtside-nocache": undefined, peer: undefined };
   try {
-    servers.courtside = await startServer("courtside", portBase + 1, ["dist/src/main.js"], env);
-    servers["courtside-nocache"] = await startServer("courtside-nocache", portBase + 2, ["dist/src/main.js"], { ...env, RESPONSE_CACHE_MB: "0" });
+    servers.courtside = await startServer("courtside", portBase + 1, ["dist/server/main.js"], env);
+    servers["courtside-nocache"] = await startServer("courtside-nocache", portBase + 2, ["dist/server/main.js"], { ...env, RESPONSE_CACHE_MB: "0" });
     servers.peer = await startServer("peer", portBase + 3, ["dist/bench/peer/server.js"], env);
     const { recordings, notes } = await recordAndVerify(mixes, servers, key);
     agent.destroy();

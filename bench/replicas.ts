@@ -107,8 +107,8 @@ async function main(): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const client = new Redis(redisUrl);
-    const local = start("courtside", "0", process.execPath, ["dist/src/main.js"], { ...env, PORT: String(portBase) }, portBase);
-    const shared = start("courtside + REDIS_URL", "0", process.execPath, ["dist/src/main.js"], { ...env, PORT: String(portBase + 1), REDIS_URL: redisUrl }, portBase + 1);
+    const local = start("courtside", "0", process.execPath, ["dist/server/main.js"], { ...env, PORT: String(portBase) }, portBase);
+    const shared = start("courtside + REDIS_URL", "0", process.execPath, ["dist/server/main.js"], { ...env, PORT: String(portBase + 1), REDIS_URL: redisUrl }, portBase + 1);
     processes.push(local, shared);
     await Promise.all([waitHttp(local, "/ready"), waitHttp(shared, "/ready")]);
     const ready = await (await fetch(`http://127.0.0.1:${shared.port}/ready`)).json() as { data: { redis?: { status: string } } };

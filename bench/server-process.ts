@@ -1,4 +1,4 @@
-// Starts the real server binary (dist/src/main.js) for the reliability scripts: a temp keys file
+// Starts the real server binary (dist/server/main.js) for the reliability scripts: a temp keys file
 // with a load-test key, free ports, and a way to stop it and read its exit code.
 
 import { spawn, type ChildProcess } from "node:child_process";
@@ -28,7 +28,7 @@ export async function startServerProcess(options: { dataDir: string; workers: nu
   const { key } = createKey(keysFile, { email: "bench@example.com", now: new Date(), rateLimit: 1_000_000_000 });
   const port = await freePort();
   const metricsPort = await freePort();
-  const main = fileURLToPath(new URL("../src/main.js", import.meta.url));
+  const main = fileURLToPath(new URL("../server/main.js", import.meta.url));
   const env = { ...process.env, HOST: "127.0.0.1", PORT: String(port), METRICS_PORT: String(metricsPort), DATA_DIR: options.dataDir, KEYS_FILE: keysFile, WORKERS: String(options.workers), LOG_LEVEL: "warn", ...options.env };
   const child = options.cpus
     ? spawn("taskset", ["-c", options.cpus, process.execPath, main], { env, stdio: ["ignore", "pipe", "pipe"] })

@@ -13,6 +13,7 @@ import { BUNDLE_ASSET, VERSION_ASSET } from "../src/assets.js";
 import { DOCS_BUNDLE_FILES, DOCS_BUNDLE_PACKAGE } from "../src/http/routes/docs.js";
 import { UWS_ASSET } from "../src/http/uws.js";
 import { SUPPORTED_NODE_MAJOR } from "../src/node-version.js";
+import { SERVER_BUNDLE_BASE } from "./bundle.js";
 
 /** Marks the SEA blob inside the Node binary (the value Node's docs and postject give). */
 const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
@@ -36,14 +37,11 @@ async function main(): Promise<void> {
   const bundle = join(out, BUNDLE_ASSET);
   const esbuild = await import("esbuild");
   await esbuild.build({
-    entryPoints: [join(root, "src", "bin", "courtside.ts")],
-    bundle: true,
-    platform: "node",
-    format: "cjs",
-    target: "node20",
-    outfile: bundle,
     // uWS is loaded by uws.ts with process.dlopen, never bundled; only its types are imported.
-    external: ["uWebSockets.js"],
+    ...SERVER_BUNDLE_BASE,
+    entryPoints: [join(root, "src", "bin", "courtside.ts")],
+    format: "cjs",
+    outfile: bundle,
     // import.meta does not exist in CommonJS. Inside the binary every use of it is behind
     // isSea() (assets, uWS) or compares it with a real path (the keys script's entry check),
     // so a URL that names no file keeps both false.
@@ -57,8 +55,6 @@ async function main(): Promise<void> {
         build.onLoad({ filter: /.*/, namespace: "absent" }, () => ({ contents: 'throw new Error("msgpackr-extract is not embedded in the binary");', loader: "js" }));
       },
     }],
-    legalComments: "none",
-    logLevel: "warning",
   });
 
   const version = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version;

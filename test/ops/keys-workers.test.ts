@@ -1,4 +1,4 @@
-// The real binary (dist/src/main.js) with two worker threads: key writes from both workers and from
+// The real binary (dist/server/main.js) with two worker threads: key writes from both workers and from
 // the keys command at once, serialised by the supervisor and the keys file's lock.
 import t from "tap";
 import { execFile, spawn } from "node:child_process";
@@ -11,7 +11,7 @@ import { writeEdition } from "../../src/data/build-edition.js";
 import { createKey, digestKey, readKeyStore } from "../../src/keys/key-store.js";
 import { fixtureEditions } from "../http/harness.js";
 
-const MAIN = fileURLToPath(new URL("../../dist/src/main.js", import.meta.url));
+const MAIN = fileURLToPath(new URL("../../dist/server/main.js", import.meta.url));
 const KEYS_COMMAND = fileURLToPath(new URL("../../dist/src/keys/cli.js", import.meta.url));
 
 /** `npm run keys -- create --json`, as its own process. */

@@ -1,4 +1,4 @@
-// The real binary (dist/src/main.js, built by `npm test`'s tsc step) with worker threads.
+// The real binary (dist/server/main.js, built by `npm test`'s build step) with worker threads.
 import t from "tap";
 import { spawn, type ChildProcess } from "node:child_process";
 import { Agent, request } from "node:http";
@@ -13,7 +13,7 @@ import { Supervisor } from "../../src/supervisor.js";
 import { loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/ops/log.js";
 
-const MAIN = fileURLToPath(new URL("../../dist/src/main.js", import.meta.url));
+const MAIN = fileURLToPath(new URL("../../dist/server/main.js", import.meta.url));
 
 async function freePort(): Promise<number> {
   const server = createServer();

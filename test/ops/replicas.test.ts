@@ -1,4 +1,4 @@
-// Three replicas (separate processes of dist/src/main.js, two workers each) on one real redis-server,
+// Three replicas (separate processes of dist/server/main.js, two workers each) on one real redis-server,
 // behind a client that spreads its connections over them: limits, revocations and an outage.
 import t from "tap";
 import { spawn, type ChildProcess } from "node:child_process";
@@ -11,7 +11,7 @@ import { createKey } from "../../src/keys/key-store.js";
 import { fixtureEditions } from "../http/harness.js";
 import { freePort, redisMissing, startRedis, type RedisServer } from "../fixtures/redis-server.js";
 
-const MAIN = fileURLToPath(new URL("../../dist/src/main.js", import.meta.url));
+const MAIN = fileURLToPath(new URL("../../dist/server/main.js", import.meta.url));
 const REPLICAS = 3;
 const CONNECTIONS = 200;
 

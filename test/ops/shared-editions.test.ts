@@ -15,7 +15,7 @@ import { createKey } from "../../src/keys/key-store.js";
 import { fixtureEditions } from "../http/harness.js";
 import { encodeSnapshotV1 } from "../fixtures/snapshot-v1-writer.js";
 
-const MAIN = fileURLToPath(new URL("../../dist/src/main.js", import.meta.url));
+const MAIN = fileURLToPath(new URL("../../dist/server/main.js", import.meta.url));
 
 async function freePort(): Promise<number> {
   const server = createServer();

@@ -1,4 +1,4 @@
-// Start-up failures of the real process (dist/src/main.js): each is one line on stderr saying
+// Start-up failures of the real process (dist/server/main.js): each is one line on stderr saying
 // what and why, and exit code 1 — never a stack trace or a libuv assertion.
 import t, { type Test } from "tap";
 import { spawn } from "node:child_process";
@@ -14,7 +14,7 @@ import { fixtureEditions } from "../http/harness.js";
 // Longer than tap's 30 s per file: seven server processes start (and refuse) one after another, and the machine may be busy.
 t.setTimeout(180_000);
 
-const MAIN = fileURLToPath(new URL("../../dist/src/main.js", import.meta.url));
+const MAIN = fileURLToPath(new URL("../../dist/server/main.js", import.meta.url));
 /** Root reads any directory: the permission cases run the server as nobody when the tests run as root. */
 const isRoot = process.getuid?.() === 0;
 const NOBODY = 65534;
