@@ -1,7 +1,10 @@
 // Hot reload of the data directory: a polled look at every snapshot's identity (inode, size,
 // mtime). A changed or new file is loaded beside the serving set and swapped in whole; a file
 // that is refused (corrupt, truncated, an archive whose content changed) leaves the old set
-// serving and says why.
+// serving and says why. A change that spans files (a new current edition, and the old current
+// rewritten as an archive) is half done after the first file: the editions read so far wait,
+// checked and loaded, until a later file makes the set whole (one current edition), and are
+// swapped in together with it.
 
 import { statSync } from "node:fs";
 import { basename } from "node:path";
@@ -37,6 +40,8 @@ export function watchDataDir(
 ): ReloadWatcher {
   const seen = new Map<string, string>();
   for (const file of snapshotFiles(dir)) seen.set(file, identity(file) ?? "");
+  /** Editions read and checked, not swapped in yet, by file (beyond one check only while the set is not whole). */
+  const waiting = new Map<string, { edition: Edition; file: string }>();
   const check = (): ReloadEvent[] => {
     const events: ReloadEvent[] = [];
     let files: string[];
@@ -45,12 +50,13 @@ export function watchDataDir(
     } catch {
       return events;
     }
-    const replacements: Edition[] = [];
-    const loaded: ReloadEvent[] = [];
+    let isChanged = false;
     for (const file of files) {
       const id = identity(file);
       if (id === undefined || seen.get(file) === id) continue;
       seen.set(file, id);
+      // Whatever was read of this file before is stale now, whether or not the new content loads.
+      waiting.delete(file);
       try {
         const edition = loadEdition(file);
         const serving = current().byKey.get(edition.key);
@@ -58,20 +64,22 @@ export function watchDataDir(
         if (serving && !serving.isCurrent) {
           throw new SnapshotError(basename(file), `${edition.key} is an archive and archives never change; keeping the edition loaded at boot`);
         }
-        replacements.push(edition);
-        loaded.push({ kind: "loaded", file: basename(file), gameVersion: edition.key, checksum: edition.checksum });
+        waiting.set(file, { edition, file: basename(file) });
+        isChanged = true;
       } catch (error) {
         events.push({ kind: "refused", file: basename(file), reason: error instanceof SnapshotError ? error.reason : (error as Error).message });
       }
     }
-    if (replacements.length > 0) {
+    if (isChanged) {
       const byKey = new Map(current().byKey);
-      for (const edition of replacements) byKey.set(edition.key, edition);
+      for (const { edition } of waiting.values()) byKey.set(edition.key, edition);
       try {
         swap(new EditionSet([...byKey.values()]));
-        events.push(...loaded);
+        for (const { edition, file } of waiting.values()) events.push({ kind: "loaded", file, gameVersion: edition.key, checksum: edition.checksum });
+        waiting.clear();
       } catch (error) {
-        events.push(...loaded.map((event) => ({ kind: "refused" as const, file: event.file, reason: (error as Error).message })));
+        // Not whole yet: what was read waits for the next change (a refusal each time something changes, never per poll).
+        for (const { file } of waiting.values()) events.push({ kind: "refused", file, reason: `${(error as Error).message}; kept until the directory is consistent` });
       }
     }
     for (const event of events) onEvent(event);

@@ -79,6 +79,33 @@ t.test("a new archived edition dropped into the directory is added", async (t) =
   t.same(versions.data.map((entry: any) => entry.gameVersion), ["2K27", "2K26", "2K25"]);
 });
 
+t.test("a move to a new current edition across two files is applied once the directory is consistent, in either order", async (t) => {
+  for (const order of ["new current first", "old current archived first"]) {
+    const h = await startHarness();
+    const dataDir = join(h.dir, "data");
+    const before = await (await h.get("/api/players?limit=3")).text();
+    const writeNewCurrent = () => writeEdition(dataDir, { ...randomEdition(60, 31), gameVersion: "2K28" }, "2026-11-27");
+    // 2K27 as it stands, re-written as an archive.
+    const archiveOldCurrent = () => writeFileSync(join(dataDir, "2K27.msgpack"), encodeSnapshot(buildSnapshotPayload({ ...randomEdition(40, 32, "archived"), gameVersion: "2K27" })));
+    const [first, second] = order === "new current first" ? [writeNewCurrent, archiveOldCurrent] : [archiveOldCurrent, writeNewCurrent];
+    first();
+    const half = h.service.reload.check();
+    t.same(half.map((event) => event.kind), ["refused"], `${order}: half a move is refused`);
+    t.match(half[0]?.kind === "refused" ? half[0].reason : "", /current edition.*kept until the directory is consistent/, order);
+    t.equal(await (await h.get("/api/players?limit=3")).text(), before, `${order}: the old set keeps serving`);
+    t.same(h.service.reload.check(), [], `${order}: nothing changed, nothing said`);
+    second();
+    const whole = h.service.reload.check();
+    t.same(whole.map((event) => event.kind).sort(), ["loaded", "loaded"], `${order}: both files are swapped in together`);
+    const versions = await (await fetch(`${h.base}/api/versions`)).json() as any;
+    t.same(versions.data.map((entry: any) => [entry.gameVersion, entry.status]), [["2K28", "current"], ["2K27", "archived"], ["2K26", "archived"]], order);
+    const players = await h.json("/api/players?limit=1");
+    t.equal(players.body.data[0]?._id !== undefined, true);
+    t.equal(h.service.editions().current.key, "2K28", `${order}: 2K28 serves as current`);
+    await h.close();
+  }
+});
+
 t.test("the data directory is polled: a rebuilt current edition is served within a second", async (t) => {
   const h = await startHarness({ reloadIntervalMs: 200 });
   t.teardown(() => h.close());
