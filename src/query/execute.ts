@@ -27,8 +27,9 @@ export function executeQuery(edition: Edition, query: PlayerQuery, offset: numbe
 
 /**
  * Fills edition.scratch with the matching rows and returns how many there are. Three passes:
- *  1. the small columns read in row order (overall, positions, badge-tier mask, archetype and
- *     college codes) over every candidate row, branch-free: `value in [min, max]` is the sign bit of
+ *  1. the small columns read in row order over every candidate row (overall and positions, in a
+ *     loop without the tests of absent filters; then the badge-tier mask, archetype and college
+ *     codes on the rows of each word still set), branch-free: `value in [min, max]` is the sign bit of
  *     `(value - min) | (max - value)`, folded into a 0/1 bit with integer ops only, so no row's
  *     outcome has to be guessed by the CPU (at ~50 % selectivity mispredicted branches cost
  *     more than the reads) and no value leaves V8's small-integer range;
@@ -53,6 +54,7 @@ function filterRows(edition: Edition, query: PlayerQuery): number {
   if (badge >= 0 && badgeTiers === null) return 0;
   const hasPosition = positionMask !== 0;
   const tierBit = badge < 0 && badgeTier !== 0 ? 1 << (badgeTier - 1) : 0;
+  const hasRareFilter = tierBit !== 0 || archetypeCode >= 0 || collegeCode >= 0;
   const ranges = candidateRanges(edition, query);
   if (ranges.length === 0) return 0;
   let firstRow = Number.POSITIVE_INFINITY;
@@ -67,16 +69,31 @@ function filterRows(edition: Edition, query: PlayerQuery): number {
       const w = row >>> 5;
       const wordEnd = Math.min(end, (w + 1) * 32);
       let word = 0;
-      for (; row < wordEnd; row++) {
-        const rating = overall[row] as number;
-        let isMatch = ~((rating - minOverall) | (maxOverall - rating)) >>> 31;
-        // (x & mask) is at most 31: adding 255 carries into bit 8 exactly when it is non-zero.
-        if (hasPosition) isMatch &= (((positions[row] as number) & positionMask) + 255) >>> 8;
-        if (tierBit !== 0) isMatch &= (((tierMask[row] as number) & tierBit) + 255) >>> 8;
-        // Equal codes XOR to 0, and only 0 - 1 has the sign bit (codes stay far below 2^31).
-        if (archetypeCode >= 0) isMatch &= (((archetypeCodes[row] as number) ^ archetypeCode) - 1) >>> 31;
-        if (collegeCode >= 0) isMatch &= (((collegeCodes[row] as number) ^ collegeCode) - 1) >>> 31;
-        word |= isMatch << (row & 31);
+      // One loop per shape (the per-row tests of absent filters cost a third of a million-row
+      // query): overall with or without the position mask, every row; the rare filters after,
+      // on the rows of the word still matching.
+      if (hasPosition) {
+        for (; row < wordEnd; row++) {
+          const rating = overall[row] as number;
+          // (x & mask) is at most 31: adding 255 carries into bit 8 exactly when it is non-zero.
+          word |= ((~((rating - minOverall) | (maxOverall - rating)) >>> 31) & ((((positions[row] as number) & positionMask) + 255) >>> 8)) << (row & 31);
+        }
+      } else {
+        for (; row < wordEnd; row++) {
+          const rating = overall[row] as number;
+          word |= (~((rating - minOverall) | (maxOverall - rating)) >>> 31) << (row & 31);
+        }
+      }
+      if (hasRareFilter && word !== 0) {
+        for (let r = w * 32; r < wordEnd; r++) {
+          if ((word & (1 << (r & 31))) === 0) continue;
+          let isMatch = 1;
+          if (tierBit !== 0) isMatch &= (((tierMask[r] as number) & tierBit) + 255) >>> 8;
+          // Equal codes XOR to 0, and only 0 - 1 has the sign bit (codes stay far below 2^31).
+          if (archetypeCode >= 0) isMatch &= (((archetypeCodes[r] as number) ^ archetypeCode) - 1) >>> 31;
+          if (collegeCode >= 0) isMatch &= (((collegeCodes[r] as number) ^ collegeCode) - 1) >>> 31;
+          if (isMatch === 0) word &= ~(1 << (r & 31));
+        }
       }
       bits[w] = (bits[w] as number) | word;
     }
