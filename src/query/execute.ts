@@ -55,6 +55,13 @@ function filterRows(edition: Edition, query: PlayerQuery): number {
   const hasPosition = positionMask !== 0;
   const tierBit = badge < 0 && badgeTier !== 0 ? 1 << (badgeTier - 1) : 0;
   const hasRareFilter = tierBit !== 0 || archetypeCode >= 0 || collegeCode >= 0;
+  // Four rows per 32-bit read where a word of 32 rows is whole (see overallWordMatches); ratings
+  // and bounds are at most 127, which the byte-lane arithmetic needs.
+  const { overallWords, positionWords } = edition;
+  const isFourAtATime = overallWords !== null && positionWords !== null && minOverall >= 0 && maxOverall <= 127 && minOverall <= maxOverall;
+  const minLanes = Math.imul(minOverall, 0x01010101);
+  const maxLanes = Math.imul(maxOverall, 0x01010101) | 0x80808080;
+  const positionLanes = Math.imul(positionMask, 0x01010101);
   const ranges = candidateRanges(edition, query);
   if (ranges.length === 0) return 0;
   let firstRow = Number.POSITIVE_INFINITY;
@@ -72,7 +79,10 @@ function filterRows(edition: Edition, query: PlayerQuery): number {
       // One loop per shape (the per-row tests of absent filters cost a third of a million-row
       // query): overall with or without the position mask, every row; the rare filters after,
       // on the rows of the word still matching.
-      if (hasPosition) {
+      if (isFourAtATime && row === w * 32 && wordEnd === row + 32) {
+        word = overallWordMatches(overallWords as Uint32Array, positionWords as Uint32Array, row >>> 2, minLanes, maxLanes, hasPosition ? positionLanes : 0);
+        row = wordEnd;
+      } else if (hasPosition) {
         for (; row < wordEnd; row++) {
           const rating = overall[row] as number;
           // (x & mask) is at most 31: adding 255 carries into bit 8 exactly when it is non-zero.
@@ -135,6 +145,26 @@ function filterRows(edition: Edition, query: PlayerQuery): number {
     total += Math.imul(x, 0x01010101) >>> 24;
   }
   return total;
+}
+
+/**
+ * The bits of 32 rows (eight 32-bit reads of four rows each, from `at`) whose overall is in
+ * [min, max] and, with `positionLanes`, whose position mask meets it. Per byte lane b (≤ 127):
+ * (b | 0x80) − min keeps bit 7 exactly when b ≥ min, (max | 0x80) − b exactly when b ≤ max, and
+ * neither borrows from the next lane; (p & mask) + 0x7f sets bit 7 exactly when a position
+ * matches. The four bit 7s are then gathered into four adjacent bits by one multiplication
+ * (0x204081 moves lane j's bit to bit 21 + j without two terms meeting). Byte 0 is the first row
+ * (little-endian, which Edition checks).
+ */
+function overallWordMatches(overall: Uint32Array, positions: Uint32Array, at: number, minLanes: number, maxLanes: number, positionLanes: number): number {
+  let word = 0;
+  for (let k = 0; k < 8; k++) {
+    const x = overall[at + k] as number;
+    let lanes = ((x | 0x80808080) - minLanes) & (maxLanes - x) & 0x80808080;
+    if (positionLanes !== 0) lanes &= (((positions[at + k] as number) & positionLanes) + 0x7f7f7f7f) & 0x80808080;
+    word |= ((Math.imul(lanes >>> 7, 0x204081) >>> 21) & 0xf) << (k * 4);
+  }
+  return word;
 }
 
 /** Keeps in edition.scratch (words firstWord … lastWord) only the rows the name search matches. */

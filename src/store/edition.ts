@@ -46,6 +46,13 @@ export class Edition {
   readonly teamsBySlug: ReadonlyMap<string, readonly number[]>;
   /** Archetype and college per row as dictionary codes (the `archetype` and `college` filters), stored in the snapshot. */
   readonly archetypes: DictionaryColumn;
+  /**
+   * The overall and position columns read four rows at a time (32-bit views of the same bytes,
+   * for the query kernel's first pass); null where the bytes are not 4-byte aligned or the
+   * machine is big-endian (the kernel then reads them a row at a time).
+   */
+  readonly overallWords: Uint32Array | null;
+  readonly positionWords: Uint32Array | null;
   readonly colleges: DictionaryColumn;
   private scratchBits: Uint32Array | undefined;
   private scratchRowList: Uint32Array | undefined;
@@ -92,6 +99,8 @@ export class Edition {
     this.fragments = new RecordFragments(payload.fragments, this.key);
     this.nameIndex = new NameIndex(payload.search, payload.columns, payload.sortOrders);
     this.archetypes = new DictionaryColumn(payload.dictionaries.archetype);
+    this.overallWords = wordsOf(payload.columns.overall);
+    this.positionWords = wordsOf(payload.columns.positions);
     this.colleges = new DictionaryColumn(payload.dictionaries.college);
     const { history } = payload;
     this.weekly = history === null ? null : new WeeklySeries(history.weeks, history.indexOfRow, payload.columns.nameRank);
@@ -206,6 +215,13 @@ export function loadEdition(file: string): Edition {
 /** An Edition over snapshot bytes another thread loaded and checked (views only, nothing copied or hashed again). */
 export function editionOfBytes(file: string, bytes: Uint8Array): Edition {
   return new Edition(decodeSnapshot(file, bytes, { isVerified: true }), snapshotChecksum(bytes), bytes);
+}
+
+const IS_LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
+
+/** A byte column as 32-bit words (its whole words; the tail rows are read as bytes), or null. */
+function wordsOf(column: Uint8Array): Uint32Array | null {
+  return IS_LITTLE_ENDIAN && column.byteOffset % 4 === 0 ? new Uint32Array(column.buffer, column.byteOffset, column.length >>> 2) : null;
 }
 
 function groupBy<T, K, V>(items: readonly T[], keyOf: (item: T) => K, valueOf: (item: T) => V): Map<K, V[]> {
