@@ -100,7 +100,7 @@ if (!existsSync(CHROMIUM)) {
     t.same(problems, [], "no JavaScript errors");
     const screenshot = process.env["DASHBOARD_SCREENSHOT"];
     if (screenshot !== undefined && screenshot !== "") {
-      // For docs/dashboard.png: the page with a key's usage on show.
+      // For src/http/routes/dashboard.png (the README's picture): the page with a key's usage on show.
       await page.getByLabel("E-mail").fill("");
       await page.getByLabel("Name (you or your application)").fill("");
       for (const path of ["/api/players?limit=5", "/api/players/search?q=jam", "/api/teams", "/api/versions/2K26/teams", "/api/players/slug/nobody"]) {
