@@ -84,8 +84,18 @@ export interface FragmentData {
   hashes: Uint32Array;
 }
 
+/** A trie over sorted, distinct tokens; node 0 is the root, a node's subtree holds the tokens [subtreeFirst, subtreeEnd). */
+export interface TrieData {
+  nodeChar: Uint8Array;
+  firstChild: Int32Array;
+  nextSibling: Int32Array;
+  subtreeFirst: Uint32Array;
+  subtreeEnd: Uint32Array;
+  tokenAtNode: Int32Array;
+}
+
 /** The name search (src/store/name-index.ts), built at build time. */
-export interface SearchData {
+export interface SearchData extends TrieData {
   /** Folded full names → rows; `foldedOfRow[row]` is the row's key in it. */
   folded: RowGroups;
   foldedOfRow: Uint32Array;
@@ -94,13 +104,7 @@ export interface SearchData {
   /** Distinct name words in sorted order; rows of token t are postingRows[postingStart[t] … postingStart[t + 1]). */
   postingStart: Uint32Array;
   postingRows: Uint32Array;
-  /** A trie over the sorted tokens; node 0 is the root. */
-  nodeChar: Uint8Array;
-  firstChild: Int32Array;
-  nextSibling: Int32Array;
-  subtreeFirst: Uint32Array;
-  subtreeEnd: Uint32Array;
-  tokenAtNode: Int32Array;
+  // …and the trie over those tokens (TrieData).
 }
 
 /** Rows by id, by slug and by the slug of the name alone. */

@@ -27,7 +27,7 @@
 
 import { foldAccents, foldName } from "../model/names.js";
 import type { PlayerRecord } from "../model/player.js";
-import type { SearchData, SnapshotColumns, SortOrders } from "../data/snapshot.js";
+import type { SearchData, SnapshotColumns, SortOrders, TrieData } from "../data/snapshot.js";
 import { buildRowGroups, rowsOfKey } from "./string-table.js";
 
 export interface NameSearchResult {
@@ -372,17 +372,8 @@ function nameWords(displayName: string, folded: string): { words: string[]; join
 /** A character that foldName turns into a word break inside a whitespace-separated chunk (or an accent, which needs folding first). */
 const JOINING_MARK = /[^A-Za-z0-9\s'’‘`´.]/;
 
-interface Trie {
-  nodeChar: Uint8Array;
-  firstChild: Int32Array;
-  nextSibling: Int32Array;
-  subtreeFirst: Uint32Array;
-  subtreeEnd: Uint32Array;
-  tokenAtNode: Int32Array;
-}
-
 /** Tokens must be sorted and distinct: then children are appended in letter order and each subtree is a token range. */
-function buildTrie(tokens: readonly string[]): Trie {
+function buildTrie(tokens: readonly string[]): TrieData {
   const nodeChar: number[] = [0];
   const firstChild: number[] = [-1];
   const lastChild: number[] = [-1];
