@@ -6,8 +6,7 @@
 //
 // Usage: npm run bench:load [-- --duration 3 --repeats 5 --connections 64 --mixes a,b,c,d,e --port-base 3110 --no-readme]
 
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { request as httpRequest, Agent } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,6 +19,7 @@ import { machine, median, table, today, writeResults, writeSection } from "./rep
 import { refreshTargets, type LoadSummary } from "./targets.js";
 import type { Recording } from "./ceiling.js";
 import { ensureDemoData } from "./demo-data.js";
+import { cpuTicks, runWrk, startPinned, stopPinned, waitForHttp, type PinnedProcess, type WrkResult } from "./pinned.js";
 
 const { values: flags } = parseArgs({
   options: {
@@ -41,16 +41,10 @@ const repeats = Number(flags.repeats);
 const connections = Number(flags.connections);
 const dataDir = ensureDemoData(flags["data-dir"]);
 const wanted = new Set(flags.mixes.split(","));
-const root = new URL("../../", import.meta.url).pathname;
 const portBase = Number(flags["port-base"]);
 
 type ServerName = "ceiling" | "courtside" | "courtside-nocache" | "peer";
-interface Server {
-  name: ServerName;
-  port: number;
-  child: ChildProcess;
-  log: string[];
-}
+type Server = PinnedProcess<ServerName>;
 
 interface RawResponse {
   status: number;
@@ -85,102 +79,10 @@ function sortedKeys(value: unknown): unknown {
 }
 
 async function startServer(name: ServerName, port: number, args: string[], env: Record<string, string>): Promise<Server> {
-  const child = spawn("taskset", ["-c", flags["server-core"], process.execPath, ...args], {
-    cwd: root,
-    env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const log: string[] = [];
-  child.stdout?.on("data", (chunk: Buffer) => log.push(chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => log.push(chunk.toString()));
-  const server = { name, port, child, log };
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}:\n${log.join("")}`);
-    try {
-      await get(port, "/health", {});
-      return server;
-    } catch {
-      if (Date.now() > deadline) throw new Error(`${name} did not start within 60 s:\n${log.join("")}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}
-
-function stopServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    if (server.child.exitCode !== null) { resolve(); return; }
-    server.child.once("exit", () => resolve());
-    server.child.kill("SIGTERM");
-  });
-}
-
-/** Per-core [busy, steal, total] jiffies from /proc/stat: was a core saturated, did the hypervisor take time away? */
-function coreTimes(): number[][] {
-  return readFileSync("/proc/stat", "utf8").split("\n").filter((line) => /^cpu\d+ /.test(line)).map((line) => {
-    const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = line.trim().split(/\s+/).slice(1).map(Number);
-    return [user + nice + system + irq + softirq, steal, user + nice + system + idle + iowait + irq + softirq + steal];
-  });
-}
-
-/** utime + stime of the whole process (all threads), in clock ticks of 10 ms. */
-function cpuTicks(pid: number | undefined): number {
-  if (pid === undefined) return 0;
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return Number(fields[11]) + Number(fields[12]);
-}
-
-interface WrkResult {
-  requests: number;
-  durationUs: number;
-  bytes: number;
-  connectErrors: number;
-  readErrors: number;
-  writeErrors: number;
-  statusErrors: number;
-  timeouts: number;
-  p50Us: number;
-  p90Us: number;
-  p99Us: number;
-  maxUs: number;
-  meanUs: number;
-  /** Server CPU time per request, µs (from /proc, 10 ms resolution). */
-  cpuUsPerRequest: number;
-  /** Busy share of each core during the run (%), and the largest share stolen by the hypervisor on either core (%). */
-  coreBusy: number[];
-  stealPct: number;
-}
-
-function runWrk(server: Server, pathsFile: string, key: string, acceptEncoding: string, seconds: number, pauseMs = 0): Promise<WrkResult> {
-  const args = [
-    "-c", flags["load-core"], "wrk", "-t1", `-c${connections}`, `-d${seconds}s`, "--timeout", "30s", "--latency",
-    "-s", join(root, pauseMs > 0 ? "bench/wrk/paced.lua" : "bench/wrk/mix.lua"), `http://127.0.0.1:${server.port}`, "--", pathsFile, key, acceptEncoding,
-    ...(pauseMs > 0 ? [String(pauseMs)] : []),
-  ];
-  const before = cpuTicks(server.child.pid);
-  const coresBefore = coreTimes();
-  return new Promise((resolve, reject) => {
-    const wrk = spawn("taskset", args, { stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    wrk.stdout.on("data", (chunk: Buffer) => { out += chunk.toString(); });
-    wrk.stderr.on("data", (chunk: Buffer) => { out += chunk.toString(); });
-    wrk.on("exit", (code) => {
-      const line = /^BENCH_JSON (.+)$/m.exec(out)?.[1];
-      if (code !== 0 || line === undefined) { reject(new Error(`wrk failed (${code}) against ${server.name}:\n${out}`)); return; }
-      const result = JSON.parse(line) as Omit<WrkResult, "cpuUsPerRequest">;
-      const cpuUs = (cpuTicks(server.child.pid) - before) * 10_000;
-      const deltas = coreTimes().map((after, core) => after.map((value, k) => value - (coresBefore[core]?.[k] ?? 0)));
-      const share = (delta: number[] | undefined, k: number) => (delta && (delta[2] ?? 0) > 0 ? (100 * (delta[k] ?? 0)) / (delta[2] as number) : 0);
-      resolve({
-        ...result,
-        cpuUsPerRequest: result.requests === 0 ? Number.NaN : cpuUs / result.requests,
-        coreBusy: deltas.map((delta) => Math.round(share(delta, 0))),
-        stealPct: Math.round(Math.max(0, ...deltas.map((delta) => share(delta, 1)))),
-      });
-    });
-    wrk.on("error", reject);
-  });
+  const server = startPinned(name, flags["server-core"], process.execPath, args, { ...env, PORT: String(port), HOST: "127.0.0.1" }, port);
+  // Up once it answers at all (the ceiling answers only the recorded URLs with 200).
+  await waitForHttp(server, "/health", () => true);
+  return server;
 }
 
 /** Waits until the server has stopped burning CPU (the peer's queued brotli jobs outlive wrk's connections). */
@@ -241,6 +143,7 @@ async function main(): Promise<void> {
   const mixes = buildMixes(current).filter((mix) => wanted.has(mix.name));
   const env = { DATA_DIR: dataDir, KEYS_FILE: keysFile, LOG_LEVEL: "silent", WORKERS: "1", METRICS_PORT: "0" };
   const servers: Record<ServerName, Server | undefined> = { ceiling: undefined, courtside: undefined, "courtside-nocache": undefined, peer: undefined };
+  const wrkRun = { core: flags["load-core"], connections, seconds: durationS, key };
   try {
     servers.courtside = await startServer("courtside", portBase + 1, ["dist/server/main.js"], env);
     servers["courtside-nocache"] = await startServer("courtside-nocache", portBase + 2, ["dist/server/main.js"], { ...env, RESPONSE_CACHE_MB: "0" });
@@ -258,13 +161,13 @@ async function main(): Promise<void> {
       writeFileSync(pathsFile, `${mix.paths.join("\n")}\n`);
       const order: Server[] = [servers.ceiling, mix.isCacheOn ? servers.courtside : servers["courtside-nocache"], ...(mix.hasPeer ? [servers.peer] : [])] as Server[];
       for (const server of order) {
-        await runWrk(server, pathsFile, key, mix.acceptEncoding, warmupS);
+        await runWrk(server, { ...wrkRun, pathsFile, acceptEncoding: mix.acceptEncoding, seconds: warmupS });
         await settle(server);
       }
       // Servers interleaved within each repeat, so drift on the machine hits all three alike.
       for (let r = 0; r < repeats; r++) {
         for (const server of order) {
-          const result = await runWrk(server, pathsFile, key, mix.acceptEncoding, durationS);
+          const result = await runWrk(server, { ...wrkRun, pathsFile, acceptEncoding: mix.acceptEncoding });
           await settle(server);
           const id = `${mix.name}|${server.name === "courtside-nocache" ? "courtside" : server.name}`;
           results.set(id, [...(results.get(id) ?? []), result]);
@@ -282,7 +185,7 @@ async function main(): Promise<void> {
       const order: Server[] = [servers.ceiling, mix.isCacheOn ? servers.courtside : servers["courtside-nocache"], servers.peer] as Server[];
       for (let r = 0; r < Math.min(3, repeats); r++) {
         for (const server of order) {
-          const result = await runWrk(server, pathsFile, key, mix.acceptEncoding, durationS, pauseMs);
+          const result = await runWrk(server, { ...wrkRun, pathsFile, acceptEncoding: mix.acceptEncoding, pauseMs });
           await settle(server);
           paced.push({ mix: mix.name, server: server.name === "courtside-nocache" ? "courtside" : server.name, pauseMs, result });
           process.stderr.write(`(${mix.name} paced ${pauseMs} ms) ${server.name.padEnd(17)} ${rpsOf(result).toFixed(0).padStart(7)} req/s  p50 ${(result.p50Us / 1000).toFixed(2)} ms  p99 ${(result.p99Us / 1000).toFixed(2)} ms  errors ${errorsOf(result)}\n`);
@@ -306,7 +209,7 @@ async function main(): Promise<void> {
       refreshTargets();
     }
   } finally {
-    for (const server of Object.values(servers)) if (server) await stopServer(server);
+    for (const server of Object.values(servers)) if (server) await stopPinned(server);
     rmSync(work, { recursive: true, force: true });
   }
 }

@@ -5,13 +5,13 @@
 //
 // Usage: npm run bench:replicas [-- --duration 3 --repeats 5 --connections 64 --no-readme]
 
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
 import { createKey } from "../src/keys/key-store.js";
+import { runWrk, startPinned, stopPinned, waitForHttp, type PinnedProcess, type WrkResult } from "./pinned.js";
 import { machine, median, table, today, writeResults, writeSection } from "./report.js";
 
 const { values: flags } = parseArgs({
@@ -25,58 +25,8 @@ const { values: flags } = parseArgs({
     "no-readme": { type: "boolean", default: false },
   },
 });
-const root = new URL("../../", import.meta.url).pathname;
 const portBase = Number(flags["port-base"]);
 const MIX_A = { path: "/api/players", acceptEncoding: "gzip, deflate, br" };
-
-interface Process { name: string; port: number; child: ChildProcess; log: string[] }
-
-function start(name: string, core: string, command: string, args: string[], env: Record<string, string>, port: number): Process {
-  const child = spawn("taskset", ["-c", core, command, ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  const log: string[] = [];
-  child.stdout?.on("data", (chunk: Buffer) => log.push(chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => log.push(chunk.toString()));
-  return { name, port, child, log };
-}
-
-async function waitHttp(server: Process, path: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (server.child.exitCode !== null) throw new Error(`${server.name} exited with ${server.child.exitCode}:\n${server.log.join("")}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${server.port}${path}`)).status === 200) return;
-    } catch { /* not yet */ }
-    if (Date.now() > deadline) throw new Error(`${server.name} did not start within 60 s:\n${server.log.join("")}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-function stop(server: Process): Promise<void> {
-  return new Promise((resolve) => {
-    if (server.child.exitCode !== null) { resolve(); return; }
-    server.child.once("exit", () => resolve());
-    server.child.kill("SIGTERM");
-  });
-}
-
-interface WrkResult { requests: number; durationUs: number; p50Us: number; p99Us: number; statusErrors: number; connectErrors: number; readErrors: number; writeErrors: number; timeouts: number }
-
-function runWrk(server: Process, pathsFile: string, key: string, seconds: number): Promise<WrkResult> {
-  const args = ["-c", "1", "wrk", "-t1", `-c${flags.connections}`, `-d${seconds}s`, "--timeout", "30s", "--latency",
-    "-s", join(root, "bench/wrk/mix.lua"), `http://127.0.0.1:${server.port}`, "--", pathsFile, key, MIX_A.acceptEncoding];
-  return new Promise((resolve, reject) => {
-    const wrk = spawn("taskset", args, { stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    wrk.stdout.on("data", (chunk: Buffer) => { out += chunk.toString(); });
-    wrk.stderr.on("data", (chunk: Buffer) => { out += chunk.toString(); });
-    wrk.on("exit", (code) => {
-      const line = /^BENCH_JSON (.+)$/m.exec(out)?.[1];
-      if (code !== 0 || line === undefined) reject(new Error(`wrk failed (${code}) against ${server.name}:\n${out}`));
-      else resolve(JSON.parse(line) as WrkResult);
-    });
-    wrk.on("error", reject);
-  });
-}
 
 const rpsOf = (result: WrkResult) => result.requests / (result.durationUs / 1e6);
 const errorsOf = (result: WrkResult) => result.connectErrors + result.readErrors + result.writeErrors + result.statusErrors + result.timeouts;
@@ -98,31 +48,32 @@ async function main(): Promise<void> {
   const redisPort = portBase + 9;
   const redisUrl = `redis://127.0.0.1:${redisPort}`;
   const env = { DATA_DIR: flags["data-dir"], KEYS_FILE: keysFile, LOG_LEVEL: "silent", WORKERS: "1", METRICS_PORT: "0", HOST: "127.0.0.1" };
-  const processes: Process[] = [];
+  const processes: PinnedProcess[] = [];
+  const wrkRun = { core: "1", connections: Number(flags.connections), pathsFile, key, acceptEncoding: MIX_A.acceptEncoding };
   try {
-    const redis = start("redis-server", "1", "redis-server", ["--port", String(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {}, redisPort);
+    const redis = startPinned("redis-server", "1", "redis-server", ["--port", String(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {}, redisPort);
     processes.push(redis);
     for (let waited = 0; !redis.log.join("").includes("Ready to accept connections"); waited += 50) {
       if (redis.child.exitCode !== null || waited > 10_000) throw new Error(`redis-server did not start:\n${redis.log.join("")}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const client = new Redis(redisUrl);
-    const local = start("courtside", "0", process.execPath, ["dist/server/main.js"], { ...env, PORT: String(portBase) }, portBase);
-    const shared = start("courtside + REDIS_URL", "0", process.execPath, ["dist/server/main.js"], { ...env, PORT: String(portBase + 1), REDIS_URL: redisUrl }, portBase + 1);
+    const local = startPinned("courtside", "0", process.execPath, ["dist/server/main.js"], { ...env, PORT: String(portBase) }, portBase);
+    const shared = startPinned("courtside + REDIS_URL", "0", process.execPath, ["dist/server/main.js"], { ...env, PORT: String(portBase + 1), REDIS_URL: redisUrl }, portBase + 1);
     processes.push(local, shared);
-    await Promise.all([waitHttp(local, "/ready"), waitHttp(shared, "/ready")]);
+    await Promise.all([waitForHttp(local, "/ready", (status) => status === 200), waitForHttp(shared, "/ready", (status) => status === 200)]);
     const ready = await (await fetch(`http://127.0.0.1:${shared.port}/ready`)).json() as { data: { redis?: { status: string } } };
     if (ready.data.redis?.status !== "shared") throw new Error(`the REDIS_URL instance is not sharing: ${JSON.stringify(ready.data)}`);
 
     const durationS = Number(flags.duration);
     const repeats = Number(flags.repeats);
-    for (const server of [local, shared]) await runWrk(server, pathsFile, key, Number(flags.warmup));
+    for (const server of [local, shared]) await runWrk(server, { ...wrkRun, seconds: Number(flags.warmup) });
     const results = new Map<string, WrkResult[]>([[local.name, []], [shared.name, []]]);
     let sharedRequests = 0;
     const callsBefore = await redisCalls(client);
     for (let r = 0; r < repeats; r++) {
       for (const server of [local, shared]) {
-        const result = await runWrk(server, pathsFile, key, durationS);
+        const result = await runWrk(server, { ...wrkRun, seconds: durationS });
         results.get(server.name)?.push(result);
         if (server === shared) sharedRequests += result.requests;
         process.stderr.write(`${server.name.padEnd(22)} ${rpsOf(result).toFixed(0).padStart(7)} req/s  p50 ${(result.p50Us / 1000).toFixed(2)} ms  p99 ${(result.p99Us / 1000).toFixed(2)} ms  errors ${errorsOf(result)}\n`);
@@ -159,7 +110,7 @@ async function main(): Promise<void> {
       writeSection("replicas", section);
     }
   } finally {
-    for (const server of processes.reverse()) await stop(server);
+    for (const server of processes.reverse()) await stopPinned(server);
     rmSync(work, { recursive: true, force: true });
   }
 }
