@@ -1,17 +1,17 @@
 // The real binary (dist/server/main.js) with two worker threads: key writes from both workers and from
 // the keys command at once, serialised by the supervisor and the keys file's lock.
 import t from "tap";
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { Agent, request } from "node:http";
-import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeEdition } from "../../src/data/build-edition.js";
 import { createKey, digestKey, readKeyStore } from "../../src/keys/key-store.js";
 import { fixtureEditions } from "../http/harness.js";
+import { freePort } from "../fixtures/free-port.js";
+import { spawnServer } from "../fixtures/server-process.js";
 
-const MAIN = fileURLToPath(new URL("../../dist/server/main.js", import.meta.url));
 const KEYS_COMMAND = fileURLToPath(new URL("../../dist/src/keys/cli.js", import.meta.url));
 
 /** `npm run keys -- create --json`, as its own process. */
@@ -22,14 +22,6 @@ function createWithCommand(keysFile: string, email: string): Promise<string> {
       else resolve((JSON.parse(stdout) as { key: string }).key);
     });
   });
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 interface Answer { status: number; body: any }
@@ -60,14 +52,7 @@ t.test("40 registrations and regenerations at once over 2 workers, beside the ke
   const keysFile = join(dir, "keys.json");
   const originals = Array.from({ length: 20 }, (_, i) => createKey(keysFile, { email: `old${i}@example.com`, now: new Date() }).key);
   const port = await freePort();
-  const child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, LOG_LEVEL: "warn", HOST: "127.0.0.1", PORT: String(port), METRICS_PORT: "0", WORKERS: "2", DATA_DIR: dataDir, KEYS_FILE: keysFile },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout.on("data", (chunk) => { output += chunk; });
-  child.stderr.on("data", (chunk) => { output += chunk; });
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const { child, output, exited } = spawnServer({ LOG_LEVEL: "warn", PORT: String(port), METRICS_PORT: "0", WORKERS: "2", DATA_DIR: dataDir, KEYS_FILE: keysFile });
   t.teardown(async () => {
     child.kill("SIGTERM");
     await exited;
@@ -75,7 +60,7 @@ t.test("40 registrations and regenerations at once over 2 workers, beside the ke
   for (let started = Date.now(); ; await new Promise((resolve) => setTimeout(resolve, 50))) {
     const ready = await send(port, "GET", "/ready").catch(() => undefined);
     if (ready?.status === 200) break;
-    if (Date.now() - started > 20_000) throw new Error(`server did not become ready:\n${output}`);
+    if (Date.now() - started > 20_000) throw new Error(`server did not become ready:\n${output()}`);
   }
 
   // Five registrations per source address is the hourly limit: four loopback addresses, five each.

@@ -1,27 +1,17 @@
 // The real binary (dist/server/main.js, built by `npm test`'s build step) with worker threads.
 import t from "tap";
-import { spawn, type ChildProcess } from "node:child_process";
 import { Agent, request } from "node:http";
 import { createServer, type AddressInfo } from "node:net";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { writeEdition } from "../../src/data/build-edition.js";
 import { createKey } from "../../src/keys/key-store.js";
 import { fixtureEditions } from "../http/harness.js";
+import { freePort } from "../fixtures/free-port.js";
+import { spawnServer, type ServerProcess } from "../fixtures/server-process.js";
 import { Supervisor } from "../../src/supervisor.js";
 import { loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/ops/log.js";
-
-const MAIN = fileURLToPath(new URL("../../dist/server/main.js", import.meta.url));
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 function setup(t: { testdir: (fixture: Record<string, never>) => string }, rateLimit: number) {
   const dir = t.testdir({});
@@ -33,13 +23,8 @@ function setup(t: { testdir: (fixture: Record<string, never>) => string }, rateL
   return { dir, dataDir, keysFile, key };
 }
 
-async function startMain(env: Record<string, string>): Promise<{ child: ChildProcess; output: () => string; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, [MAIN], { env: { ...process.env, LOG_LEVEL: "warn", HOST: "127.0.0.1", ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout?.on("data", (chunk) => { output += chunk; });
-  child.stderr?.on("data", (chunk) => { output += chunk; });
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { child, output: () => output, exited };
+function startMain(env: Record<string, string>): ServerProcess {
+  return spawnServer({ LOG_LEVEL: "warn", ...env });
 }
 
 async function waitReady(port: number, timeoutMs = 15_000): Promise<void> {

@@ -1,17 +1,16 @@
 // Three replicas (separate processes of dist/server/main.js, two workers each) on one real redis-server,
 // behind a client that spreads its connections over them: limits, revocations and an outage.
 import t from "tap";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { Agent, request } from "node:http";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { writeEdition } from "../../src/data/build-edition.js";
 import { createKey } from "../../src/keys/key-store.js";
 import { fixtureEditions } from "../http/harness.js";
 import { freePort, redisMissing, startRedis, type RedisServer } from "../fixtures/redis-server.js";
+import { spawnServer } from "../fixtures/server-process.js";
 
-const MAIN = fileURLToPath(new URL("../../dist/server/main.js", import.meta.url));
 const REPLICAS = 3;
 const CONNECTIONS = 200;
 
@@ -46,15 +45,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function startReplica(env: Record<string, string>, connections: number): Promise<Replica> {
   const port = await freePort();
   const metricsPort = await freePort();
-  const child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, LOG_LEVEL: "warn", HOST: "127.0.0.1", WORKERS: "2", PORT: String(port), METRICS_PORT: String(metricsPort), ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout?.on("data", (chunk) => { output += chunk; });
-  child.stderr?.on("data", (chunk) => { output += chunk; });
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { port, metricsPort, child, agent: new Agent({ keepAlive: true, maxSockets: connections }), output: () => output, exited };
+  const { child, output, exited } = spawnServer({ LOG_LEVEL: "warn", WORKERS: "2", PORT: String(port), METRICS_PORT: String(metricsPort), ...env });
+  return { port, metricsPort, child, agent: new Agent({ keepAlive: true, maxSockets: connections }), output, exited };
 }
 
 async function waitReady(replica: Replica, timeoutMs = 60_000): Promise<void> {

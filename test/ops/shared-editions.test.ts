@@ -2,36 +2,20 @@
 // serves views of those bytes; a reload is loaded once, logged once, and reaches every worker as a
 // whole set; a format-1 data directory stops the boot with the command that converts it.
 import t from "tap";
-import { spawn } from "node:child_process";
 import { Agent, request } from "node:http";
-import { createServer, type AddressInfo } from "node:net";
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { writeEdition } from "../../src/data/build-edition.js";
 import { encodeSnapshot } from "../../src/data/snapshot.js";
 import { buildSnapshotPayload } from "../../src/data/build-snapshot.js";
 import { createKey } from "../../src/keys/key-store.js";
 import { fixtureEditions } from "../http/harness.js";
+import { freePort } from "../fixtures/free-port.js";
+import { spawnServer, type ServerProcess } from "../fixtures/server-process.js";
 import { encodeSnapshotV1 } from "../fixtures/snapshot-v1-writer.js";
 
-const MAIN = fileURLToPath(new URL("../../dist/server/main.js", import.meta.url));
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-function start(env: Record<string, string>) {
-  const child = spawn(process.execPath, [MAIN], { env: { ...process.env, LOG_LEVEL: "info", HOST: "127.0.0.1", METRICS_PORT: "0", ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout?.on("data", (chunk) => { output += chunk; });
-  child.stderr?.on("data", (chunk) => { output += chunk; });
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { child, output: () => output, exited };
+function start(env: Record<string, string>): ServerProcess {
+  return spawnServer({ LOG_LEVEL: "info", METRICS_PORT: "0", ...env });
 }
 
 /** One request on its own connection (SO_REUSEPORT spreads connections over the workers). */

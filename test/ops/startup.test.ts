@@ -6,15 +6,14 @@ import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } f
 import { createServer, type AddressInfo, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { writeEdition } from "../../src/data/build-edition.js";
 import { createKey } from "../../src/keys/key-store.js";
 import { fixtureEditions } from "../http/harness.js";
+import { MAIN } from "../fixtures/server-process.js";
 
 // Longer than tap's 30 s per file: seven server processes start (and refuse) one after another, and the machine may be busy.
 t.setTimeout(180_000);
 
-const MAIN = fileURLToPath(new URL("../../dist/server/main.js", import.meta.url));
 /** Root reads any directory: the permission cases run the server as nobody when the tests run as root. */
 const isRoot = process.getuid?.() === 0;
 const NOBODY = 65534;
