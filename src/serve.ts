@@ -133,7 +133,7 @@ export async function runServe(argv: readonly string[], env: NodeJS.ProcessEnv, 
   try {
     const { startMetricsServer } = await import("./ops/metrics.js");
     const metrics = await startMetricsServer(config.host, metricsPort, supervisor)
-      .catch((error: NodeJS.ErrnoException) => { throw portError("METRICS_PORT", config.host, config.metricsPort, error); });
+      .catch((error: NodeJS.ErrnoException) => { throw portError("METRICS_PORT", config.host, metricsPort, error); });
     metricsServer = metrics.server;
     metricsBound = metrics.port;
     await booting;

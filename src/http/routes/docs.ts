@@ -78,9 +78,10 @@ function staticReply(body: Buffer, contentType: string, headers: readonly (reado
   };
 }
 
-function inBundle<T>(read: (file: string) => T, file: string): T {
+/** Finding or reading Swagger UI's files, a failure worded as the API reference's. */
+function forReference<T>(work: () => T): T {
   try {
-    return read(file);
+    return work();
   } catch (error) {
     throw new Error(`API reference: ${(error as Error).message}`);
   }
@@ -88,7 +89,9 @@ function inBundle<T>(read: (file: string) => T, file: string): T {
 
 function readBundle(): Map<string, Reply> {
   const assets = new Map<string, Reply>();
-  for (const [file, contentType] of DOCS_BUNDLE_FILES) assets.set(file, staticReply(inBundle((name) => readPackageFile(DOCS_BUNDLE_PACKAGE, name), file), contentType));
+  for (const [file, contentType] of DOCS_BUNDLE_FILES) {
+    assets.set(file, staticReply(forReference(() => readPackageFile(DOCS_BUNDLE_PACKAGE, file)), contentType));
+  }
   assets.set("docs-init.js", staticReply(Buffer.from(INIT_SCRIPT), "text/javascript; charset=utf-8"));
   return assets;
 }
@@ -96,7 +99,7 @@ function readBundle(): Map<string, Reply> {
 /** `routes` is read on the first request for the document, once the route table is complete. */
 export function docsRoutes(routes: () => readonly RouteDefinition[]): RouteDefinition[] {
   // A missing file stops the start, as if it were read here.
-  for (const [file] of DOCS_BUNDLE_FILES) inBundle((name) => checkPackageFile(DOCS_BUNDLE_PACKAGE, name), file);
+  for (const [file] of DOCS_BUNDLE_FILES) forReference(() => checkPackageFile(DOCS_BUNDLE_PACKAGE, file));
   let assets: Map<string, Reply> | undefined;
   const page = staticReply(Buffer.from(PAGE), "text/html; charset=utf-8", [
     ["Content-Security-Policy", PAGE_POLICY],
