@@ -2,7 +2,7 @@
 
 import type { QueryParams } from "../query/query-string.js";
 import type { EditionSet } from "../store/editions.js";
-import type { ParamValues } from "../query/params.js";
+import type { ParamValues, ParamWarning } from "../query/params.js";
 import type { Reply } from "./reply.js";
 import type { Admission } from "./dispatch.js";
 
@@ -13,6 +13,8 @@ export interface RequestContext {
   query: QueryParams;
   /** The query validated against the route's schema. */
   values: ParamValues;
+  /** CONTRACT §9: what was read leniently; the dispatcher adds them to the answer's `meta.warnings`. */
+  warnings: ParamWarning[];
   editions: EditionSet;
   requestId: string;
   body: Buffer | undefined;

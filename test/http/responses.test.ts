@@ -74,7 +74,8 @@ const SAMPLES: Readonly<Record<string, (f: Fixture) => Sample[]>> = {
   "GET /api/players/:id/history": (f) => [
     { path: `/api/players/${f.id}/history?limit=3`, status: 200 },
     { path: `/api/players/${f.slug}/history`, status: 200 },
-    { path: "/api/players/nobody-at-all/history", status: 404, code: "PLAYER_NOT_FOUND" },
+    // CONTRACT §9: an unknown player's history is 200 with data: [], as the hosted service answers.
+    { path: "/api/players/nobody-at-all/history", status: 200 },
   ],
   "GET /api/teams": () => [
     { path: "/api/teams", status: 200 },
@@ -126,8 +127,9 @@ const SAMPLES: Readonly<Record<string, (f: Fixture) => Sample[]>> = {
   "GET /api/players/:id/attribute/:attr": (f) => [
     { path: `/api/players/${f.id}/attribute/three_ball?limit=3`, status: 200 },
     { path: `/api/players/${f.slug}/attribute/overall`, status: 200 },
-    { path: `/api/players/${f.id}/attribute/charisma`, status: 400, code: "INVALID_PARAMETER" },
-    { path: "/api/players/nobody-at-all/attribute/overall", status: 404, code: "PLAYER_NOT_FOUND" },
+    // CONTRACT §9: an unknown attribute or player is 200 with data: [], as the hosted service answers.
+    { path: `/api/players/${f.id}/attribute/charisma`, status: 200 },
+    { path: "/api/players/nobody-at-all/attribute/overall", status: 200 },
   ],
   "GET /api/trending": () => [
     { path: "/api/trending", status: 200 },
@@ -147,7 +149,7 @@ const SAMPLES: Readonly<Record<string, (f: Fixture) => Sample[]>> = {
   "GET /api/badges/:slug/players": () => [
     { path: "/api/badges/deadeye/players?limit=3", status: 200 },
     { path: "/api/badges/deadeye/players?tier=gold&teamType=curr", status: 200 },
-    { path: "/api/badges/dead-eye-nope/players", status: 404, code: "BADGE_NOT_FOUND" },
+    { path: "/api/badges/dead-eye-nope/players", status: 200 },
   ],
   "GET /api/public/players": () => [
     { path: "/api/public/players?limit=2", key: "none", status: 200 },
@@ -214,7 +216,11 @@ function samplesOf(route: RouteDefinition, fixture: Fixture): Sample[] {
   const own = SAMPLES[routeKey(route)]?.(fixture) ?? [];
   const first = own[0];
   if (!first) return [];
-  const unknownParameter: Sample = { ...first, key: first.key === "fresh" ? "valid" : first.key ?? "valid", path: `${first.path}${first.path.includes("?") ? "&" : "?"}zz_unknown=1`, status: 400, code: "UNKNOWN_PARAMETERS" };
+  // CONTRACT §9: the routes the hosted service lets ignore unknown parameters answer 200 (with a warning).
+  const { code: _code, ...plain } = first;
+  const unknownParameter: Sample = route.params.ignoresUnknown
+    ? { ...plain, key: first.key === "fresh" ? "valid" : first.key ?? "valid", path: `${first.path}${first.path.includes("?") ? "&" : "?"}zz_unknown=1`, status: first.status }
+    : { ...first, key: first.key === "fresh" ? "valid" : first.key ?? "valid", path: `${first.path}${first.path.includes("?") ? "&" : "?"}zz_unknown=1`, status: 400, code: "UNKNOWN_PARAMETERS" };
   return [
     ...own,
     unknownParameter,

@@ -9,6 +9,7 @@ import type { components, paths } from "./generated/openapi.js";
 export type { components, paths };
 export type Player = components["schemas"]["Player"];
 export type PlayerFields = components["schemas"]["PlayerFields"];
+/** SPEC's summary fields: a subset of Player (search answers full records since CONTRACT §9). */
 export type SummaryPlayer = components["schemas"]["SummaryPlayer"];
 export type ErrorCode = components["schemas"]["ErrorCode"];
 
