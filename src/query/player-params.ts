@@ -9,7 +9,8 @@ import { foldName } from "../model/names.js";
 import { keyOf } from "../store/dictionary-column.js";
 import type { Edition } from "../store/edition.js";
 import { ALL_FIELDS_MASK, FIELD_BIT, PLAYER_FIELDS, type PlayerField } from "../store/fragments.js";
-import { closest, invalidParameter } from "./api-error.js";
+import { invalidParameter } from "./api-error.js";
+import { closest } from "./suggest.js";
 import { paramWarning, type ParamValues, type ParamWarning } from "./params.js";
 import { ALL_ERAS_MASK, type AttributeBound, type PlayerQuery, type SortKey } from "./plan.js";
 

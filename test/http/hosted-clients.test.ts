@@ -106,7 +106,7 @@ t.test("the lenient values answer 200 with meta.warnings saying what was read an
   t.equal(spaced.status, 200, "a number with spaces around it");
   t.ok(spaced.body.data.every((p: any) => p.overall >= 80));
 
-  for (const [query, parameter] of [["minRating=80&maxRating=70", "minRating"], ["position=XX", "position"], ["badge=dead-eye", "badge"], ["badgeTier=platinum", "badgeTier"]]) {
+  for (const [query, parameter] of [["minRating=80&maxRating=70", "minRating"], ["position=XX", "position"], ["badge=dead-eye", "badge"], ["badgeTier=platinum", "badgeTier"]] as const) {
     const { status, body } = await get(`/api/players?${query}`);
     t.equal(status, 200, query);
     t.same(body.data, [], `${query}: an empty page`);

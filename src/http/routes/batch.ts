@@ -6,7 +6,9 @@ import { Ajv } from "ajv";
 import { REQUEST_AJV_OPTIONS, validatorOnFirstUse } from "../../model/validator.js";
 import { ERA_CODE, ERAS, type Era } from "../../model/eras.js";
 import { foldName, slugify } from "../../model/names.js";
-import { ApiError, closest } from "../../query/api-error.js";
+import { ApiError } from "../../query/api-error.js";
+import { LENGTH_LIMITS } from "../../query/limits.js";
+import { suggestSlugs } from "../../query/suggest.js";
 import { compileParams } from "../../query/params.js";
 import { parseFields } from "../../query/player-params.js";
 import { ALL_ERAS_MASK } from "../../query/plan.js";
@@ -18,8 +20,11 @@ import { arrayOf, exactObject, integer, oneOf, playerRows, text } from "../respo
 import { playerPage } from "./players.js";
 
 export const MAX_IDENTIFIERS = 100;
-/** Longer identifiers are answered not_found without a lookup (the body's 64 KiB bound caps them all). */
-const MAX_IDENTIFIER_LENGTH = 100;
+/**
+ * Longer identifiers are answered not_found without a lookup (CONTRACT §9: the hosted service
+ * answers them, so they are not a 400), which bounds a lookup's work as the length limit did.
+ */
+const MAX_IDENTIFIER_LENGTH = LENGTH_LIMITS.identifier;
 const identifier = { type: "string" } as const;
 
 /** CONTRACT §9: unknown body keys are ignored, as the hosted service ignores them. */
@@ -93,7 +98,7 @@ function resolveSlug(edition: Edition, slug: string, eraMask: number): number[] 
   const wanted = slugify(slug);
   const rows = edition.rowsForSlug(wanted, eraMask);
   if (rows.length > 0) return rows;
-  const candidates = closest(wanted, [...edition.rowsBySlug.keys()], 3);
+  const candidates = suggestSlugs(edition, wanted, 3);
   return { query: slug, reason: "not_found", ...(candidates.length > 0 ? { candidates } : {}) };
 }
 

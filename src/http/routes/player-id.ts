@@ -3,7 +3,8 @@
 
 import { ATTRIBUTE_BY_PARAM_NAME, ATTRIBUTE_INDEX, ATTRIBUTE_KEYS } from "../../model/attributes.js";
 import { ERAS } from "../../model/eras.js";
-import { ApiError, closest } from "../../query/api-error.js";
+import { ApiError } from "../../query/api-error.js";
+import { closest } from "../../query/suggest.js";
 import { compileParams, limitParam, paramWarning } from "../../query/params.js";
 import type { HistoryWeek } from "../../data/snapshot.js";
 import type { RequestContext } from "../context.js";

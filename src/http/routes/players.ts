@@ -2,7 +2,8 @@
 // and `team` narrowing which roster).
 
 import { ERA_CODE, ERAS, isEra, type Era } from "../../model/eras.js";
-import { ApiError, closest } from "../../query/api-error.js";
+import { ApiError } from "../../query/api-error.js";
+import { suggestSlugs } from "../../query/suggest.js";
 import { executeQuery } from "../../query/execute.js";
 import { compileParams, CURSOR_PARAM, limitParam, playerFilterParams, type ParamValues } from "../../query/params.js";
 import { planQuery, selectPlayers } from "../../query/player-params.js";
@@ -70,7 +71,7 @@ const SLUG_CACHE_CONTROL = "private, max-age=3600";
 export function rowsForSlug(edition: Edition, slug: string, era: Era | undefined): readonly number[] {
   const rows = edition.rowsForSlug(slug.toLowerCase(), era === undefined ? ALL_ERAS_MASK : 1 << ERA_CODE[era]);
   if (rows.length > 0) return rows;
-  const similar = closest(slug.toLowerCase(), [...edition.rowsBySlug.keys()], 3);
+  const similar = suggestSlugs(edition, slug, 3);
   throw new ApiError(
     "PLAYER_NOT_FOUND",
     {
