@@ -96,6 +96,8 @@ export function withWarnings(reply: Reply, warnings: readonly ParamWarning[]): R
     ...(reply.headers === undefined ? {} : { headers: reply.headers }),
     ...(reply.cacheControl === undefined ? {} : { cacheControl: reply.cacheControl }),
     ...(reply.contentType === undefined ? {} : { contentType: reply.contentType }),
+    // A per-request body (search's timestamp) stays per request: never remembered by request line.
+    ...(reply.isScratch === true ? { isScratch: true } : {}),
   };
 }
 

@@ -55,6 +55,19 @@ t.test("a search answers full player records, best first, with count, total, tru
   t.not(other.headers.get("etag"), etag, "other results, another ETag");
 });
 
+t.test("a search read leniently (limit=2.5 is 2, with a warning) still carries each request's own timestamp", async (t) => {
+  h.clock.now = Date.parse("2026-11-23T08:30:00Z");
+  const first = await get("/api/players/search?q=curry&limit=2.5");
+  h.clock.now = Date.parse("2026-11-23T08:31:00Z");
+  const second = await get("/api/players/search?q=curry&limit=2.5");
+  h.clock.now = Date.parse("2026-11-22T12:00:00Z");
+  t.equal(first.status, 200);
+  t.ok(first.body.data.length <= 2);
+  t.equal(first.body.meta.warnings[0].parameter, "limit");
+  t.equal(first.body.meta.timestamp, "2026-11-23T08:30:00.000Z");
+  t.equal(second.body.meta.timestamp, "2026-11-23T08:31:00.000Z", "not a remembered answer");
+});
+
 t.test("the timestamp is the time of the request", async (t) => {
   h.clock.now = Date.parse("2026-11-23T08:30:00Z");
   const { body } = await get("/api/players/search?q=curry");
