@@ -9,10 +9,12 @@ import { compareText, topBadges } from "../model/badge-summary.js";
 import { ERA_CODE } from "../model/eras.js";
 import { POSITION_BIT } from "../model/positions.js";
 import { foldName as foldNameOf, slugify } from "../model/names.js";
-import { teamSlug, type EditionSource, type PlayerRecord, type WeeklySnapshot } from "../model/player.js";
+import {
+  LEGACY_HOT_ZONE_KEYS, teamSlug, withEditionRating, type EditionSource, type HotZones, type PlayerRecord, type WeeklySnapshot,
+} from "../model/player.js";
 import { buildBadgeHolders } from "../store/badge-holders.js";
 import { DictionaryColumn } from "../store/dictionary-column.js";
-import { buildFragments } from "../store/fragments.js";
+import { buildFragments, FRAGMENT_LAYOUT, legacyRecordJson } from "../store/fragments.js";
 import { buildSearchData } from "../store/name-index.js";
 import { buildRowGroups, buildStringTable, stringAt, stringCount } from "../store/string-table.js";
 import {
@@ -22,6 +24,7 @@ import {
 export function buildSnapshotPayload(source: EditionSource): SnapshotPayload {
   const isArchived = source.status === "archived";
   const players = source.players.map((player) => normaliseForEdition(player, isArchived)).sort(compareRows);
+  const history = source.history.length > 0 ? buildHistory(source.history, players) : null;
   const teams = buildTeams(players);
   const folded = players.map((player) => foldNameOf(player.name));
   const columns = buildColumns(players, teams, isArchived, folded);
@@ -41,7 +44,7 @@ export function buildSnapshotPayload(source: EditionSource): SnapshotPayload {
     teams,
     columns,
     sortOrders,
-    fragments: buildFragments(players),
+    fragments: buildFragments(completeRecords(players, source, history)),
     search: buildSearchData(players, folded),
     lookups: {
       ids: buildRowGroups(players.map((player) => player._id)),
@@ -53,8 +56,59 @@ export function buildSnapshotPayload(source: EditionSource): SnapshotPayload {
       college: new DictionaryColumn(players.length, (row) => players[row]?.college).stored(),
     },
     badgeHolders: columns.badgeTiers === null ? null : buildBadgeHolders({ badgeTiers: columns.badgeTiers, overall: columns.overall }, sortOrders.name),
-    history: source.history.length > 0 ? buildHistory(source.history, players) : null,
+    history,
   };
+}
+
+/**
+ * The fields every stored row carries (CONTRACT §9), where the source left them out:
+ * `gameVersion` (the edition's), `ratingHistory` (the source's, with this edition's overall in
+ * it), `createdAt` (the first week the weekly history holds the row, else the edition's capture
+ * date) and `_creationTime` (the same in ms). Not part of the content hash: a source that did not
+ * give them rebuilds to the same content.
+ */
+function completeRecords(players: readonly PlayerRecord[], source: EditionSource, history: HistoryPayload | null): PlayerRecord[] {
+  return players.map((player, row) => {
+    const createdAt = player.createdAt
+      ?? (player._creationTime !== undefined ? new Date(player._creationTime).toISOString() : undefined)
+      ?? firstSeen(history, row)
+      ?? source.capturedAt;
+    const creationTime = player._creationTime ?? Date.parse(createdAt);
+    return {
+      ...player,
+      ...(Number.isFinite(creationTime) ? { _creationTime: creationTime } : {}),
+      gameVersion: source.gameVersion,
+      ratingHistory: withEditionRating(player.ratingHistory ?? [], source.gameVersion, player.overall),
+      createdAt,
+    };
+  });
+}
+
+/** The first week's date (as an ISO time) in which the weekly history holds the row. */
+function firstSeen(history: HistoryPayload | null, row: number): string | undefined {
+  const slot = history?.indexOfRow[row] ?? -1;
+  if (history === null || slot < 0) return undefined;
+  const week = history.weeks.find((candidate) => candidate.overall[slot] !== ABSENT_RATING);
+  return week === undefined ? undefined : `${week.date}T00:00:00.000Z`;
+}
+
+/**
+ * A snapshot written before CONTRACT §9 (fragment layout 1) with its fragments rebuilt in the
+ * current layout from the records they hold: hot zones under the hosted names, and the fields
+ * every row now carries. Read at load (each old file until it is rebuilt or upgraded); the rest
+ * of the payload is kept as it is.
+ */
+export function withCurrentFragments(payload: SnapshotPayload): SnapshotPayload {
+  if ((payload.fragments.layout ?? 1) === FRAGMENT_LAYOUT) return payload;
+  const players = Array.from({ length: payload.meta.playerCount }, (_, row) => {
+    const record = JSON.parse(legacyRecordJson(payload.fragments, row)) as PlayerRecord;
+    if (record.hotZones === undefined) return record;
+    const zones: HotZones = {};
+    for (const [key, value] of Object.entries(record.hotZones)) zones[(LEGACY_HOT_ZONE_KEYS[key] ?? key) as keyof HotZones] = value;
+    return { ...record, hotZones: zones };
+  });
+  const { gameVersion, status, capturedAt, source } = payload.meta;
+  return { ...payload, fragments: buildFragments(completeRecords(players, { gameVersion, status, capturedAt, source, players, history: [] }, payload.history)) };
 }
 
 /** Equal rosters give equal hashes; used to refuse rewriting an archive with other content. */
@@ -119,7 +173,7 @@ function buildColumns(players: readonly PlayerRecord[], teams: readonly TeamEntr
   players.forEach((player, row) => {
     columns.overall[row] = player.overall;
     columns.era[row] = ERA_CODE[player.teamType];
-    columns.positions[row] = player.positions.reduce((mask, position) => mask | POSITION_BIT[position], 0);
+    columns.positions[row] = (player.positions ?? []).reduce((mask, position) => mask | POSITION_BIT[position], 0);
     columns.team[row] = teamCode.get(`${player.teamType}\u0000${player.team}`) ?? 0;
     ATTRIBUTE_KEYS.forEach((key, column) => {
       const value = player.attributes[key];

@@ -86,15 +86,16 @@ t.test("a missing or invalid slug or teamType is derived from name and team", as
   t.equal(invalid?.slug, "michael-jordan-all-time-chicago-bulls");
 });
 
-t.test("a badge list a record carries is kept in catalogue order and fills counts and top", async (t) => {
+// CONTRACT §9: a badge list keeps the source's order (it was rewritten into catalogue order before).
+t.test("a badge list a record carries is kept in its own order and fills counts and top", async (t) => {
   const [record] = importJson("x.json", JSON.stringify([player({
     badges: { list: [{ name: "Brick Wall", tier: "Gold" }, { name: "Deadeye", tier: "hof" }] },
   })]), { capturedAt });
   t.strictSame(record?.badges, {
     total: 2, legendary: 0, hallOfFame: 1, gold: 1, silver: 0, bronze: 0,
     list: [
-      { name: "Deadeye", slug: "deadeye", tier: "Hall of Fame", category: "Shooting" },
-      { name: "Brick Wall", slug: "brick-wall", tier: "Gold", category: "General" },
+      { name: "Brick Wall", slug: "brick-wall", tier: "Gold", category: "General Offense" },
+      { name: "Deadeye", slug: "deadeye", tier: "Hall of Fame", category: "Outside Scoring" },
     ],
     top: [{ name: "Deadeye", tier: "Hall of Fame" }, { name: "Brick Wall", tier: "Gold" }],
   });
@@ -154,10 +155,17 @@ t.test("a record without a name is refused", async (t) => {
   t.match(error.reason, /name is missing/);
 });
 
-t.test("an unknown attribute or cats key is refused rather than dropped", async (t) => {
-  const attribute = importError(() => importJson("x.json", JSON.stringify([player({ attributes: { clutch: 90 } })]), { capturedAt }));
-  t.equal(attribute.field, "attributes.clutch");
+// CONTRACT §9: an edition's attribute keys come from its data, so a camelCase key outside the demo
+// catalogue is kept (it was refused before); a key that is no camelCase name, or a value outside
+// 0–99, is still refused, and so is an unknown cats abbreviation.
+t.test("an attribute key outside the catalogue is kept; a malformed key or cats key is refused", async (t) => {
+  const [kept] = importJson("x.json", JSON.stringify([player({ attributes: { clutch: 90, closeShot: 70 } })]), { capturedAt });
+  t.same(kept?.attributes, { closeShot: 70, clutch: 90 });
+  const attribute = importError(() => importJson("x.json", JSON.stringify([player({ attributes: { "clutch-time": 90 } })]), { capturedAt }));
+  t.equal(attribute.field, "attributes.clutch-time");
   t.equal(attribute.line, 1);
+  const value = importError(() => importJson("x.json", JSON.stringify([player({ attributes: { clutch: 100 } })]), { capturedAt }));
+  t.equal(value.field, "attributes.clutch");
   const cats = importError(() => importJson("x.json", JSON.stringify([player({ cats: { mid: 90 } })]), { capturedAt }));
   t.equal(cats.field, "cats.mid");
 });

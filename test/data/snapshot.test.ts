@@ -6,6 +6,7 @@ import { decodeSnapshot, encodeSnapshot, readSnapshot, writeSnapshotAtomic, Snap
 import { writeEdition, isoWeekStart } from "../../src/data/build-edition.js";
 import { Edition, loadEdition } from "../../src/store/edition.js";
 import { findString } from "../../src/store/string-table.js";
+import { ALL_FIELDS_MASK, FIELD_BIT } from "../../src/store/fragments.js";
 import { randomEdition } from "../fixtures/random-edition.js";
 import { recordsOf } from "../fixtures/records.js";
 
@@ -23,13 +24,16 @@ t.test("rendered rows parse back to the records", async (t) => {
   const source = randomEdition(50, 4);
   const edition = new Edition(buildSnapshotPayload(source), "x");
   const rows = Array.from({ length: edition.rowCount }, (_, row) => row);
-  const { body } = edition.fragments.renderRows(rows, { fieldMask: (1 << 17) - 1, isVersioned: false }, Buffer.from('{"data":'), Buffer.from("}"));
+  const { body } = edition.fragments.renderRows(rows, { fieldMask: ALL_FIELDS_MASK, isVersioned: false }, Buffer.from('{"data":'), Buffer.from("}"));
   const parsed = JSON.parse(body.toString()).data as Record<string, unknown>[];
   t.equal(parsed.length, 50);
   const { hotZones: _hotZones, ...record } = edition.record(0);
   const { top: _top, ...badges } = record.badges;
   t.same(parsed[0], { ...record, badges });
-  const versioned = JSON.parse(edition.fragments.renderRows([0], { fieldMask: 1 << 1, isVersioned: true }, Buffer.alloc(0), Buffer.alloc(0)).body.toString());
+  // CONTRACT §9: every row carries gameVersion, ratingHistory, createdAt and _creationTime.
+  t.equal(parsed[0]?.["gameVersion"], "2K27");
+  t.ok(Array.isArray(parsed[0]?.["ratingHistory"]) && typeof parsed[0]?.["createdAt"] === "string" && typeof parsed[0]?.["_creationTime"] === "number");
+  const versioned = JSON.parse(edition.fragments.renderRows([0], { fieldMask: FIELD_BIT.name, isVersioned: true }, Buffer.alloc(0), Buffer.alloc(0)).body.toString());
   t.same(versioned, [{ name: edition.record(0).name, gameVersion: "2K27" }]);
   const empty = JSON.parse(edition.fragments.renderRows([0], { fieldMask: 0, isVersioned: true }, Buffer.alloc(0), Buffer.alloc(0)).body.toString());
   t.same(empty, [{ gameVersion: "2K27" }]);
@@ -40,7 +44,7 @@ t.test("equal bodies hash equal and a changed field changes the hash", async (t)
   const source = randomEdition(30, 5);
   source.players[0]!.overall = 42;
   const b = new Edition(buildSnapshotPayload(source), "b");
-  const shape = { fieldMask: (1 << 17) - 1, isVersioned: false };
+  const shape = { fieldMask: ALL_FIELDS_MASK, isVersioned: false };
   const all = Array.from({ length: 30 }, (_, row) => row);
   const none = Buffer.alloc(0);
   t.equal(a.fragments.renderRows(all, shape, none, none).hash, new Edition(buildSnapshotPayload(randomEdition(30, 5)), "c").fragments.renderRows(all, shape, none, none).hash);
@@ -130,14 +134,25 @@ t.test("every demo edition round-trips: generate → snapshot → load gives the
     // Archived snapshots keep badge counts and top, not lists; `top` is compared apart.
     const withoutTop = (badges: object) => Object.fromEntries(Object.entries(badges).filter(([key]) => key !== "top"));
     let mismatches = 0;
-    for (const player of recordsOf(edition)) {
+    for (const stored of recordsOf(edition)) {
+      // The fields every row now carries (CONTRACT §9) are filled in by the build: checked, then set aside.
+      const { gameVersion, ratingHistory, createdAt, _creationTime, ...player } = stored;
+      if (gameVersion !== source.gameVersion || !ratingHistory?.some((entry) => entry.gameVersion === source.gameVersion && entry.overall === player.overall)) mismatches++;
+      if (typeof createdAt !== "string" || _creationTime !== Date.parse(createdAt)) mismatches++;
       const original = byId.get(player._id)!;
       const { list, ...counts } = original.badges;
       const expected = { ...original, badges: withoutTop(source.status === "archived" ? counts : { ...counts, list }) };
-      if (JSON.stringify({ ...player, badges: withoutTop(player.badges) }) !== JSON.stringify(expected)) mismatches++;
+      if (canonical({ ...player, badges: withoutTop(player.badges) }) !== canonical(expected)) mismatches++;
       if (JSON.stringify(player.badges.top) !== JSON.stringify(original.badges.top)) mismatches++;
     }
     t.equal(mismatches, 0, `${source.gameVersion}: every record comes back as it went in`);
     if (source.status === "current") t.equal(edition.payload.history?.weeks.length, source.history.length, "with every week");
   }
 });
+
+/** JSON with every object's keys sorted: equal records whatever their key order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) => (inner !== null && typeof inner === "object" && !Array.isArray(inner)
+    ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    : inner));
+}
