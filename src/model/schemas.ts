@@ -24,7 +24,7 @@ export const playerSchema = {
   $id: "Player",
   type: "object",
   additionalProperties: false,
-  required: ["_id", "name", "slug", "team", "teamType", "overall", "positions", "attributes", "badges"],
+  required: ["_id", "name", "slug", "team", "teamType", "overall", "attributes", "badges"],
   properties: {
     _id: { type: "string", pattern: "^[A-Za-z0-9_-]{1,64}$", description: "Generated (24 hexadecimal characters) or kept from the source" },
     _creationTime: { type: "number", description: "When the row was first seen, ms since the epoch" },

@@ -17,7 +17,7 @@ export const FRAGMENT_LAYOUT = 2;
 /** The top-level fields of a player row, in wire order; `fields=` selects among them. */
 export const PLAYER_FIELDS = [
   "_id", "_creationTime", "name", "slug", "playerUrl", "team", "teamType", "overall", "positions", "height", "weight", "wingspan",
-  "archetype", "college", "playerImage", "teamImg", "attributes", "badges", "gameVersion", "ratingHistory", "lastUpdated", "createdAt",
+  "archetype", "college", "playerImage", "teamImg", "attributes", "badges", "hotZones", "gameVersion", "ratingHistory", "lastUpdated", "createdAt",
 ] as const;
 export type PlayerField = (typeof PLAYER_FIELDS)[number];
 export const FIELD_BIT: Readonly<Record<PlayerField, number>> = Object.fromEntries(
@@ -34,18 +34,17 @@ const BADGES_FIELD = PLAYER_FIELDS.indexOf("badges");
 const GAME_VERSION_BIT = FIELD_BIT.gameVersion;
 /**
  * Physical slots of a row: the fields before badges keep their index; badges is two slots,
- * `,"badges":{…counts, list` and `}`; then the fields after badges; then the pass-through fields
- * (one slot, `,"a":…,"b":…`); then the hot zones (never rendered in a row, part of the record a
- * detail route reads); then `,"top":[…]`, which a versioned row copies between the two badges
+ * `,"badges":{…counts, list` and `}`; then the fields after badges (hot zones among them: the
+ * hosted service's rows carry them where it has them); then the pass-through fields (one slot,
+ * `,"a":…,"b":…`); then `,"top":[…]`, which a versioned row copies between the two badges
  * slots. So the unversioned and versioned badges share the list's bytes (most of a row), and an
  * unversioned full row is still one copy.
  */
 const BADGES_OPEN_SLOT = BADGES_FIELD;
 const BADGES_CLOSE_SLOT = BADGES_FIELD + 1;
 const EXTRA_SLOT = PLAYER_FIELDS.length + 1;
-const HOT_ZONES_SLOT = PLAYER_FIELDS.length + 2;
-const TOP_SLOT = PLAYER_FIELDS.length + 3;
-const SLOTS = PLAYER_FIELDS.length + 4;
+const TOP_SLOT = PLAYER_FIELDS.length + 2;
+const SLOTS = PLAYER_FIELDS.length + 3;
 /** The slot of a field other than badges. */
 const slotOfField = (field: number) => (field < BADGES_FIELD ? field : field + 1);
 /** Per row: where each slot starts, plus where the row ends. */
@@ -67,7 +66,6 @@ interface SlotPlan {
 }
 
 const NO_BYTES = Buffer.alloc(0);
-const HOT_ZONES_PREFIX = `,${JSON.stringify("hotZones")}:`;
 
 /** Serialises every row's fragments (build time): one UTF-8 write per row into a growing buffer. */
 export function buildFragments(players: readonly PlayerRecord[]): FragmentData {
@@ -93,7 +91,6 @@ export function buildFragments(players: readonly PlayerRecord[]): FragmentData {
     let extra = "";
     for (const [name, value] of Object.entries(player.extra ?? {})) if (value !== undefined) extra += `,${JSON.stringify(name)}:${JSON.stringify(value)}`;
     fragments.push(extra);
-    fragments.push(player.hotZones === undefined ? "" : `${HOT_ZONES_PREFIX}${JSON.stringify(player.hotZones)}`);
     // The versioned badges are the unversioned object with `top` last.
     fragments.push(top === undefined ? "" : `${badgesJson.length > 2 ? "," : ""}"top":${JSON.stringify(top)}`);
     const text = fragments.join("");
@@ -207,7 +204,7 @@ export class RecordFragments {
     return this.renderRows([row], shape, NO_BYTES, NO_BYTES).body.subarray(1, -1).toString("utf8");
   }
 
-  /** The row's full record as JSON (every field, badges with `top`, hot zones, pass-through fields under `extra`): what Edition.record parses. */
+  /** The row's full record as JSON (every field, badges with `top`, pass-through fields under `extra`): what Edition.record parses. */
   recordJson(row: number): string {
     const origin = this.rowStart[row] as number;
     const base = row * STRIDE;
@@ -215,7 +212,7 @@ export class RecordFragments {
       this.bytes.toString("utf8", origin + (this.starts[base + from] as number), origin + (this.starts[base + to] as number));
     const extra = slice(EXTRA_SLOT, EXTRA_SLOT + 1);
     const text = slice(0, BADGES_CLOSE_SLOT) + slice(TOP_SLOT, TOP_SLOT + 1) + slice(BADGES_CLOSE_SLOT, EXTRA_SLOT)
-      + slice(HOT_ZONES_SLOT, HOT_ZONES_SLOT + 1) + (extra === "" ? "" : `,"extra":{${extra.slice(1)}}`);
+      + (extra === "" ? "" : `,"extra":{${extra.slice(1)}}`);
     return `{${text.slice(1)}}`;
   }
 

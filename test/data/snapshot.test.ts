@@ -27,7 +27,8 @@ t.test("rendered rows parse back to the records", async (t) => {
   const { body } = edition.fragments.renderRows(rows, { fieldMask: ALL_FIELDS_MASK, isVersioned: false }, Buffer.from('{"data":'), Buffer.from("}"));
   const parsed = JSON.parse(body.toString()).data as Record<string, unknown>[];
   t.equal(parsed.length, 50);
-  const { hotZones: _hotZones, ...record } = edition.record(0);
+  // CONTRACT §9: hot zones are a field of every row that has them (they were detail-only before).
+  const record = edition.record(0);
   const { top: _top, ...badges } = record.badges;
   t.same(parsed[0], { ...record, badges });
   // CONTRACT §9: every row carries gameVersion, ratingHistory, createdAt and _creationTime.

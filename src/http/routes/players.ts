@@ -82,11 +82,7 @@ export function playerDetail(editions: EditionSet, edition: Edition, row: number
   const base = JSON.parse(edition.fragments.rowJson(row, { fieldMask: ALL_FIELDS_MASK, isVersioned })) as Record<string, unknown>;
   let ratingHistory = player.ratingHistory ?? [];
   for (const entry of editions.ratingHistory(player._id)) ratingHistory = withEditionRating(ratingHistory, entry.gameVersion, entry.overall);
-  return {
-    ...base,
-    ...(player.hotZones ? { hotZones: player.hotZones } : {}),
-    ratingHistory,
-  };
+  return { ...base, ratingHistory };
 }
 
 function playerBySlug(context: RequestContext): Reply {
