@@ -4,13 +4,15 @@
 
 import { createHash } from "node:crypto";
 import { ATTRIBUTE_COUNT, ATTRIBUTE_KEYS } from "../model/attributes.js";
-import { BADGES, BADGE_COUNT, BADGE_INDEX_BY_SLUG, BADGE_TIERS, COUNT_KEY_OF_TIER, TIER_CODE, TIER_COUNT_KEYS, type BadgeTier } from "../model/badges.js";
+import {
+  BADGES, BADGE_COUNT, BADGE_INDEX_BY_SLUG, BADGE_TIERS, COUNT_KEY_OF_TIER, LEGACY_BADGE_CATEGORIES, TIER_CODE, TIER_COUNT_KEYS, type BadgeTier,
+} from "../model/badges.js";
 import { compareText, topBadges } from "../model/badge-summary.js";
 import { ERA_CODE } from "../model/eras.js";
 import { POSITION_BIT } from "../model/positions.js";
 import { foldName as foldNameOf, slugify } from "../model/names.js";
 import {
-  LEGACY_HOT_ZONE_KEYS, teamSlug, withEditionRating, type EditionSource, type HotZones, type PlayerRecord, type WeeklySnapshot,
+  LEGACY_HOT_ZONE_KEYS, teamSlug, withEditionRating, type BadgeEntry, type EditionSource, type HotZones, type PlayerRecord, type WeeklySnapshot,
 } from "../model/player.js";
 import { buildBadgeHolders } from "../store/badge-holders.js";
 import { DictionaryColumn } from "../store/dictionary-column.js";
@@ -100,13 +102,8 @@ function firstSeen(history: HistoryPayload | null, row: number): string | undefi
  */
 export function withCurrentFragments(payload: SnapshotPayload): SnapshotPayload {
   if ((payload.fragments.layout ?? 1) === FRAGMENT_LAYOUT) return payload;
-  const players = Array.from({ length: payload.meta.playerCount }, (_, row) => {
-    const record = JSON.parse(legacyRecordJson(payload.fragments, row)) as PlayerRecord;
-    if (record.hotZones === undefined) return record;
-    const zones: HotZones = {};
-    for (const [key, value] of Object.entries(record.hotZones)) zones[(LEGACY_HOT_ZONE_KEYS[key] ?? key) as keyof HotZones] = value;
-    return { ...record, hotZones: zones };
-  });
+  const players = Array.from({ length: payload.meta.playerCount }, (_, row) =>
+    normaliseForEdition(JSON.parse(legacyRecordJson(payload.fragments, row)) as PlayerRecord, payload.meta.status === "archived"));
   const { gameVersion, status, capturedAt, source } = payload.meta;
   return { ...payload, fragments: buildFragments(completeRecords(players, { gameVersion, status, capturedAt, source, players, history: [] }, payload.history)) };
 }
@@ -118,16 +115,32 @@ export function contentHashOf(players: readonly PlayerRecord[]): string {
   return hash.digest("hex");
 }
 
-/** Archived editions hold counts and `top` only; every edition carries `top` for versioned rows. */
+/**
+ * Archived editions hold counts and `top` only; every edition carries `top` for versioned rows.
+ * Rows read back from snapshots written before CONTRACT §9 (an upgrade) get the hosted names of
+ * hot zones and badge categories.
+ */
 function normaliseForEdition(player: PlayerRecord, isArchived: boolean): PlayerRecord {
   const { list, top, ...counts } = player.badges;
   const derivedTop = top ?? (list ? topBadges(list) : undefined);
   const badges = {
     ...counts,
-    ...(list && !isArchived ? { list } : {}),
+    ...(list && !isArchived ? { list: list.map(withHostedCategory) } : {}),
     ...(derivedTop ? { top: derivedTop } : {}),
   };
-  return { ...player, badges };
+  return { ...player, badges, ...(player.hotZones ? { hotZones: withHostedZoneNames(player.hotZones) } : {}) };
+}
+
+function withHostedZoneNames(zones: HotZones): HotZones {
+  if (!Object.keys(zones).some((key) => key in LEGACY_HOT_ZONE_KEYS)) return zones;
+  const renamed: HotZones = {};
+  for (const [key, value] of Object.entries(zones)) renamed[(LEGACY_HOT_ZONE_KEYS[key] ?? key) as keyof HotZones] = value;
+  return renamed;
+}
+
+function withHostedCategory(badge: BadgeEntry): BadgeEntry {
+  const category = badge.category === undefined ? undefined : LEGACY_BADGE_CATEGORIES[badge.category];
+  return category === undefined || BADGE_INDEX_BY_SLUG.get(badge.slug) === undefined ? badge : { ...badge, category };
 }
 
 function compareRows(a: PlayerRecord, b: PlayerRecord): number {
