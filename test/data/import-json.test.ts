@@ -181,3 +181,64 @@ t.test("a top-level value that holds no records is refused as a whole", async (t
   t.equal(error.line, undefined);
   t.match(error.reason, /expected an array/);
 });
+
+t.test("a hosted row is kept whole: its _id, timestamps, url, history, partial hot zones, badge details and other fields", async (t) => {
+  const row = player({
+    _id: "j9733j4termyc8t88mx7bppk0n7vg467",
+    _creationTime: 1735000000123.25,
+    createdAt: "2025-01-01T00:00:00.123Z",
+    playerUrl: "https://www.2kratings.com/test-player",
+    gameVersion: "2K26",
+    teamImg: "",
+    ratingHistory: [{ gameVersion: "2K26", overall: 80, delta: 3 }, { gameVersion: "2K25", overall: 77 }],
+    hotZones: { leftCornerThree: "hot", paint: "cold" },
+    attributes: { closeShot: 70, clutchShooting: 88 },
+    badges: { list: [
+      { name: "Spark Plug", tier: "Gold", category: "All Around", description: "New", imageUrl: "https://x.example/s.png" },
+      { name: "Deadeye", tier: "Bronze", category: "Outside Scoring", description: "Shoots" },
+    ] },
+    seasonMovement: { start: 78, current: 80 },
+    build: "Slasher",
+  });
+  const [record] = importJson("x.json", JSON.stringify([row]), { capturedAt });
+  t.equal(record?._id, "j9733j4termyc8t88mx7bppk0n7vg467", "the source's id is kept");
+  t.equal(record?._creationTime, 1735000000123.25, "with its fraction");
+  t.equal(record?.createdAt, "2025-01-01T00:00:00.123Z");
+  t.equal(record?.playerUrl, "https://www.2kratings.com/test-player");
+  t.equal(record?.teamImg, "", "an empty teamImg stays empty");
+  t.same(record?.ratingHistory, row["ratingHistory"]);
+  t.same(record?.hotZones, { leftCornerThree: "hot", paint: "cold" });
+  t.same(record?.attributes, { closeShot: 70, clutchShooting: 88 });
+  t.same(record?.badges.list, [
+    { name: "Spark Plug", slug: "spark-plug", tier: "Gold", category: "All Around", description: "New", imageUrl: "https://x.example/s.png" },
+    { name: "Deadeye", slug: "deadeye", tier: "Bronze", category: "Outside Scoring", description: "Shoots" },
+  ], "the source's order, an unknown badge, descriptions and images");
+  t.same(record?.extra, { seasonMovement: { start: 78, current: 80 }, build: "Slasher" }, "other fields pass through");
+  t.ok(record && isPlayerRecord(record));
+});
+
+t.test("a row without _id gets the generated one; without positions it has none; old zone names read as the hosted ones", async (t) => {
+  const [plain] = importJson("x.json", JSON.stringify([player({ positions: undefined, hotZones: { leftCorner3: "hot", top3: "neutral" } })]), { capturedAt });
+  t.match(plain?._id, /^[0-9a-f]{24}$/);
+  t.equal(plain?.positions, undefined);
+  t.same(plain?.hotZones, { leftCornerThree: "hot", topKeyThree: "neutral" });
+});
+
+t.test("an id no id can have, a bad history, an unknown zone are refused with their field", async (t) => {
+  for (const [fields, field] of [
+    [{ _id: "has space" }, "_id"],
+    [{ _id: "x".repeat(65) }, "_id"],
+    [{ _creationTime: "yesterday" }, "_creationTime"],
+    [{ ratingHistory: [{ gameVersion: "2K25" }] }, "ratingHistory[0].overall"],
+    [{ hotZones: { leftCornerFour: "hot" } }, "hotZones.leftCornerFour"],
+    [{ hotZones: { paint: "warm" } }, "hotZones.paint"],
+  ] as const) {
+    t.equal(importError(() => importJson("x.json", JSON.stringify([player(fields)]), { capturedAt })).field, field, JSON.stringify(fields));
+  }
+});
+
+t.test("a pass-through field never overrides one of ours", async (t) => {
+  const [record] = importJson("x.json", JSON.stringify([player({ overall: 80, extra: { overall: 10 } })]), { capturedAt });
+  t.equal(record?.overall, 80);
+  t.equal(record?.extra, undefined, "`extra` is a name of ours, not passed through");
+});
