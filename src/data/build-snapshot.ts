@@ -12,7 +12,8 @@ import { ERA_CODE } from "../model/eras.js";
 import { POSITION_BIT } from "../model/positions.js";
 import { foldName as foldNameOf, slugify } from "../model/names.js";
 import {
-  LEGACY_HOT_ZONE_KEYS, teamSlug, withEditionRating, type BadgeEntry, type EditionSource, type HotZones, type PlayerRecord, type WeeklySnapshot,
+  LEGACY_HOT_ZONE_KEYS, teamSlug, withEditionRating, type BadgeEntry, type EditionSource, type HotZones, type KnownEdition, type PlayerRecord,
+  type RatingHistoryEntry, type WeeklySnapshot,
 } from "../model/player.js";
 import { buildBadgeHolders } from "../store/badge-holders.js";
 import { DictionaryColumn } from "../store/dictionary-column.js";
@@ -80,10 +81,20 @@ function completeRecords(players: readonly PlayerRecord[], source: EditionSource
       ...player,
       ...(Number.isFinite(creationTime) ? { _creationTime: creationTime } : {}),
       gameVersion: source.gameVersion,
-      ratingHistory: withEditionRating(player.ratingHistory ?? [], source.gameVersion, player.overall),
+      ratingHistory: withKnownEditions(withEditionRating(player.ratingHistory ?? [], source.gameVersion, player.overall), player._id, source.knownEditions),
       createdAt,
     };
   });
+}
+
+/** The row's overall in every other edition the build knows with the same `_id`, where the history does not name that edition yet. */
+function withKnownEditions(history: RatingHistoryEntry[], id: string, known: readonly KnownEdition[] | undefined): RatingHistoryEntry[] {
+  let merged = history;
+  for (const edition of known ?? []) {
+    const overall = edition.overallOf(id);
+    if (overall !== undefined) merged = withEditionRating(merged, edition.gameVersion, overall);
+  }
+  return merged;
 }
 
 /** The first week's date (as an ISO time) in which the weekly history holds the row. */

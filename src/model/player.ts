@@ -159,6 +159,16 @@ export interface EditionSource {
   players: PlayerRecord[];
   /** Oldest first; only the current edition has weeks. */
   history: WeeklySnapshot[];
+  /**
+   * Other editions the build knows (the data directory's), each answering a row's overall by
+   * `_id`: merged into every row's ratingHistory. Not part of the content hash.
+   */
+  knownEditions?: readonly KnownEdition[];
+}
+
+export interface KnownEdition {
+  gameVersion: string;
+  overallOf(id: string): number | undefined;
 }
 
 /** Team slug: `1995-96 Chicago Bulls` → `1995-96-chicago-bulls`. */

@@ -58,6 +58,28 @@ t.test("a snapshot whose fragments predate CONTRACT §9 (layout 1) is served wit
   t.same(recordsOf(edition), recordsOf(fresh), "the same records as a build of today");
 });
 
+t.test("every row's ratingHistory takes in the editions of the directory: the current one all of them, an archive the older ones", async (t) => {
+  const dir = t.testdir({});
+  const archived = { ...randomEdition(30, 7, "archived"), gameVersion: "2K26" };
+  const current = randomEdition(30, 7);
+  current.players[0]!.overall = archived.players[0]!.overall + 3;
+  const newer = { ...randomEdition(30, 7, "archived"), gameVersion: "2K28" };
+  writeEdition(dir, archived, "2026-11-20");
+  writeEdition(dir, newer, "2026-11-20");
+  const outcome = writeEdition(dir, current, "2026-11-20");
+  t.equal(outcome.kind, "written");
+  const id = current.players[0]!._id;
+  const edition = loadEdition(join(dir, "2K27.msgpack"));
+  t.same(edition.record(edition.rowById.get(id)!).ratingHistory, [
+    { gameVersion: "2K28", overall: newer.players[0]!.overall, delta: newer.players[0]!.overall - current.players[0]!.overall },
+    { gameVersion: "2K27", overall: current.players[0]!.overall, delta: 3 },
+    { gameVersion: "2K26", overall: archived.players[0]!.overall },
+  ]);
+  const archive = loadEdition(join(dir, "2K26.msgpack"));
+  t.same(archive.record(archive.rowById.get(id)!).ratingHistory, [{ gameVersion: "2K26", overall: archived.players[0]!.overall }], "an archive never takes in newer editions");
+  t.equal(writeEdition(dir, archived, "2026-11-20").kind, "unchanged", "so rewriting it with the same rows is still no change");
+});
+
 t.test("equal bodies hash equal and a changed field changes the hash", async (t) => {
   const a = new Edition(buildSnapshotPayload(randomEdition(30, 5)), "a");
   const source = randomEdition(30, 5);
