@@ -17,7 +17,7 @@ import {
 } from "../model/player.js";
 import { buildBadgeHolders } from "../store/badge-holders.js";
 import { DictionaryColumn } from "../store/dictionary-column.js";
-import { buildFragments, FRAGMENT_LAYOUT, legacyRecordJson } from "../store/fragments.js";
+import { buildFragments } from "../store/fragments.js";
 import { buildSearchData } from "../store/name-index.js";
 import { buildRowGroups, buildStringTable, stringAt, stringCount } from "../store/string-table.js";
 import {
@@ -103,20 +103,6 @@ function firstSeen(history: HistoryPayload | null, row: number): string | undefi
   if (history === null || slot < 0) return undefined;
   const week = history.weeks.find((candidate) => candidate.overall[slot] !== ABSENT_RATING);
   return week === undefined ? undefined : `${week.date}T00:00:00.000Z`;
-}
-
-/**
- * A snapshot written before CONTRACT §9 (fragment layout 1) with its fragments rebuilt in the
- * current layout from the records they hold: hot zones under the hosted names, and the fields
- * every row now carries. Read at load (each old file until it is rebuilt or upgraded); the rest
- * of the payload is kept as it is.
- */
-export function withCurrentFragments(payload: SnapshotPayload): SnapshotPayload {
-  if ((payload.fragments.layout ?? 1) === FRAGMENT_LAYOUT) return payload;
-  const players = Array.from({ length: payload.meta.playerCount }, (_, row) =>
-    normaliseForEdition(JSON.parse(legacyRecordJson(payload.fragments, row)) as PlayerRecord, payload.meta.status === "archived"));
-  const { gameVersion, status, capturedAt, source } = payload.meta;
-  return { ...payload, fragments: buildFragments(completeRecords(players, { gameVersion, status, capturedAt, source, players, history: [] }, payload.history)) };
 }
 
 /** Equal rosters give equal hashes; used to refuse rewriting an archive with other content. */

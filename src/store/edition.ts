@@ -9,7 +9,6 @@ import { slugify } from "../model/names.js";
 import type { EditionEntry, PlayerRecord, TeamRow } from "../model/player.js";
 import { editionLabel } from "../model/eras.js";
 import { decodeSnapshot, readSnapshot, snapshotChecksum, type SnapshotPayload, type TeamEntry } from "../data/snapshot.js";
-import { withCurrentFragments } from "../data/build-snapshot.js";
 import type { BadgeHolders } from "./badge-holders.js";
 import { DictionaryColumn } from "./dictionary-column.js";
 import { RecordFragments } from "./fragments.js";
@@ -62,12 +61,7 @@ export class Edition {
   readonly weekly: WeeklySeries | null;
 
   /** `bytes`: the snapshot file the payload views, when it was loaded from one (what the supervisor shares). */
-  readonly payload: SnapshotPayload;
-
-  constructor(stored: SnapshotPayload, readonly checksum: string, readonly bytes?: Uint8Array) {
-    // A snapshot from before CONTRACT §9 keeps its columns; its row fragments are rebuilt once here.
-    const payload = withCurrentFragments(stored);
-    this.payload = payload;
+  constructor(readonly payload: SnapshotPayload, readonly checksum: string, readonly bytes?: Uint8Array) {
     this.key = payload.meta.gameVersion;
     this.rowCount = payload.meta.playerCount;
     const { era, team, overall } = payload.columns;

@@ -8,12 +8,6 @@ import type { PlayerRecord } from "../model/player.js";
 import { hashBytes, mixHash, HASH_SEED } from "./hash.js";
 import { scratchBuffer } from "./scratch.js";
 
-/**
- * The slot layout of the fragments below. Layout 1 (before CONTRACT §9) had 17 fields and no
- * pass-through slot; its snapshots are read through legacyRecordJson and rebuilt at load.
- */
-export const FRAGMENT_LAYOUT = 2;
-
 /** The top-level fields of a player row, in wire order; `fields=` selects among them. */
 export const PLAYER_FIELDS = [
   "_id", "_creationTime", "name", "slug", "playerUrl", "team", "teamType", "overall", "positions", "height", "weight", "wingspan",
@@ -126,7 +120,7 @@ export function buildFragments(players: readonly PlayerRecord[]): FragmentData {
     used += written;
   }
   rowStart[n] = used;
-  return { layout: FRAGMENT_LAYOUT, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, used), rowStart, slotStart, hashes };
+  return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, used), rowStart, slotStart, hashes };
 }
 
 export class RecordFragments {
@@ -144,7 +138,6 @@ export class RecordFragments {
   private readonly hashes: Uint32Array;
 
   constructor(data: FragmentData) {
-    if ((data.layout ?? 1) !== FRAGMENT_LAYOUT) throw new RangeError(`fragment layout ${data.layout ?? 1} is not ${FRAGMENT_LAYOUT}; rebuild them first (rebuildLegacyFragments)`);
     this.bytes = Buffer.from(data.bytes.buffer, data.bytes.byteOffset, data.bytes.byteLength);
     this.rowStart = data.rowStart;
     this.starts = data.slotStart;
@@ -239,24 +232,4 @@ export class RecordFragments {
     }
     return plan;
   }
-}
-
-/** Layout 1's slots: 17 fields (badges two slots), lastUpdated, hot zones, top. */
-const V1_BADGES_FIELD = 15;
-const V1_SLOTS = 20;
-const V1_STRIDE = V1_SLOTS + 1;
-
-/**
- * One row's record from layout-1 fragments (snapshots written before CONTRACT §9), in that
- * layout's order: fields, badges with top, hot zones, lastUpdated. Only a load of an old file reads it.
- */
-export function legacyRecordJson(data: FragmentData, row: number): string {
-  const bytes = Buffer.from(data.bytes.buffer, data.bytes.byteOffset, data.bytes.byteLength);
-  const origin = data.rowStart[row] as number;
-  const base = row * V1_STRIDE;
-  const slice = (from: number, to: number) =>
-    bytes.toString("utf8", origin + (data.slotStart[base + from] as number), origin + (data.slotStart[base + to] as number));
-  const close = V1_BADGES_FIELD + 1;
-  const text = slice(0, close) + slice(V1_SLOTS - 1, V1_SLOTS) + slice(close, close + 2) + slice(close + 2, close + 3);
-  return `{${text.slice(1)}}`;
 }

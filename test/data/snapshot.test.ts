@@ -11,7 +11,6 @@ import { findString } from "../../src/store/string-table.js";
 import { ALL_FIELDS_MASK, FIELD_BIT } from "../../src/store/fragments.js";
 import { randomEdition } from "../fixtures/random-edition.js";
 import { recordsOf } from "../fixtures/records.js";
-import { legacyFragmentsOf } from "../fixtures/snapshot-v2-writer.js";
 
 t.test("a snapshot round-trips to the same records and columns", async (t) => {
   const payload = buildSnapshotPayload(randomEdition(200, 3));
@@ -41,21 +40,6 @@ t.test("rendered rows parse back to the records", async (t) => {
   t.same(versioned, [{ name: edition.record(0).name, gameVersion: "2K27" }]);
   const empty = JSON.parse(edition.fragments.renderRows([0], { fieldMask: 0, isVersioned: true }, Buffer.alloc(0), Buffer.alloc(0)).body.toString());
   t.same(empty, [{ gameVersion: "2K27" }]);
-});
-
-t.test("a snapshot whose fragments predate CONTRACT §9 (layout 1) is served with today's fields and hot zone names", async (t) => {
-  const source = randomEdition(40, 6);
-  for (const player of source.players) player.hotZones = { leftCorner3: "hot", top3: "cold", paint: "neutral" } as unknown as NonNullable<typeof player.hotZones>;
-  const payload = { ...buildSnapshotPayload(source), fragments: legacyFragmentsOf(source) };
-  t.notOk("layout" in payload.fragments, "layout 1 carries no layout field");
-  const edition = new Edition(decodeSnapshot("2K27.msgpack", encodeSnapshot(payload)), "legacy");
-  const record = edition.record(3);
-  t.same(record.hotZones, { leftCornerThree: "hot", topKeyThree: "cold", paint: "neutral" });
-  t.equal(record.gameVersion, "2K27");
-  t.same(record.ratingHistory, [{ gameVersion: "2K27", overall: record.overall }]);
-  t.equal(record.createdAt, "2026-11-20T00:00:00.000Z", "first seen: the capture date of an edition without weeks");
-  const fresh = new Edition(buildSnapshotPayload({ ...source, players: source.players.map((player) => ({ ...player, hotZones: { leftCornerThree: "hot", topKeyThree: "cold", paint: "neutral" } })) }), "fresh");
-  t.same(recordsOf(edition), recordsOf(fresh), "the same records as a build of today");
 });
 
 t.test("every row's ratingHistory takes in the editions of the directory: the current one all of them, an archive the older ones", async (t) => {
