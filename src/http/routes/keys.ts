@@ -213,7 +213,7 @@ export function keyRoutes(services: KeyServices | undefined): RouteDefinition[] 
       handle: register,
     },
     {
-      method: "GET", path: USAGE_PATH, access: "key", params: noParams, summary: "Your key's usage: remaining, totals and the last ten requests",
+      method: "GET", path: USAGE_PATH, access: "key", isOwnerAction: true, params: noParams, summary: "Your key's usage: remaining, totals and the last ten requests",
       response: {
         kind: "envelope",
         description: "The key's holder, what is left of its rate limit, and its recent requests (never their query strings). `Cache-Control: private, no-store`",
@@ -222,12 +222,12 @@ export function keyRoutes(services: KeyServices | undefined): RouteDefinition[] 
       handle: usage,
     },
     {
-      method: "POST", path: REGENERATE_PATH, access: "key", params: noParams, summary: "Replace your key by a new one; the old one stops working at once",
+      method: "POST", path: REGENERATE_PATH, access: "key", isOwnerAction: true, params: noParams, summary: "Replace your key by a new one; the old one stops working at once",
       response: issuedKey("The key's replacement: same e-mail, name and limit; the old key is refused from now on"),
       handle: regenerate,
     },
     {
-      method: "DELETE", path: CURRENT_KEY_PATH, access: "key", params: noParams, summary: "Revoke your key",
+      method: "DELETE", path: CURRENT_KEY_PATH, access: "key", isOwnerAction: true, params: noParams, summary: "Revoke your key",
       response: {
         kind: "envelope",
         description: "The key is revoked and refused from now on",
