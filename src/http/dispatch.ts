@@ -29,6 +29,8 @@ export interface IncomingRequest {
   address(): string;
   body: Buffer | undefined;
   isBodyTooLarge: boolean;
+  /** A request header that must not be believed (a second Content-Length): answered 400 before anything else. */
+  badHeader?: string;
 }
 
 export interface Outgoing {
@@ -150,6 +152,10 @@ export class Dispatcher {
     try {
       if (request.method === "OPTIONS" && this.corsOrigin(request.origin) !== undefined) {
         return this.preflight(request, requestId);
+      }
+      if (request.badHeader !== undefined) {
+        const error = new ApiError("INVALID_PARAMETER", { parameter: request.badHeader, reason: "given more than once" }, `The ${request.badHeader} header is given more than once`);
+        return { ...this.respond(request, requestId, "(bad request)", errorReply(error, requestId), undefined), shouldClose: true };
       }
       const line = this.answeredLine(request);
       const answered = line === undefined ? undefined : this.answered?.get(line);
@@ -325,7 +331,8 @@ export class Dispatcher {
     }
     const origin = this.corsOrigin(request.origin);
     if (origin !== undefined) headers += `\r\nAccess-Control-Allow-Origin: ${origin}\r\nAccess-Control-Expose-Headers: ${EXPOSED_HEADERS}`;
-    if (origin !== undefined && origin !== "*") headers += "\r\nVary: Origin";
+    // Whenever CORS is on the answer depends on Origin (with it, Access-Control-Allow-Origin; without, none), `*` included.
+    if (this.options.corsOrigins.length > 0) headers += "\r\nVary: Origin";
     if (reply.headers) for (const [name, value] of reply.headers) headers += `\r\n${name}: ${value}`;
     const shouldClose = this.options.isDraining();
     const keySlot = limit?.key === undefined ? -1 : limit.key.slot;
@@ -348,7 +355,7 @@ export class Dispatcher {
     return {
       status: 204,
       headers: `X-Request-Id: ${requestId}\r\nAccess-Control-Allow-Origin: ${origin}\r\nAccess-Control-Allow-Methods: GET, HEAD, POST, DELETE, OPTIONS`
-        + `\r\nAccess-Control-Allow-Headers: X-API-Key, Content-Type, If-None-Match\r\nAccess-Control-Max-Age: 600${origin === "*" ? "" : "\r\nVary: Origin"}`,
+        + "\r\nAccess-Control-Allow-Headers: X-API-Key, Content-Type, If-None-Match\r\nAccess-Control-Max-Age: 600\r\nVary: Origin",
       body: null,
       contentLength: 0,
       route: "(preflight)",

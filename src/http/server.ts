@@ -102,6 +102,13 @@ export function startServer(options: ServerOptions): Promise<HttpServer> {
       body: undefined,
       isBodyTooLarge: false,
     };
+    // Two lengths for one body: whichever we read, a proxy in front may have read the other
+    // (request smuggling). Refused before the body, and the connection is closed.
+    if (req.getHeader("content-length") !== "" && headerCount(req, "content-length") > 1) {
+      request.badHeader = "Content-Length";
+      answer(res, request, started);
+      return;
+    }
     if (request.method !== "POST" && request.method !== "PUT" && request.method !== "PATCH") {
       answer(res, request, started);
       return;
@@ -145,6 +152,14 @@ function forwardedForOf(req: HttpRequest): string {
     if (name === "x-forwarded-for") joined = joined.length === 0 ? value : `${joined},${value}`;
   });
   return joined;
+}
+
+function headerCount(req: HttpRequest, wanted: string): number {
+  let count = 0;
+  req.forEach((name) => {
+    if (name === wanted) count++;
+  });
+  return count;
 }
 
 /** The dispatcher has its own funnel; this only guards the process against a bug in it. */

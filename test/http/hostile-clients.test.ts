@@ -111,3 +111,19 @@ t.test("a crafted address cannot share a victim's slot: slots follow a secret dr
   const stillColliding = pairs.filter(([a, b]) => running.addressSlot(a) === running.addressSlot(b)).length;
   t.ok(stillColliding <= 1, `${stillColliding} of ${pairs.length} crafted pairs still share a slot`);
 });
+
+t.test("registration refuses control and invisible characters with 400 naming the field", async (t) => {
+  const h = await startHarness();
+  t.teardown(() => h.close());
+  for (const [body, path] of [
+    [{ email: "a@b.co", name: "x\u001b[2J" }, "/name"],
+    [{ email: "a\u200b@b.co", name: "x" }, "/email"],
+    [{ email: "a@b.co", name: "x", purpose: "one\ntwo" }, "/purpose"],
+  ] as const) {
+    const response = await fetch(`${h.base}/api/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    t.equal(response.status, 400, path);
+    const answer = (await response.json()) as any;
+    t.equal(answer.error.code, "VALIDATION_ERROR");
+    t.same(answer.error.details.errors.map((e: any) => e.path), [path]);
+  }
+});
