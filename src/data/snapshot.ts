@@ -78,6 +78,8 @@ export interface SortOrders {
 
 /** Every row's JSON fragments (src/store/fragments.ts), serialised at build time. */
 export interface FragmentData {
+  /** FRAGMENT_LAYOUT of the slots; absent in snapshots written before CONTRACT §9 (layout 1). */
+  layout?: number;
   bytes: Uint8Array;
   /** Where row r's fragments start in `bytes`, as a double (a file may pass 4 GiB of fragments one day). */
   rowStart: Float64Array;

@@ -9,6 +9,7 @@ import { slugify } from "../model/names.js";
 import type { EditionEntry, PlayerRecord, TeamRow } from "../model/player.js";
 import { editionLabel } from "../model/eras.js";
 import { decodeSnapshot, readSnapshot, snapshotChecksum, type SnapshotPayload, type TeamEntry } from "../data/snapshot.js";
+import { withCurrentFragments } from "../data/build-snapshot.js";
 import type { BadgeHolders } from "./badge-holders.js";
 import { DictionaryColumn } from "./dictionary-column.js";
 import { RecordFragments } from "./fragments.js";
@@ -61,7 +62,12 @@ export class Edition {
   readonly weekly: WeeklySeries | null;
 
   /** `bytes`: the snapshot file the payload views, when it was loaded from one (what the supervisor shares). */
-  constructor(readonly payload: SnapshotPayload, readonly checksum: string, readonly bytes?: Uint8Array) {
+  readonly payload: SnapshotPayload;
+
+  constructor(stored: SnapshotPayload, readonly checksum: string, readonly bytes?: Uint8Array) {
+    // A snapshot from before CONTRACT §9 keeps its columns; its row fragments are rebuilt once here.
+    const payload = withCurrentFragments(stored);
+    this.payload = payload;
     this.key = payload.meta.gameVersion;
     this.rowCount = payload.meta.playerCount;
     const { era, team, overall } = payload.columns;
@@ -96,7 +102,7 @@ export class Edition {
         return k < 0 ? undefined : ids.rows[ids.start[k] as number];
       },
     };
-    this.fragments = new RecordFragments(payload.fragments, this.key);
+    this.fragments = new RecordFragments(payload.fragments);
     this.nameIndex = new NameIndex(payload.search, payload.columns, payload.sortOrders);
     this.archetypes = new DictionaryColumn(payload.dictionaries.archetype);
     this.overallWords = wordsOf(payload.columns.overall);
