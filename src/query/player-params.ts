@@ -157,10 +157,9 @@ export function parseFields(fields: string | undefined): number {
     const field = entry.trim();
     if (field === "") continue;
     named += 1;
-    if (field === "gameVersion") continue; // always present on versioned rows; harmless elsewhere
     // hasOwn: `fields=constructor` must not find Object's members.
     const bit = Object.hasOwn(FIELD_BIT, field) ? FIELD_BIT[field as PlayerField] : undefined;
-    if (bit === undefined) throw invalidParameter("fields", fields, `${field} is not a player field`, [...PLAYER_FIELDS, "gameVersion"]);
+    if (bit === undefined) throw invalidParameter("fields", fields, `${field} is not a player field`, [...PLAYER_FIELDS]);
     mask |= bit;
   }
   return named === 0 ? ALL_FIELDS_MASK : mask;

@@ -321,9 +321,8 @@ t.test("trending, the badge routes, stats, / and /api/health, dashboard usage ta
   t.equal(usage.body.meta.warnings, undefined, "a cache buster is ignored without a warning");
 });
 
-// The record fields issue 22 adds to every player row (CONTRACT §9, "Player documents everywhere
-// carry …"). Marked todo until that work lands; switch the todo off at merge.
-t.test("every player row of every route carries gameVersion and ratingHistory (createdAt, _creationTime, playerUrl where known)", { todo: "issue 22 row fields" }, async (t) => {
+// The record fields of every player row (CONTRACT §9, "Player documents everywhere carry …").
+t.test("every player row of every route carries gameVersion and ratingHistory (createdAt, _creationTime, playerUrl where known)", async (t) => {
   const rowsOf = async (): Promise<[string, any[]][]> => {
     const list = (await get("/api/players?limit=3")).body.data;
     const publicRows = (await (await fetch(`${h.base}/api/public/players?limit=3`)).json() as any).data;
