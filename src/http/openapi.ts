@@ -24,6 +24,7 @@ const CACHEABLE_PATHS = [
   /^\/api\/openapi\.json$/, /^\/docs(\/.*)?$/, /^\/llms(-full)?\.txt$/, /^\/dashboard(\/.*)?$/,
   /^\/api\/stats$/, /^\/api\/players\/\{id\}(\/versions|\/attribute\/\{attr\})?$/,
   /^\/api\/trending$/, /^\/api\/badges(\/.*)?$/, /^\/api\/public\/players$/,
+  /^\/api\/players\/\{id\}\/similar$/, /^\/api\/players\/compare$/, /^\/api\/teams\/\{teamName\}\/profile$/,
 ];
 
 const PATH_PARAMS: Readonly<Record<string, Schema & { description: string }>> = {
