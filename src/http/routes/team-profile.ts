@@ -6,7 +6,8 @@
 import { TIER_COUNT_KEYS } from "../../model/badges.js";
 import { ERAS } from "../../model/eras.js";
 import { POSITIONS } from "../../model/positions.js";
-import { ApiError, closest } from "../../query/api-error.js";
+import { ApiError } from "../../query/api-error.js";
+import { closest } from "../../query/suggest.js";
 import { executeQuery } from "../../query/execute.js";
 import { defaultQuery } from "../../query/plan.js";
 import { compileParams, type ParamSchemas } from "../../query/params.js";
