@@ -9,6 +9,7 @@ import { bulkRoutes } from "./routes/bulk.js";
 import { compareRoutes } from "./routes/compare.js";
 import { dashboardRoutes } from "./routes/dashboard.js";
 import { docsRoutes } from "./routes/docs.js";
+import { exploreRoutes } from "./routes/explore.js";
 import { historyRoutes } from "./routes/history.js";
 import { keyRoutes, type KeyServices } from "./routes/keys.js";
 import { playerIdRoutes } from "./routes/player-id.js";
@@ -31,7 +32,7 @@ export function buildRoutes(isReady: () => boolean, keys?: KeyServices, sharedSt
     ...playerRoutes, ...searchRoutes, ...bulkRoutes, ...batchRoutes, ...historyRoutes, ...playerIdRoutes, ...teamRoutes, ...versionedRoutes,
     ...trendingRoutes, ...badgeRoutes, ...publicRoutes, ...aboutRoutes, ...serviceRoutes(isReady, sharedState),
     ...keyRoutes(keys), ...dashboardRoutes(),
-    ...similarRoutes, ...compareRoutes, ...teamProfileRoutes,
+    ...similarRoutes, ...compareRoutes, ...teamProfileRoutes, ...exploreRoutes(),
   ];
   routes.push(...docsRoutes(() => routes));
   return routes;

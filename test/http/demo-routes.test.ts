@@ -39,7 +39,8 @@ t.test("every route of the table answers on the demo data, and none with a 404",
   for (const route of routes) {
     const name = `${route.method} ${route.path}`;
     const path = route.path.replace(/:([A-Za-z]+)/g, (_, param: string) => (route.path.startsWith("/api/badges") && param === "slug" ? BADGE_SLUG
-      : route.path.startsWith("/dashboard") && param === "file" ? "dashboard.js" : PATH_VALUES[param] ?? param));
+      : route.path.startsWith("/dashboard") && param === "file" ? "dashboard.js"
+      : route.path.startsWith("/explore") && param === "file" ? "explore.js" : PATH_VALUES[param] ?? param));
     const query = route.path === "/api/players/search" ? "?q=james" : route.path.endsWith("/players/compare") ? `?ids=${compareIds(route.path)}` : "";
     const key = name === "POST /api/keys/regenerate" || name === "DELETE /api/keys/current" ? await freshKey() : h.key;
     const body = name === "POST /api/register" ? { email: "walker@example.com", name: "walker" } : name === "POST /api/players/batch" ? { slugs: [lebronish.slug] } : undefined;

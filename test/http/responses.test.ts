@@ -191,6 +191,12 @@ const SAMPLES: Readonly<Record<string, (f: Fixture) => Sample[]>> = {
   "POST /api/keys/regenerate": () => [{ path: "/api/keys/regenerate", method: "POST", key: "fresh", status: 201 }],
   "DELETE /api/keys/current": () => [{ path: "/api/keys/current", method: "DELETE", key: "fresh", status: 200 }],
   "GET /dashboard": () => [{ path: "/dashboard", key: "none", status: 200 }],
+  "GET /explore": () => [{ path: "/explore", key: "none", status: 200 }],
+  "GET /explore/assets/:file": () => [
+    { path: "/explore/assets/explore.js", key: "none", status: 200 },
+    { path: "/explore/assets/explore.css", key: "none", status: 200 },
+    { path: "/explore/assets/nothing.js", key: "none", status: 404, code: "NOT_FOUND" },
+  ],
   "GET /dashboard/assets/:file": () => [
     { path: "/dashboard/assets/dashboard.js", key: "none", status: 200 },
     { path: "/dashboard/assets/dashboard.css", key: "none", status: 200 },
