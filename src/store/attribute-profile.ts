@@ -113,20 +113,17 @@ export function attributeSpreadOf(edition: Edition): AttributeSpread {
   return tables(edition).spread;
 }
 
-/** The row's score in each group: the mean of the group's attributes it has (NaN where it has none). */
-export function groupScores(edition: Edition, row: number): Float64Array {
-  const { groups } = tables(edition);
-  const scores = new Float64Array(groups.length);
-  groups.forEach(({ columns }, g) => {
+/** The row's score in each group (attributeGroupsOf's order): the mean of the group's attributes it has, NaN where it has none. */
+export function groupScores(edition: Edition, row: number): number[] {
+  return tables(edition).groups.map(({ columns }) => {
     let sum = 0;
     let count = 0;
     for (const column of columns) {
       const value = attributeValue(edition, row, column);
       if (value !== undefined) { sum += value; count++; }
     }
-    scores[g] = count === 0 ? NaN : sum / count;
+    return count === 0 ? NaN : sum / count;
   });
-  return scores;
 }
 
 function computeSpread(edition: Edition, columnCount: number): AttributeSpread {
@@ -177,6 +174,9 @@ export function similarRows(edition: Edition, query: SimilarQuery): SimilarMatch
   const has = new Uint16Array(256);
   has.fill(1);
   has[ABSENT_RATING] = 0;
+  // One pass per target column over the rows in scope. Measured against rows in blocks of 2,048
+  // (sums and counts kept in L1 across the columns): the plain passes took 8.2 ms of CPU at
+  // 80,000 rows in scope, the blocked ones 14.4 ms, with identical results.
   for (const column of columns) {
     const target = attributeValue(edition, query.row, column) as number;
     const scale = 1 / (built.spread.stddev[column] as number);
@@ -248,10 +248,14 @@ export function contrastProfiles(edition: Edition, row: number, other: number): 
 }
 
 /**
- * Every team's mean group score per group (team code × group, NaN where no player of the team
- * has the group): one pass over the edition's rows on first use, then looked up.
+ * The team's mean group score in group `g` (attributeGroupsOf's order), NaN where none of its
+ * players has the group. Every team's means come from one pass over the edition on first use.
  */
-export function teamGroupMeans(edition: Edition): Float64Array {
+export function teamGroupMean(edition: Edition, teamCode: number, g: number): number {
+  return teamGroupMeans(edition)[teamCode * tables(edition).groups.length + g] ?? NaN;
+}
+
+function teamGroupMeans(edition: Edition): Float64Array {
   const built = tables(edition);
   if (built.teamGroupMeans !== undefined) return built.teamGroupMeans;
   const groupCount = built.groups.length;

@@ -11,7 +11,7 @@ import { closest } from "../../query/suggest.js";
 import { executeQuery } from "../../query/execute.js";
 import { defaultQuery } from "../../query/plan.js";
 import { compileParams, type ParamSchemas } from "../../query/params.js";
-import { attributeGroupsOf, attributeKeysOf, attributeValue, groupScores, teamGroupMeans } from "../../store/attribute-profile.js";
+import { attributeGroupsOf, attributeKeysOf, attributeValue, groupScores, teamGroupMean } from "../../store/attribute-profile.js";
 import type { Edition, TeamInfo } from "../../store/edition.js";
 import type { RequestContext } from "../context.js";
 import { successReply, type Reply } from "../reply.js";
@@ -72,18 +72,17 @@ function profileOf(edition: Edition, team: TeamInfo): { data: Record<string, unk
   });
 
   const groups = attributeGroupsOf(edition);
-  const means = teamGroupMeans(edition);
   const peers = edition.teams.filter((info) => info.teamType === team.teamType && info.playerCount > 0);
   const scores = [...rows].map((row) => groupScores(edition, row));
   const groupRows = groups.flatMap(({ group }, g) => {
-    const mean = means[team.code * groups.length + g] as number;
+    const mean = teamGroupMean(edition, team.code, g);
     if (Number.isNaN(mean)) return [];
     let bestAt = -1;
     scores.forEach((score, i) => {
       const value = score[g] as number;
       if (!Number.isNaN(value) && (bestAt < 0 || value > (scores[bestAt]?.[g] as number))) bestAt = i;
     });
-    const peerMeans = peers.map((info) => means[info.code * groups.length + g] as number).filter((value) => !Number.isNaN(value));
+    const peerMeans = peers.map((info) => teamGroupMean(edition, info.code, g)).filter((value) => !Number.isNaN(value));
     return [{
       group, mean: round1(mean),
       best: { score: round1(scores[bestAt]?.[g] as number), player: leaderOf(bestAt) },
