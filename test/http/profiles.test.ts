@@ -201,6 +201,8 @@ t.test("on the fixture editions", async (t) => {
     const compared = await h.json(`/api/versions/2K26/players/compare?ids=${archived[0]?._id},${archived[1]?._id}`);
     t.equal(compared.status, 200);
     t.equal(compared.body.data.players[0].gameVersion, "2K26");
+    const byVersionParam = await h.json(`/api/players/compare?ids=${archived[0]?._id},${archived[1]?._id}&gameVersion=2K26`);
+    t.same(byVersionParam.body.data, compared.body.data, "gameVersion= answers as the versioned prefix does");
   });
 });
 

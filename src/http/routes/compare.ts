@@ -60,7 +60,9 @@ function comparePlayers(context: RequestContext): Reply {
   const twice = rows.find((row, i) => rows.indexOf(row) !== i);
   if (twice !== undefined) throw invalidParameter("ids", context.values.ids, `${ids[rows.indexOf(twice)]} and ${ids[rows.lastIndexOf(twice)]} are the same player; each player once`);
   const key = `compare|${context.editions.ordered.map((e) => e.checksum).join(",")}|${edition.key}|${rows.join(",")}`;
-  return context.cached(key, () => successReply(comparison(context.editions, edition, rows, context.pathParams.version !== undefined), { gameVersion: edition.key, count: rows.length }, { isCacheable: true }));
+  // Rows of an edition other than the current one carry their gameVersion, as on the versioned routes.
+  const isVersioned = context.pathParams.version !== undefined || edition !== context.editions.current;
+  return context.cached(key, () => successReply(comparison(context.editions, edition, rows, isVersioned), { gameVersion: edition.key, count: rows.length }, { isCacheable: true }));
 }
 
 function comparison(editions: EditionSet, edition: Edition, rows: readonly number[], isVersioned: boolean): Record<string, unknown> {
