@@ -59,7 +59,13 @@ if (!existsSync(CHROMIUM)) {
     await page.getByLabel("Position").selectOption("C");
     await page.getByLabel("Min overall").fill("80");
     await page.getByRole("button", { name: "Apply filters" }).click();
-    await page.waitForFunction(`[...document.querySelectorAll("#players-rows tr td:nth-child(5)")].every((td) => Number(td.textContent) >= 80)`);
+    // Polled from here: waitForFunction's in-page polling evaluates a string, which the page's CSP (no unsafe-eval) refuses.
+    for (const deadline = Date.now() + 30_000; ;) {
+      const isFiltered = await page.evaluate(`[...document.querySelectorAll("#players-rows tr")].every((tr) => tr.children[3].textContent.includes("C") && Number(tr.children[4].textContent) >= 80)`);
+      if (isFiltered === true) break;
+      if (Date.now() > deadline) throw new Error("the table was not filtered within 30 s");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     t.ok((await page.locator("#players-rows tr td:nth-child(4)").allTextContents()).every((text) => text.includes("C")), "positions filtered");
 
     // A typo'd search finds the player; open it.
