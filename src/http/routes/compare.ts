@@ -86,10 +86,10 @@ function comparison(editions: EditionSet, edition: Edition, rows: readonly numbe
   }).filter(({ scores: values, group }) => group !== OTHER_GROUP || values.some((value) => value !== null));
 
   // Every badge any of them holds (where the edition keeps lists), best tier held first, then name.
-  const badgeTiers = new Map<string, { name: string; slug: string; category: string; tiers: (BadgeTier | null)[] }>();
+  const badgeTiers = new Map<string, { name: string; slug: string; category?: string; tiers: (BadgeTier | null)[] }>();
   records.forEach((record, i) => {
     for (const badge of record.badges.list ?? []) {
-      const entry = badgeTiers.get(badge.slug) ?? { name: badge.name, slug: badge.slug, category: badge.category, tiers: rows.map(() => null) };
+      const entry = badgeTiers.get(badge.slug) ?? { name: badge.name, slug: badge.slug, ...(badge.category === undefined ? {} : { category: badge.category }), tiers: rows.map((): BadgeTier | null => null) };
       entry.tiers[i] = badge.tier;
       badgeTiers.set(badge.slug, entry);
     }
@@ -125,9 +125,9 @@ const compareResponse: RouteResponse = {
       leader: positions,
     })),
     badges: arrayOf(exactObject({
-      name: text("Badge"), slug: text("Badge slug"), category: text("Badge category"),
+      name: text("Badge"), slug: text("Badge slug"), category: text("Badge category, where the source gives one"),
       tiers: arrayOf({ enum: [...BADGE_TIERS, null] }, "Each player's tier; null where the player lacks it"),
-    }), "Every badge any of them holds (editions with badge lists), best tier first"),
+    }, ["category"]), "Every badge any of them holds (editions with badge lists), best tier first"),
     hotZones: arrayOf(exactObject({
       zone: text("Zone key, as the edition's records name it"), values: arrayOf({ type: ["string", "null"] }, "Each player's hot, cold or neutral; null where the player has no zones"),
     }), "Zones at least one of them has"),

@@ -99,7 +99,7 @@ function profileOf(edition: Edition, team: TeamInfo): { data: Record<string, unk
     for (const key of TIER_COUNT_KEYS) byTier[key] = (byTier[key] as number) + record.badges[key];
     if (record.badges.list === undefined) { hasLists = false; continue; }
     for (const badge of record.badges.list) {
-      const counts = (byCategory[badge.category] ??= { total: 0, ...Object.fromEntries(TIER_COUNT_KEYS.map((key) => [key, 0])) });
+      const counts = (byCategory[badge.category ?? UNCATEGORISED] ??= { total: 0, ...Object.fromEntries(TIER_COUNT_KEYS.map((key) => [key, 0])) });
       const tierKey = TIER_KEY[badge.tier];
       counts.total = (counts.total as number) + 1;
       if (tierKey !== undefined) counts[tierKey] = (counts[tierKey] as number) + 1;
@@ -109,9 +109,9 @@ function profileOf(edition: Edition, team: TeamInfo): { data: Record<string, unk
   const primary: Record<string, number> = Object.fromEntries(POSITIONS.map((position) => [position, 0]));
   const any: Record<string, number> = Object.fromEntries(POSITIONS.map((position) => [position, 0]));
   for (const record of records) {
-    const first = record.positions[0];
+    const first = record.positions?.[0];
     if (first !== undefined) primary[first] = (primary[first] ?? 0) + 1;
-    for (const position of record.positions) any[position] = (any[position] ?? 0) + 1;
+    for (const position of record.positions ?? []) any[position] = (any[position] ?? 0) + 1;
   }
 
   const warnings = hasLists || records.length === 0 ? [] : [{
@@ -132,6 +132,9 @@ function profileOf(edition: Edition, team: TeamInfo): { data: Record<string, unk
     warnings,
   };
 }
+
+/** The category of a badge its source gave none. */
+const UNCATEGORISED = "Other";
 
 const TIER_KEY: Readonly<Record<string, (typeof TIER_COUNT_KEYS)[number]>> = {
   Legendary: "legendary", "Hall of Fame": "hallOfFame", Gold: "gold", Silver: "silver", Bronze: "bronze",
