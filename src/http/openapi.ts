@@ -21,10 +21,11 @@ type Schema = Record<string, unknown>;
 /** Routes whose 200s carry an ETag, so If-None-Match can give a 304. */
 const CACHEABLE_PATHS = [
   /^\/api\/players$/, /^\/api\/players\/bulk$/, /^\/api\/teams$/, /^\/api\/teams\/\{teamName\}\/roster$/, /^\/api\/versions(\/.*)?$/,
-  /^\/api\/openapi\.json$/, /^\/docs(\/.*)?$/, /^\/llms(-full)?\.txt$/, /^\/dashboard(\/.*)?$/,
+  /^\/api\/openapi\.json$/, /^\/docs(\/.*)?$/, /^\/llms(-full)?\.txt$/, /^\/dashboard(\/.*)?$/, /^\/explore(\/.*)?$/,
   /^\/api\/stats$/, /^\/api\/players\/\{id\}(\/versions|\/attribute\/\{attr\}|\/history)?$/,
   /^\/api\/players\/search$/, /^\/api\/players\/slug\/\{slug\}$/,
   /^\/api\/trending$/, /^\/api\/badges(\/.*)?$/, /^\/api\/public\/players$/,
+  /^\/api\/players\/\{id\}\/similar$/, /^\/api\/players\/compare$/, /^\/api\/teams\/\{teamName\}\/profile$/,
 ];
 
 const PATH_PARAMS: Readonly<Record<string, Schema & { description: string }>> = {

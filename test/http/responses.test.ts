@@ -34,6 +34,8 @@ interface Fixture {
   current: string;
   archived: string;
   archivedSlug: string;
+  /** A second current player (compare). */
+  otherSlug: string;
 }
 
 /**
@@ -85,6 +87,33 @@ const SAMPLES: Readonly<Record<string, (f: Fixture) => Sample[]>> = {
   "GET /api/teams/:teamName/roster": (f) => [
     { path: `/api/teams/${encodeURIComponent(f.team)}/roster`, status: 200 },
     { path: "/api/teams/Nowhere%20Rockets/roster", status: 404, code: "TEAM_NOT_FOUND" },
+  ],
+  "GET /api/players/:id/similar": (f) => [
+    { path: `/api/players/${f.id}/similar?limit=3`, status: 200 },
+    { path: `/api/players/${f.slug}/similar?era=all&position=guard&gameVersion=${f.current}`, status: 200 },
+    { path: "/api/players/nobody-at-all/similar", status: 404, code: "PLAYER_NOT_FOUND" },
+    { path: `/api/players/${f.id}/similar?limit=51`, status: 400, code: "INVALID_PARAMETER" },
+  ],
+  "GET /api/versions/:version/players/:id/similar": (f) => [
+    { path: `/api/versions/${f.archived}/players/${f.archivedSlug}/similar?limit=2`, status: 200 },
+    { path: "/api/versions/2K99/players/x/similar", status: 404, code: "VERSION_NOT_FOUND" },
+  ],
+  "GET /api/players/compare": (f) => [
+    { path: `/api/players/compare?ids=${f.id},${f.otherSlug}`, status: 200 },
+    { path: `/api/players/compare?ids=${f.id},${f.slug}`, status: 400, code: "INVALID_PARAMETER" },
+    { path: `/api/players/compare?ids=${f.id},nobody-at-all`, status: 404, code: "PLAYER_NOT_FOUND" },
+  ],
+  "GET /api/versions/:version/players/compare": (f) => [
+    { path: `/api/versions/${f.current}/players/compare?ids=${f.id},${f.otherSlug}`, status: 200 },
+    { path: `/api/versions/${f.current}/players/compare?ids=${f.id}`, status: 400, code: "INVALID_PARAMETER" },
+  ],
+  "GET /api/teams/:teamName/profile": (f) => [
+    { path: `/api/teams/${encodeURIComponent(f.team)}/profile`, status: 200 },
+    { path: "/api/teams/Nowhere%20Rockets/profile", status: 404, code: "TEAM_NOT_FOUND" },
+  ],
+  "GET /api/versions/:version/teams/:teamName/profile": (f) => [
+    { path: `/api/versions/${f.archived}/teams/${encodeURIComponent(f.team)}/profile`, status: 200 },
+    { path: `/api/versions/${f.archived}/teams/Nowhere%20Rockets/profile`, status: 404, code: "TEAM_NOT_FOUND" },
   ],
   "GET /api/versions": () => [{ path: "/api/versions", key: "none", status: 200 }],
   "GET /api/versions/:version/players": (f) => [
@@ -166,6 +195,12 @@ const SAMPLES: Readonly<Record<string, (f: Fixture) => Sample[]>> = {
   "POST /api/keys/regenerate": () => [{ path: "/api/keys/regenerate", method: "POST", key: "fresh", status: 201 }],
   "DELETE /api/keys/current": () => [{ path: "/api/keys/current", method: "DELETE", key: "fresh", status: 200 }],
   "GET /dashboard": () => [{ path: "/dashboard", key: "none", status: 200 }],
+  "GET /explore": () => [{ path: "/explore", key: "none", status: 200 }],
+  "GET /explore/assets/:file": () => [
+    { path: "/explore/assets/explore.js", key: "none", status: 200 },
+    { path: "/explore/assets/explore.css", key: "none", status: 200 },
+    { path: "/explore/assets/nothing.js", key: "none", status: 404, code: "NOT_FOUND" },
+  ],
   "GET /dashboard/assets/:file": () => [
     { path: "/dashboard/assets/dashboard.js", key: "none", status: 200 },
     { path: "/dashboard/assets/dashboard.css", key: "none", status: 200 },
@@ -285,10 +320,10 @@ async function readFixture(): Promise<Fixture> {
   const current = versions.meta.current as string;
   const archived = (versions.data as Json[]).find((entry) => entry.status === "archived").gameVersion as string;
   // A current player with weekly history, and one on a classic roster of the archived edition.
-  const players = (await h.json("/api/players?limit=1&minRating=60")).body.data as Json[];
+  const players = (await h.json("/api/players?limit=2&minRating=60")).body.data as Json[];
   const player = players[0];
   const archivedPlayer = (await h.json(`/api/versions/${archived}/players?era=class&limit=1`)).body.data[0];
-  return { slug: player.slug, id: player._id, name: player.name, team: player.team, current, archived, archivedSlug: archivedPlayer.slug };
+  return { slug: player.slug, id: player._id, name: player.name, team: player.team, current, archived, archivedSlug: archivedPlayer.slug, otherSlug: players[1].slug };
 }
 
 const fixture = await readFixture();
