@@ -87,7 +87,8 @@ export function withWarnings(reply: Reply, warnings: readonly ParamWarning[]): R
   const value = JSON.parse(reply.body.toString("utf8")) as Record<string, unknown>;
   if (value.success !== true) return reply;
   const meta = (typeof value.meta === "object" && value.meta !== null ? value.meta : {}) as Record<string, unknown>;
-  value.meta = { ...meta, warnings };
+  // A route's own warnings (kept in its cached body) come first; the request's are added after them.
+  value.meta = { ...meta, warnings: [...(Array.isArray(meta.warnings) ? meta.warnings : []), ...warnings] };
   const body = Buffer.from(JSON.stringify(value), "utf8");
   return {
     status: reply.status,

@@ -84,6 +84,10 @@ t.test("on the fixture editions", async (t) => {
     t.equal(all.body.data[0].player._id, oracle[0]?._id);
     const guards = await h.json(`/api/players/${target._id}/similar?position=guard&limit=10`);
     t.ok(guards.body.data.every((entry: Json) => entry.player.positions.some((p: string) => p === "PG" || p === "SG")), "position narrows");
+    const unknown = await h.json(`/api/players/${target._id}/similar?position=goalie`);
+    t.equal(unknown.status, 200, "an unknown position is read leniently");
+    t.same(unknown.body.data, [], "and matches nobody");
+    t.equal(unknown.body.meta.warnings[0].parameter, "position");
     t.equal((await h.json(`/api/players/${target._id}/similar?limit=51`)).status, 400);
     t.equal((await h.json(`/api/players/${target._id}/similar?limit=0`)).status, 400);
   });
@@ -96,6 +100,10 @@ t.test("on the fixture editions", async (t) => {
     t.same(body.data, []);
     t.equal(body.meta.warnings.length, 1);
     t.equal(body.meta.warnings[0].parameter, "id");
+    // A request's own lenient values add their warnings after the route's, never in place of them.
+    const lenient = await h.json(`/api/players/${rookie._id}/similar?position=goalie`);
+    t.equal(lenient.status, 200);
+    t.same(lenient.body.meta.warnings.map((warning: Json) => warning.parameter), ["id", "position"]);
   });
 
   t.test("similar: unknown ids are 404 with suggestions", async (t) => {

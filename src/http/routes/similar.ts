@@ -38,11 +38,12 @@ function similarPlayers(context: RequestContext): Reply {
   const scope = (typeof context.values.era === "string" ? context.values.era : teamTypeOf(context.values) ?? player.teamType) as Era | "all";
   const eraMask = scope === "all" ? ALL_ERAS_MASK : 1 << ERA_CODE[scope];
   const position = typeof context.values.position === "string" ? context.values.position : undefined;
-  const positionMask = position === undefined ? 0 : (parsePositionMask(position) ?? 0);
+  // An unknown position was read leniently (a warning): it matches nobody, as on /api/players.
+  const positionMask = position === undefined ? 0 : parsePositionMask(position);
   const limit = (context.values.limit as number | undefined) ?? 10;
   const key = `similar|${edition.checksum}|${row}|${eraMask}|${positionMask}|${limit}`;
   return context.cached(key, () => {
-    const matches = similarRows(edition, { row, eraMask, positionMask, limit });
+    const matches = positionMask === undefined ? [] : similarRows(edition, { row, eraMask, positionMask, limit });
     const contrasts = matches.map((match) => contrastProfiles(edition, row, match.row));
     const hasAttributes = Object.keys(player.attributes).length > 0;
     const meta = {
