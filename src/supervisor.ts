@@ -26,6 +26,8 @@ export class Supervisor {
   private readonly registrations = new TokenBuckets(0, REGISTRATION_SLOTS);
   private readonly usage = new SharedArrayBuffer(UsageRings.byteLength(KEY_SLOTS));
   private readonly keyChanges = new KeyChanges();
+  /** Open /api/live connections per key slot, counted across every worker (the per-key cap). */
+  private readonly liveConnections = new SharedArrayBuffer(KEY_SLOTS * Int32Array.BYTES_PER_ELEMENT);
   private isStopping = false;
   private restartCount = 0;
   private nextStatsId = 0;
@@ -86,7 +88,7 @@ export class Supervisor {
 
   private spawn(index: number, isBoot: boolean): Promise<void> {
     const data: WorkerData = {
-      config: this.config, buckets: this.buckets.buffer, registrations: this.registrations.buffer, usage: this.usage, keyChanges: this.keyChanges.buffer, index,
+      config: this.config, buckets: this.buckets.buffer, registrations: this.registrations.buffer, usage: this.usage, keyChanges: this.keyChanges.buffer, liveConnections: this.liveConnections, index,
       ...(this.editions ? { snapshots: sharedSnapshotsOf(this.editions) } : this.options.shareEditions === true ? { awaitEditions: true } : {}),
     };
     const worker = new Worker(this.script, { workerData: data, eval: typeof this.script === "string" });

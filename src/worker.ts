@@ -20,6 +20,8 @@ export interface WorkerData {
   registrations: SharedArrayBuffer;
   usage: SharedArrayBuffer;
   keyChanges: SharedArrayBuffer;
+  /** Open /api/live connections per key slot, shared by every worker. */
+  liveConnections: SharedArrayBuffer;
   index: number;
   /** The editions to serve, loaded once by the supervisor; without them the worker loads and watches its own. */
   snapshots?: SharedSnapshot[];
@@ -74,6 +76,7 @@ export async function runWorker(): Promise<void> {
       registrationBuckets: new TokenBuckets(0, REGISTRATION_SLOTS, data.registrations),
       usageBuffer: data.usage,
       keyChanges: new KeyChanges(data.keyChanges),
+      liveConnections: data.liveConnections,
       // The supervisor is the server's one writer of the keys file.
       ...(port ? { keyWriter: threadKeyWriter({ postMessage: (message) => port.postMessage(message), on: (event, listener) => port.on(event, listener) }) } : {}),
       logger,
