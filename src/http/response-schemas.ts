@@ -21,7 +21,7 @@ export type ComponentName = (typeof COMPONENT_NAMES)[number];
  */
 export type RouteResponse =
   | { kind: "envelope"; status?: 200 | 201; description: string; data: JsonSchema; meta?: JsonSchema }
-  | { kind: "body"; description: string; content: Readonly<Record<string, JsonSchema>> };
+  | { kind: "body"; status?: 101; description: string; content: Readonly<Record<string, JsonSchema>> };
 
 /** A record schema from src/model as a mutable, `$id`-free copy (an `$id` would rebase `$ref`s). */
 function fromModel(schema: object, description: string, extraProperties: Record<string, JsonSchema> = {}): Record<string, unknown> {

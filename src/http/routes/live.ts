@@ -40,6 +40,7 @@ export const liveRoutes: RouteDefinition[] = [
     summary: "WebSocket stream of change events: send {\"subscribe\": [\"all\" | \"player:<id or slug>\" | \"team:<slug>\" | \"era:<era>\"], \"since\"?: <sequence>}",
     response: {
       kind: "body",
+      status: 101,
       description: `101 Switching Protocols, then JSON messages. The key goes in the X-API-Key header of the upgrade, which takes one token; `
         + `refusals (401, 429, 503) are answered before the upgrade. Client messages: {"subscribe": [topics], "since"?: sequence} (replaces the subscription; `
         + `at most ${LIVE_MAX_TOPICS} topics, ${LIVE_MAX_MESSAGE_BYTES} bytes). A bad message gets {"type":"error"} and the connection stays open; `
