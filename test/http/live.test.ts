@@ -6,35 +6,13 @@
 import t from "tap";
 import { join } from "node:path";
 import { writeEdition } from "../../src/data/build-edition.js";
-import type { EditionSource, PlayerRecord } from "../../src/model/player.js";
-import { randomEdition, mulberry32 } from "../fixtures/random-edition.js";
+import type { PlayerRecord } from "../../src/model/player.js";
+import { randomEdition } from "../fixtures/random-edition.js";
+import { nextWeek } from "../fixtures/next-week.js";
 import { connectLive, isRefused, mustConnect, subscribe, type LiveClient, type LiveMessage } from "../fixtures/live-client.js";
 import { startHarness, type Harness } from "./harness.js";
 
 t.setTimeout(120_000);
-
-/** The fixture's current edition moved on a week: ratings, attributes and badges of some players, one trade, one gone, one new. */
-export function nextWeek(source: EditionSource, seed: number): EditionSource {
-  const random = mulberry32(seed);
-  const players: PlayerRecord[] = source.players.map((player) => structuredClone(player));
-  for (const player of players) {
-    if (random() < 0.3) player.overall = Math.max(40, Math.min(99, player.overall + (random() < 0.5 ? -1 : 2)));
-    if (random() < 0.3) {
-      const keys = Object.keys(player.attributes);
-      const key = keys[Math.floor(random() * keys.length)];
-      if (key !== undefined) (player.attributes as Record<string, number>)[key] = Math.min(99, ((player.attributes as Record<string, number>)[key] ?? 60) + 3);
-    }
-    if (random() < 0.1 && player.badges.list && player.badges.list.length > 0) player.badges = { ...player.badges, list: player.badges.list.slice(1), total: player.badges.total - 1 };
-  }
-  const traded = players.find((player) => player.teamType === "curr" && player.team === "Boston Celtics");
-  if (traded) traded.team = "Denver Nuggets";
-  players.pop();
-  const added = structuredClone(players[0] as PlayerRecord);
-  added._id = `${(seed % 16).toString(16)}${"f".repeat(23)}`;
-  added.slug = `new-player-${seed}`;
-  players.push(added);
-  return { ...source, players };
-}
 
 function collectAllPages(h: Harness, since: number, query = ""): Promise<LiveMessage[]> {
   return (async () => {
