@@ -5,6 +5,9 @@
 
 import createFetchClient, { type Client } from "openapi-fetch";
 import type { components, paths } from "./generated/openapi.js";
+import { liveEvents, type LiveEvent, type LiveOptions, type LiveTopic } from "./live.js";
+
+export { LiveError, type ChangeEvent, type EditionMessage, type LiveEvent, type LiveOptions, type LiveSocket, type LiveSocketClass, type LiveTopic } from "./live.js";
 
 export type { components, paths };
 export type Player = components["schemas"]["Player"];
@@ -75,6 +78,11 @@ export interface CourtsideHelpers {
   bulk(query: BulkQuery): Promise<BulkResult>;
   /** POST /api/players/batch: resolve up to 100 names (and slugs, with `options.slugs`). */
   batch(names: readonly string[], options?: Omit<BatchBody, "names">): Promise<BatchResult>;
+  /**
+   * GET /api/live: change events (and `edition` messages) of the topics, as an async iterator;
+   * replays after `options.since` first, and reconnects from the last event seen when dropped.
+   */
+  live(topics: readonly LiveTopic[], options: LiveOptions): AsyncIterableIterator<LiveEvent>;
 }
 
 export type CourtsideClient = Client<paths> & CourtsideHelpers;
@@ -152,6 +160,9 @@ export function createClient(options: ClientOptions): CourtsideClient {
     },
     async batch(names, options = {}) {
       return unwrap(await client.POST("/api/players/batch", { body: { ...options, names: [...names] } }));
+    },
+    live(topics, liveOptions) {
+      return liveEvents(options.baseUrl, options.apiKey, topics, liveOptions);
     },
   };
   return Object.assign(client, helpers);
