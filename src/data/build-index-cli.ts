@@ -3,7 +3,7 @@
 //   build-index                                   all demo editions into $DATA_DIR (default data/)
 //   build-index --edition 2K26 --status current|archived --input FILE [--input FILE …] [--out DIR] [--as-of YYYY-MM-DD]
 //   build-index --scale 1000000 --edition 2K99 [--out DIR]   a generated edition of N players (benchmarks)
-//   build-index --upgrade DIR                     rewrites format-1 snapshots in DIR as format 2, same content
+//   build-index --upgrade DIR                     rebuilds format-1 and format-2 snapshots in DIR as the current format
 
 import { mkdirSync } from "node:fs";
 import { basename } from "node:path";
@@ -16,6 +16,7 @@ import { buildSnapshotPayload } from "./build-snapshot.js";
 import { createProgress } from "./progress.js";
 import { SNAPSHOT_FORMAT_VERSION, SnapshotError, readSnapshotBytes, snapshotVersionOf, writeSnapshotAtomic } from "./snapshot.js";
 import { decodeSnapshotV1 } from "./snapshot-v1.js";
+import { decodeSnapshotV2 } from "./snapshot-v2.js";
 import { snapshotFiles } from "../store/editions.js";
 import { EDITION_STATUSES, normaliseEditionKey, type EditionStatus } from "../model/eras.js";
 import type { EditionSource } from "../model/player.js";
@@ -136,9 +137,10 @@ export function runBuildIndex(argv: string[], io: BuildIndexIo = { env: process.
 
 
 /**
- * Rewrites every format-1 snapshot of `dir` as format 2 from the rows, meta and weeks it holds
- * (archives included: their source files may be long gone). The same rows in give the same
- * content hash out; a file whose hash would differ is left alone and reported.
+ * Rebuilds every format-1 and format-2 snapshot of `dir` in the current format: each old file is
+ * read back into the edition it was built from (rows, meta, weekly history; checked against the
+ * content hash it stores), and that edition goes through today's builder, so the file holds
+ * whatever the builder now makes of it. Archives included: their source files may be long gone.
  */
 function upgradeDirectory(dir: string, io: BuildIndexIo, started: number): number {
   let files: string[];
@@ -163,22 +165,12 @@ function upgradeDirectory(dir: string, io: BuildIndexIo, started: number): numbe
         progress.step(`${basename(file)} is already format ${SNAPSHOT_FORMAT_VERSION}`);
         continue;
       }
-      if (version !== 1) throw new SnapshotError(basename(file), `format version ${version} cannot be upgraded (only format 1)`);
-      const old = decodeSnapshotV1(file, bytes);
-      const payload = buildSnapshotPayload({
-        gameVersion: old.meta.gameVersion,
-        status: old.meta.status,
-        capturedAt: old.meta.capturedAt,
-        source: old.meta.source,
-        players: old.players,
-        history: old.history,
-      });
-      if (payload.meta.contentHash !== old.meta.contentHash) {
-        throw new SnapshotError(basename(file), "its rows do not rebuild to the same content hash; left as it is");
-      }
+      if (version !== 1 && version !== 2) throw new SnapshotError(basename(file), `format version ${version} cannot be upgraded (only formats 1 and 2)`);
+      const source = version === 1 ? decodeSnapshotV1(file, bytes) : decodeSnapshotV2(file, bytes);
+      const payload = buildSnapshotPayload(source);
       const written = writeSnapshotAtomic(file, payload);
       upgraded += 1;
-      progress.step(`upgraded ${file} to format ${SNAPSHOT_FORMAT_VERSION} (${payload.meta.playerCount} players, ${(written.length / 1024).toFixed(0)} KiB)`);
+      progress.step(`upgraded ${file} from format ${version} to format ${SNAPSHOT_FORMAT_VERSION} (${payload.meta.playerCount} players, ${(written.length / 1024).toFixed(0)} KiB)`);
     } catch (error) {
       failed += 1;
       progress.step(`refused ${file}: ${error instanceof SnapshotError ? error.reason : (error as Error).message}`);

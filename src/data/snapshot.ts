@@ -1,14 +1,17 @@
-// The snapshot file, format 2: a fixed header (magic, format version, payload length, SHA-256 of
-// the payload), then the payload: a small JSON directory (meta, teams, dates) in which every
-// typed array of the payload is a reference to a section, then the sections, each aligned to 8
-// bytes. Everything a request reads was computed at build time (columns, sort orders, JSON
-// fragments, search index, lookups, weekly series), so loading is: read the bytes (into a
-// SharedArrayBuffer, so worker threads can share them), check the digest, parse the directory,
-// make typed-array views. No per-row objects are created.
+// The snapshot file, format 3: standard MessagePack that any decoder reads whole. Two values
+// back to back: a header map (format name, format version, byte order, payload length, SHA-256
+// of the payload as hex), then the payload map: meta, teams and dictionaries as ordinary maps,
+// arrays and strings, and every typed array (columns, sort orders, fragments, search arrays,
+// lookups, weekly series) as a map of its element type, length and a `bin` of its elements,
+// aligned in the file for its element type (src/data/msgpack-document.ts, which knows nothing of
+// the sections: a new key in the payload needs no change to the format). Everything a request
+// reads was computed at build time, so loading is: read the bytes (into a SharedArrayBuffer, so
+// worker threads can share them), check the digest, decode the payload with msgpackr, whose bins
+// are views of those bytes, and make typed-array views over them. No per-row objects are created.
 //
 // Writes are atomic (temp file + rename); reads refuse a truncated, corrupt or unknown-version
-// file with a message naming it. A format-1 file (msgpackr records of full player objects) is
-// refused with the command that converts it.
+// file with a message naming it. A format-1 or format-2 file (before the file was MessagePack
+// throughout) is refused with the command that converts it.
 
 import { createHash } from "node:crypto";
 import { closeSync, fstatSync, openSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
@@ -17,13 +20,13 @@ import type { Era, EditionStatus } from "../model/eras.js";
 import type { BadgeHolders } from "../store/badge-holders.js";
 import type { StoredDictionary } from "../store/dictionary-column.js";
 import type { RowGroups, StringTable } from "../store/string-table.js";
+import { measureDocument, readDocument, readFirstValue, writeDocument } from "./msgpack-document.js";
 
-export const SNAPSHOT_FORMAT_VERSION = 2;
-const MAGIC = Buffer.from("COURTSDE", "latin1");
-const DIGEST_AT = MAGIC.length + 12;
-/** Magic, version, length, digest, padded to 8 so every section is aligned in the file's buffer. */
-const HEADER_BYTES = 56;
-const V1_HEADER_BYTES = 52;
+export const SNAPSHOT_FORMAT_VERSION = 3;
+/** What the header's `format` says, so a MessagePack file of something else is not mistaken for a snapshot. */
+export const SNAPSHOT_FORMAT_NAME = "courtside-snapshot";
+/** Formats 1 and 2 began with these bytes, then a 32-bit big-endian version. */
+const OLD_MAGIC = Buffer.from("COURTSDE", "latin1");
 
 export interface SnapshotMeta {
   gameVersion: string;
@@ -164,64 +167,40 @@ export class SnapshotError extends Error {
   }
 }
 
-type Section = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float64Array;
-const SECTION_TYPES = { u8: Uint8Array, u16: Uint16Array, u32: Uint32Array, i32: Int32Array, f64: Float64Array } as const;
-type SectionType = keyof typeof SECTION_TYPES;
-/** How a typed array appears in the directory JSON. */
-interface SectionRef { $section: number }
-
-function sectionTypeOf(value: unknown): SectionType | undefined {
-  if (value instanceof Uint8Array) return "u8";
-  if (value instanceof Uint16Array) return "u16";
-  if (value instanceof Uint32Array) return "u32";
-  if (value instanceof Int32Array) return "i32";
-  if (value instanceof Float64Array) return "f64";
-  return undefined;
+/**
+ * The header map, always the same size: 0x85 (a map of five), then "format", "version",
+ * "byteOrder", "length" (always a uint 64), "sha256" (always a str 8 of 64 hex digits).
+ */
+function headerOf(payloadLength: number, digestHex: string): Buffer {
+  const parts: Buffer[] = [Buffer.of(0x85)];
+  const str = (text: string) => parts.push(Buffer.concat([text.length < 32 ? Buffer.of(0xa0 | text.length) : Buffer.of(0xd9, text.length), Buffer.from(text, "latin1")]));
+  str("format");
+  str(SNAPSHOT_FORMAT_NAME);
+  str("version");
+  parts.push(Buffer.of(SNAPSHOT_FORMAT_VERSION));
+  str("byteOrder");
+  str("little");
+  str("length");
+  const length = Buffer.alloc(9);
+  length[0] = 0xcf;
+  length.writeBigUInt64BE(BigInt(payloadLength), 1);
+  parts.push(length);
+  str("sha256");
+  str(digestHex);
+  return Buffer.concat(parts);
 }
 
-const align8 = (n: number) => Math.ceil(n / 8) * 8;
+const HEADER_BYTES = headerOf(0, "0".repeat(64)).length;
+/** Enough to hold any header this or a later version writes; only the first value is read from it. */
+const HEADER_READ_LIMIT = 4096;
 
 export function encodeSnapshot(payload: SnapshotPayload): Buffer {
-  const sections: Section[] = [];
-  const table: [SectionType, number, number][] = [];
-  const tree = JSON.stringify(payload, (_key, value: unknown) => {
-    const type = sectionTypeOf(value);
-    if (type === undefined) return value;
-    sections.push(value as Section);
-    return { $section: sections.length - 1 } satisfies SectionRef;
-  });
-  // Section offsets are relative to the payload; the directory's own length is not known until
-  // they are, and they depend on it: lay out with a length bound, then pad the directory to it.
-  let at = 0;
-  const place = (start: number) => {
-    at = start;
-    table.length = 0;
-    for (const section of sections) {
-      table.push([sectionTypeOf(section) as SectionType, at, section.length]);
-      at = align8(at + section.byteLength);
-    }
-  };
-  let directory = Buffer.from(JSON.stringify({ tree, sections: table }));
-  let start = align8(4 + directory.length);
-  for (;;) {
-    place(start);
-    directory = Buffer.from(JSON.stringify({ tree, sections: table }));
-    if (align8(4 + directory.length) <= start) break;
-    start = align8(4 + directory.length) + 64;
-  }
-  const bodyLength = at;
-  const bytes = Buffer.alloc(HEADER_BYTES + bodyLength);
-  const body = bytes.subarray(HEADER_BYTES);
-  body.writeUInt32BE(directory.length, 0);
-  directory.copy(body, 4);
-  body.fill(0x20, 4 + directory.length, start);
-  sections.forEach((section, i) => {
-    body.set(new Uint8Array(section.buffer, section.byteOffset, section.byteLength), (table[i] as [SectionType, number, number])[1]);
-  });
-  MAGIC.copy(bytes, 0);
-  bytes.writeUInt32BE(SNAPSHOT_FORMAT_VERSION, MAGIC.length);
-  bytes.writeBigUInt64BE(BigInt(bodyLength), MAGIC.length + 4);
-  digestOf(body).copy(bytes, DIGEST_AT);
+  // The payload's typed arrays are aligned for their offsets in the file, after the header.
+  const payloadLength = measureDocument(payload, HEADER_BYTES);
+  const bytes = Buffer.allocUnsafe(HEADER_BYTES + payloadLength);
+  const end = writeDocument(payload, bytes, HEADER_BYTES);
+  if (end !== bytes.length) throw new Error(`snapshot writer: measured ${bytes.length} bytes, wrote ${end}`);
+  headerOf(payloadLength, digestOf(bytes.subarray(HEADER_BYTES)).toString("hex")).copy(bytes, 0);
   return bytes;
 }
 
@@ -232,9 +211,37 @@ function digestOf(body: Uint8Array): Buffer {
   return hash.digest();
 }
 
+interface SnapshotHeader {
+  version: number;
+  length: number;
+  sha256: string;
+  /** Where the payload starts. */
+  end: number;
+}
+
+/** The header of a format-3 (or later) file; undefined when `bytes` do not start with one. */
+function headerOfBytes(view: Buffer): SnapshotHeader | undefined {
+  // A MessagePack map of 1–15 entries: what every header starts with (formats 1 and 2 start with `C`).
+  if (view.length === 0 || (view[0] as number) < 0x81 || (view[0] as number) > 0x8f) return undefined;
+  let first: { value: unknown; end: number };
+  try {
+    first = readFirstValue(view.subarray(0, Math.min(view.length, HEADER_READ_LIMIT)));
+  } catch {
+    return undefined;
+  }
+  const header = first.value as Partial<Record<string, unknown>> | null;
+  if (header === null || typeof header !== "object" || header.format !== SNAPSHOT_FORMAT_NAME || typeof header.version !== "number") return undefined;
+  return {
+    version: header.version,
+    length: typeof header.length === "number" ? header.length : -1,
+    sha256: typeof header.sha256 === "string" ? header.sha256 : "",
+    end: first.end,
+  };
+}
+
 /** The payload's SHA-256 as hex: the data version of an edition. */
 export function snapshotChecksum(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset + DIGEST_AT, 32).toString("hex");
+  return headerOfBytes(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))?.sha256 ?? "";
 }
 
 /**
@@ -245,45 +252,42 @@ export function snapshotChecksum(bytes: Uint8Array): string {
  */
 export function decodeSnapshot(file: string, bytes: Uint8Array, options: { isVerified?: boolean } = {}): SnapshotPayload {
   const name = basename(file);
-  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (view.length < V1_HEADER_BYTES || !view.subarray(0, MAGIC.length).equals(MAGIC)) {
-    throw new SnapshotError(name, "not a Courtside snapshot (bad magic or shorter than its header)");
+  let view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const oldVersion = oldFormatVersionOf(view);
+  if (oldVersion === 1 || oldVersion === 2) {
+    throw new SnapshotError(name, `format version ${oldVersion} is no longer read (this version reads format ${SNAPSHOT_FORMAT_VERSION}); convert the data directory with \`${UPGRADE_COMMAND.replace("DIR", dirname(file) || ".")}\``);
   }
-  const version = view.readUInt32BE(MAGIC.length);
-  if (version === 1) {
-    throw new SnapshotError(name, `format version 1 is no longer read (this version reads format ${SNAPSHOT_FORMAT_VERSION}); convert the data directory with \`${UPGRADE_COMMAND.replace("DIR", dirname(file) || ".")}\``);
+  if (oldVersion !== undefined) {
+    throw new SnapshotError(name, `format version ${oldVersion} is not the supported version ${SNAPSHOT_FORMAT_VERSION}; rebuild it with build-index`);
   }
-  if (version !== SNAPSHOT_FORMAT_VERSION) {
-    throw new SnapshotError(name, `format version ${version} is not the supported version ${SNAPSHOT_FORMAT_VERSION}; rebuild it with build-index`);
+  const header = headerOfBytes(view);
+  if (header === undefined) throw new SnapshotError(name, "not a Courtside snapshot (no snapshot header: not MessagePack, or shorter than its header)");
+  if (header.version !== SNAPSHOT_FORMAT_VERSION) {
+    throw new SnapshotError(name, `format version ${header.version} is not the supported version ${SNAPSHOT_FORMAT_VERSION}; rebuild it with build-index`);
   }
-  const length = Number(view.readBigUInt64BE(MAGIC.length + 4));
-  const bodyLength = Math.max(0, view.length - HEADER_BYTES);
-  if (bodyLength !== length) {
-    throw new SnapshotError(name, `truncated or padded: payload is ${bodyLength} bytes, header says ${length}`);
+  const bodyLength = view.length - header.end;
+  if (bodyLength !== header.length) {
+    throw new SnapshotError(name, `truncated or padded: payload is ${bodyLength} bytes, header says ${header.length}`);
   }
-  const body = view.subarray(HEADER_BYTES);
-  if (options.isVerified !== true && !digestOf(body).equals(view.subarray(DIGEST_AT, DIGEST_AT + 32))) {
+  if (options.isVerified !== true && digestOf(view.subarray(header.end)).toString("hex") !== header.sha256) {
     throw new SnapshotError(name, "checksum mismatch: the file is corrupt");
   }
-  // Views need their element alignment: copy once if the caller's bytes are not 8-aligned.
-  const base = body.byteOffset % 8 === 0 ? body : Buffer.from(body);
+  // The writer aligned every typed array for its offset in the file: views need the file's first
+  // byte on an 8-byte boundary of its buffer. Copy once if the caller's bytes are not.
+  if (view.byteOffset % 8 !== 0) view = Buffer.from(view);
   let payload: unknown;
   try {
-    const directoryLength = base.readUInt32BE(0);
-    const { tree, sections } = JSON.parse(base.toString("utf8", 4, 4 + directoryLength)) as { tree: string; sections: [SectionType, number, number][] };
-    payload = JSON.parse(tree, (_key, value: unknown) => {
-      const ref = value as Partial<SectionRef> | null;
-      if (ref === null || typeof ref !== "object" || typeof ref.$section !== "number") return value;
-      const entry = sections[ref.$section];
-      const Type = entry && SECTION_TYPES[entry[0]];
-      if (!entry || !Type) throw new Error(`unknown section ${ref.$section}`);
-      return new Type(base.buffer as ArrayBuffer, base.byteOffset + entry[1], entry[2]);
-    });
+    payload = readDocument(view.subarray(header.end));
   } catch (error) {
     throw new SnapshotError(name, `payload does not decode: ${(error as Error).message}`);
   }
   assertPayloadShape(name, payload);
   return payload;
+}
+
+/** The version a format-1 or format-2 file declares; undefined when `view` does not start like one. */
+function oldFormatVersionOf(view: Buffer): number | undefined {
+  return view.length >= OLD_MAGIC.length + 4 && view.subarray(0, OLD_MAGIC.length).equals(OLD_MAGIC) ? view.readUInt32BE(OLD_MAGIC.length) : undefined;
 }
 
 /**
@@ -318,8 +322,7 @@ export function readSnapshot(file: string): { payload: SnapshotPayload; checksum
 /** The format version a file declares (0 when it is not a snapshot at all). */
 export function snapshotVersionOf(bytes: Uint8Array): number {
   const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (view.length < V1_HEADER_BYTES || !view.subarray(0, MAGIC.length).equals(MAGIC)) return 0;
-  return view.readUInt32BE(MAGIC.length);
+  return oldFormatVersionOf(view) ?? headerOfBytes(view)?.version ?? 0;
 }
 
 /** Temp file + rename, so a reader never sees half a snapshot. */

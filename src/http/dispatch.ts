@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import { ApiError } from "../query/api-error.js";
+import { checkLength } from "../query/limits.js";
 import { validateParams } from "../query/params.js";
 import { parseQueryString } from "../query/query-string.js";
 import type { ChangeLog } from "../store/change-log.js";
@@ -425,11 +426,15 @@ function checkBody(request: IncomingRequest, maxBodyBytes: number): void {
 
 /** `/api/teams/Boston%20Celtics/roster` → ["api", "teams", "Boston Celtics", "roster"]. */
 function decodePath(url: string): string[] {
-  const segments = url.split("/").slice(1);
-  if (url.indexOf("%") === -1) return segments;
-  try {
-    return segments.map((segment) => decodeURIComponent(segment));
-  } catch {
-    throw new ApiError("INVALID_PARAMETER", { parameter: "path", value: url.slice(0, 200), reason: "malformed percent-encoding or invalid UTF-8" }, "The request path has malformed percent-encoding");
+  let segments = url.split("/").slice(1);
+  if (url.indexOf("%") !== -1) {
+    try {
+      segments = segments.map((segment) => decodeURIComponent(segment));
+    } catch {
+      throw new ApiError("INVALID_PARAMETER", { parameter: "path", value: url.slice(0, 200), reason: "malformed percent-encoding or invalid UTF-8" }, "The request path has malformed percent-encoding");
+    }
   }
+  // Before routing: no route, handler or suggestion ever sees a segment past the limit.
+  for (const segment of segments) checkLength("pathSegment", "path segment", segment);
+  return segments;
 }

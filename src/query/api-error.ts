@@ -48,30 +48,3 @@ export function invalidParameter(parameter: string, value: unknown, reason: stri
     `Invalid value for ${parameter}: ${reason}`,
   );
 }
-
-/** Plain edit distance, for suggestions (names are short; this never runs on a hot path). */
-export function editDistance(a: string, b: string): number {
-  const previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = previous[0] as number;
-    previous[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = previous[j] as number;
-      previous[j] = Math.min(above + 1, (previous[j - 1] as number) + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return previous[b.length] as number;
-}
-
-/** The closest candidates within a distance proportional to the text's length. */
-export function closest(text: string, candidates: readonly string[], count = 3): string[] {
-  const folded = text.toLowerCase();
-  const limit = Math.max(2, Math.floor(folded.length / 3));
-  return candidates
-    .map((candidate) => ({ candidate, distance: editDistance(folded, candidate.toLowerCase()) }))
-    .filter(({ distance, candidate }) => distance <= limit || candidate.toLowerCase().includes(folded))
-    .sort((a, b) => a.distance - b.distance || (a.candidate < b.candidate ? -1 : 1))
-    .slice(0, count)
-    .map(({ candidate }) => candidate);
-}

@@ -8,7 +8,8 @@ import { ATTRIBUTE_BY_PARAM_NAME } from "../model/attributes.js";
 import { REQUEST_AJV_OPTIONS, validatorOnFirstUse } from "../model/validator.js";
 import { BADGES, BADGE_TIERS, parseBadgeTier } from "../model/badges.js";
 import { POSITIONS, POSITION_GROUPS } from "../model/positions.js";
-import { ApiError, closest, invalidParameter } from "./api-error.js";
+import { ApiError, invalidParameter } from "./api-error.js";
+import { closest } from "./suggest.js";
 import type { QueryParams } from "./query-string.js";
 
 export interface ParamSchema {

@@ -2,9 +2,7 @@
 // parameters and oversized values are client errors, never exceptions that escape.
 
 import { ApiError, invalidParameter } from "./api-error.js";
-
-export const MAX_PARAMETER_LENGTH = 512;
-export const MAX_PARAMETERS = 100;
+import { checkLength, MAX_PARAMETERS } from "./limits.js";
 
 export type QueryParams = ReadonlyMap<string, string>;
 
@@ -21,10 +19,9 @@ export function parseQueryString(raw: string): QueryParams {
     const rawName = equals === -1 ? part : part.slice(0, equals);
     const rawValue = equals === -1 ? "" : part.slice(equals + 1);
     const name = decodeComponent(rawName, "query", rawName);
+    checkLength("parameterName", "parameter name", name);
     const value = decodeComponent(rawValue, name, rawValue);
-    if (value.length > MAX_PARAMETER_LENGTH) {
-      throw invalidParameter(name, `${value.slice(0, 32)}…`, `longer than ${MAX_PARAMETER_LENGTH} characters`);
-    }
+    checkLength("parameterValue", name, value);
     if (params.has(name)) throw invalidParameter(name, value, "given more than once");
     params.set(name, value);
   }
@@ -37,6 +34,6 @@ function decodeComponent(text: string, parameter: string, raw: string): string {
   try {
     return decodeURIComponent(text.replace(/\+/g, " "));
   } catch {
-    throw invalidParameter(parameter, raw.slice(0, 64), "malformed percent-encoding or invalid UTF-8");
+    throw invalidParameter(parameter.slice(0, 64), raw.slice(0, 64), "malformed percent-encoding or invalid UTF-8");
   }
 }

@@ -1,4 +1,6 @@
 import t from "tap";
+import { decodeMulti, encode } from "@msgpack/msgpack";
+import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildSnapshotPayload } from "../../src/data/build-snapshot.js";
@@ -72,9 +74,15 @@ t.test("a truncated, corrupt or unknown-version file is refused with its name an
   flipped[flipped.length - 100] = (flipped[flipped.length - 100]! + 1) % 256;
   expectRefusal(flipped, /checksum/, "corrupt");
   const future = Buffer.from(bytes);
-  future.writeUInt32BE(99, 8);
+  future[future.indexOf(Buffer.from("version")) + 7] = 99; // the positive fixint after the key
   expectRefusal(future, /format version 99/, "unknown version");
   expectRefusal(Buffer.from("hello"), /not a Courtside snapshot/, "not a snapshot");
+  expectRefusal(Buffer.from(encode({ format: "something-else", version: 3 })), /not a Courtside snapshot/, "another MessagePack file");
+  expectRefusal(bytes.subarray(0, 40), /not a Courtside snapshot/, "cut inside its header");
+  const oldMagic = Buffer.alloc(64);
+  oldMagic.write("COURTSDE");
+  oldMagic.writeUInt32BE(7, 8);
+  expectRefusal(oldMagic, /format version 7 is not the supported version 3/, "an old-style header of a version that never existed");
 });
 
 t.test("writes are atomic and leave no temp file", async (t) => {
@@ -83,7 +91,7 @@ t.test("writes are atomic and leave no temp file", async (t) => {
   writeSnapshotAtomic(file, buildSnapshotPayload(randomEdition(10, 9)));
   t.equal(readSnapshot(file).payload.meta.playerCount, 10);
   t.equal(loadEdition(file).rowCount, 10);
-  t.same(readFileSync(file).subarray(0, 8).toString(), "COURTSDE");
+  t.match(decodeMulti(readFileSync(file)).next().value, { format: "courtside-snapshot", version: 3 }, "a MessagePack header first");
 });
 
 t.test("an archived edition is never rewritten with different content", async (t) => {
@@ -140,4 +148,114 @@ t.test("every demo edition round-trips: generate → snapshot → load gives the
     t.equal(mismatches, 0, `${source.gameVersion}: every record comes back as it went in`);
     if (source.status === "current") t.equal(edition.payload.history?.weeks.length, source.history.length, "with every week");
   }
+});
+
+/** Every typed array of a decoded tree, by its path; the tree itself with each replaced by its type and length. */
+function splitSections(value: unknown, path = "$", sections = new Map<string, Buffer>()): { directory: unknown; sections: Map<string, Buffer> } {
+  const walk = (node: unknown, at: string): unknown => {
+    if (ArrayBuffer.isView(node)) {
+      const array = node as Uint8Array;
+      sections.set(at, Buffer.from(array.buffer, array.byteOffset, array.byteLength));
+      return { section: at, length: array.length };
+    }
+    if (Array.isArray(node)) return node.map((item, i) => walk(item, `${at}[${i}]`));
+    if (node !== null && typeof node === "object") {
+      const record = node as Record<string, unknown>;
+      // @msgpack/msgpack's reading of a typed array: the map the format writes.
+      if (record.data instanceof Uint8Array && typeof record.type === "string") {
+        const data = record.data;
+        sections.set(at, Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+        return { section: at, length: record.length };
+      }
+      return Object.fromEntries(Object.entries(record).map(([key, item]) => [key, walk(item, `${at}.${key}`)]));
+    }
+    return node;
+  };
+  return { directory: walk(value, path), sections };
+}
+
+t.test("every demo snapshot is standard MessagePack: msgpackr and @msgpack/msgpack read the same directory and the same bytes for every section", async (t) => {
+  const { generateDemoEditions } = await import("../../src/data/demo.js");
+  for (const source of generateDemoEditions({ asOf: "2026-11-20" })) {
+    const bytes = encodeSnapshot(buildSnapshotPayload(source));
+    const ours = splitSections(decodeSnapshot(`${source.gameVersion}.msgpack`, bytes));
+    const [header, payload] = [...decodeMulti(bytes)];
+    t.match(header, { format: "courtside-snapshot", version: 3, byteOrder: "little" }, `${source.gameVersion}: the header map`);
+    const theirs = splitSections(payload);
+    t.same(theirs.directory, ours.directory, `${source.gameVersion}: same directory`);
+    t.same([...theirs.sections.keys()], [...ours.sections.keys()]);
+    let differing = 0;
+    for (const [path, section] of ours.sections) if (!section.equals(theirs.sections.get(path)!)) differing++;
+    t.equal(differing, 0, `${source.gameVersion}: same bytes in all ${ours.sections.size} sections`);
+    t.ok(ours.sections.size > 60, "columns, sort orders, fragments, search, lookups, weeks…");
+  }
+});
+
+t.test("loading is one read into a SharedArrayBuffer and views: every typed array of the payload is in the file's buffer", async (t) => {
+  const dir = t.testdir({});
+  const file = join(dir, "2K27.msgpack");
+  writeSnapshotAtomic(file, buildSnapshotPayload(randomEdition(300, 21)));
+  const { payload, bytes } = readSnapshot(file);
+  t.ok(bytes.buffer instanceof SharedArrayBuffer);
+  t.equal(payload.columns.overall.buffer, bytes.buffer, "a column IS the shared buffer");
+  const { sections } = splitSections(payload);
+  let elsewhere = 0;
+  let misaligned = 0;
+  const walk = (node: unknown): void => {
+    if (ArrayBuffer.isView(node)) {
+      const array = node as Uint32Array;
+      if (array.buffer !== bytes.buffer) elsewhere++;
+      if (array.byteOffset % array.BYTES_PER_ELEMENT !== 0) misaligned++;
+    } else if (node !== null && typeof node === "object") Object.values(node).forEach(walk);
+  };
+  walk(payload);
+  t.ok(sections.size > 60);
+  t.equal(elsewhere, 0, "no typed array was copied out of the file's buffer");
+  t.equal(misaligned, 0);
+});
+
+t.test("the container is generic: a section it has never heard of round-trips as a view", async (t) => {
+  const payload = buildSnapshotPayload(randomEdition(20, 22));
+  const extended = { ...payload, catalogues: { attributes: [{ key: "newSkill", label: "New skill" }], perRow: new Uint16Array([1, 2, 3]) } };
+  const back = decodeSnapshot("x.msgpack", encodeSnapshot(extended)) as typeof extended;
+  t.same(back.catalogues.attributes, extended.catalogues.attributes);
+  t.ok(back.catalogues.perRow instanceof Uint16Array);
+  t.same([...back.catalogues.perRow], [1, 2, 3]);
+});
+
+/** Debian's python3 with python3-msgpack (another python3 first on PATH may lack the module). */
+function pythonWithMsgpack(): string | undefined {
+  for (const python of ["/usr/bin/python3", "python3"]) {
+    try {
+      execFileSync(python, ["-c", "import msgpack"], { stdio: "ignore" });
+      return python;
+    } catch {
+      // not this one
+    }
+  }
+  return undefined;
+}
+
+const python = pythonWithMsgpack();
+t.test("Python reads a snapshot with python3-msgpack alone (test/data/read-snapshot.py)", {
+  skip: python === undefined ? "python3-msgpack is missing: install Debian's python3-msgpack (bash .ci/install-debian 'python3-msgpack:/usr/bin/python3 -c \"import msgpack\"') to run this test" : false,
+}, async (t) => {
+  if (python === undefined) return;
+  const dir = t.testdir({});
+  const file = join(dir, "2K27.msgpack");
+  const payload = buildSnapshotPayload(randomEdition(250, 23));
+  writeSnapshotAtomic(file, payload);
+  const script = new URL("./read-snapshot.py", import.meta.url).pathname;
+  const read = (column: string) => JSON.parse(execFileSync(python, [script, file, column], { encoding: "utf8" })) as { header: { version: number; sha256: string }; playerCount: number; type: string; length: number; first: number[]; sum: number };
+  const overall = read("columns.overall");
+  t.equal(overall.header.version, 3);
+  t.equal(overall.header.sha256, readSnapshot(file).checksum, "the same digest, checked in Python");
+  t.equal(overall.playerCount, 250);
+  t.same({ type: overall.type, length: overall.length, first: overall.first, sum: overall.sum }, {
+    type: "uint8", length: 250, first: [...payload.columns.overall.subarray(0, 10)], sum: payload.columns.overall.reduce((a, b) => a + b, 0),
+  });
+  const order = read("sortOrders.attributes.5");
+  t.same({ type: order.type, first: order.first }, { type: "uint32", first: [...payload.sortOrders.attributes[5]!.subarray(0, 10)] });
+  const rowStart = read("fragments.rowStart");
+  t.same({ type: rowStart.type, length: rowStart.length, sum: rowStart.sum }, { type: "float64", length: 251, sum: payload.fragments.rowStart.reduce((a, b) => a + b, 0) });
 });

@@ -6,7 +6,7 @@ import { countBadges } from "../../src/model/badge-summary.js";
 import { ERA_CODE, type Era } from "../../src/model/eras.js";
 import { foldName } from "../../src/model/names.js";
 import { playerId, playerSlug, type EditionSource, type PlayerRecord } from "../../src/model/player.js";
-import { editDistance } from "../../src/query/api-error.js";
+import { boundedEditDistance } from "../../src/query/suggest.js";
 import { Edition } from "../../src/store/edition.js";
 import { mulberry32 } from "../fixtures/random-edition.js";
 import { recordsOf } from "../fixtures/records.js";
@@ -221,12 +221,12 @@ function oracle(edition: Edition, q: string, eraMask: number, limit: number): { 
   if (words.length === 0) return { rows: [], total: 0, tierCount: 0 };
   const prefixWithin = (w: string, word: string, edits: number) => {
     for (let k = Math.max(0, w.length - edits); k <= Math.min(word.length, w.length + edits); k++) {
-      if (editDistance(w, word.slice(0, k)) <= edits) return true;
+      if (boundedEditDistance(w, word.slice(0, k), edits) <= edits) return true;
     }
     return false;
   };
   const typoMatch = (w: string, word: string) =>
-    word.startsWith(w) || (w.length === 3 && editDistance(w, word) <= 1) || (w.length >= 4 && prefixWithin(w, word, 1));
+    word.startsWith(w) || (w.length === 3 && boundedEditDistance(w, word, 1) <= 1) || (w.length >= 4 && prefixWithin(w, word, 1));
   const scored: { row: number; tier: number }[] = [];
   recordsOf(edition).forEach((p, row) => {
     if (((eraMask >> ERA_CODE[p.teamType]) & 1) === 0) return;

@@ -5,7 +5,8 @@
 import { BADGES, BADGE_CATEGORIES, BADGE_INDEX_BY_FOLDED_NAME, BADGE_INDEX_BY_SLUG, BADGE_TIERS, TIER_CODE, type BadgeDefinition, type BadgeTier } from "../../model/badges.js";
 import { compareText } from "../../model/badge-summary.js";
 import { ERAS, isEra } from "../../model/eras.js";
-import { ApiError, closest, invalidParameter } from "../../query/api-error.js";
+import { ApiError, invalidParameter } from "../../query/api-error.js";
+import { closest } from "../../query/suggest.js";
 import { compileParams, CURSOR_PARAM, limitParam, type ParamSchema } from "../../query/params.js";
 import { groupOfTierCode, holderCounts, holderRange, type BadgeHolders } from "../../store/badge-holders.js";
 import type { Edition } from "../../store/edition.js";

@@ -6,7 +6,9 @@ import { Ajv } from "ajv";
 import { REQUEST_AJV_OPTIONS, validatorOnFirstUse } from "../../model/validator.js";
 import { ERA_CODE, ERAS, type Era } from "../../model/eras.js";
 import { foldName, slugify } from "../../model/names.js";
-import { ApiError, closest } from "../../query/api-error.js";
+import { ApiError } from "../../query/api-error.js";
+import { LENGTH_LIMITS } from "../../query/limits.js";
+import { suggestSlugs } from "../../query/suggest.js";
 import { compileParams } from "../../query/params.js";
 import { parseFields } from "../../query/player-params.js";
 import { ALL_ERAS_MASK } from "../../query/plan.js";
@@ -18,7 +20,7 @@ import { arrayOf, exactObject, integer, oneOf, playerRows, text } from "../respo
 import { playerPage } from "./players.js";
 
 export const MAX_IDENTIFIERS = 100;
-const identifier = { type: "string", minLength: 1, maxLength: 100 } as const;
+const identifier = { type: "string", minLength: 1, maxLength: LENGTH_LIMITS.identifier } as const;
 
 export const batchBodySchema = {
   type: "object",
@@ -79,7 +81,7 @@ function resolveSlug(edition: Edition, slug: string, eraMask: number): number[] 
   const wanted = slugify(slug);
   const rows = edition.rowsForSlug(wanted, eraMask);
   if (rows.length > 0) return rows;
-  const candidates = closest(wanted, [...edition.rowsBySlug.keys()], 3);
+  const candidates = suggestSlugs(edition, wanted, 3);
   return { query: slug, reason: "not_found", ...(candidates.length > 0 ? { candidates } : {}) };
 }
 

@@ -1,7 +1,8 @@
 // GET /api/players (cursor pages) and GET /api/players/slug/:slug (one player in full).
 
 import { ERA_CODE, ERAS, isEra, type Era } from "../../model/eras.js";
-import { ApiError, closest } from "../../query/api-error.js";
+import { ApiError } from "../../query/api-error.js";
+import { suggestSlugs } from "../../query/suggest.js";
 import { executeQuery } from "../../query/execute.js";
 import { compileParams, CURSOR_PARAM, limitParam, playerFilterParams, type ParamValues } from "../../query/params.js";
 import { planQuery, selectPlayers } from "../../query/player-params.js";
@@ -56,7 +57,7 @@ const slugParams = compileParams({
 export function rowsForSlug(edition: Edition, slug: string, era: Era | undefined): readonly number[] {
   const rows = edition.rowsForSlug(slug.toLowerCase(), era === undefined ? ALL_ERAS_MASK : 1 << ERA_CODE[era]);
   if (rows.length > 0) return rows;
-  const similar = closest(slug.toLowerCase(), [...edition.rowsBySlug.keys()], 3);
+  const similar = suggestSlugs(edition, slug, 3);
   throw new ApiError(
     "PLAYER_NOT_FOUND",
     {

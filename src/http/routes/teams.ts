@@ -1,7 +1,8 @@
 // GET /api/teams and GET /api/teams/:teamName/roster.
 
 import { ERAS } from "../../model/eras.js";
-import { ApiError, closest } from "../../query/api-error.js";
+import { ApiError } from "../../query/api-error.js";
+import { closest } from "../../query/suggest.js";
 import { compileParams } from "../../query/params.js";
 import { ALL_FIELDS_MASK } from "../../store/fragments.js";
 import type { RequestContext } from "../context.js";
