@@ -5,6 +5,7 @@
 
 import { ERAS, type Era } from "../../model/eras.js";
 import { ApiError, invalidParameter } from "../../query/api-error.js";
+import { LENGTH_LIMITS } from "../../query/limits.js";
 import { compileParams, limitParam } from "../../query/params.js";
 import { sinceSequence, type ChangeLog } from "../../store/change-log.js";
 import type { RequestContext } from "../context.js";
@@ -14,8 +15,8 @@ import type { RouteDefinition } from "../router.js";
 import { arrayOf, exactObject, integer, ref, text } from "../response-schemas.js";
 
 export const CHANGES_CACHE_CONTROL = "private, max-age=60";
-/** A topic value (player id or slug, team slug) is at most this long, in the feed and the stream alike. */
-export const TOPIC_VALUE_MAX_LENGTH = 100;
+/** A topic value (player id or slug, team slug) is at most this long, in the feed and the stream alike: an identifier's limit. */
+export const TOPIC_VALUE_MAX_LENGTH = LENGTH_LIMITS.identifier;
 export const TOPIC_VALUE_PATTERN = "^[A-Za-z0-9_-]+$";
 
 const changesParams = compileParams({
