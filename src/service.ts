@@ -68,17 +68,22 @@ const NOT_WATCHING: ReloadWatcher = { check: () => [], close: () => undefined };
 export async function startService(config: Config, options: ServiceOptions = {}): Promise<Service> {
   const logger = options.logger;
   let editions = options.editions ?? loadEditionSet(config.dataDir);
-  let changes = ChangeLog.of(editions);
+  // Built on first use (a request, a subscription or a swap), not at boot.
+  let changes: ChangeLog | undefined;
+  const changeLog = () => (changes ??= ChangeLog.of(editions));
   let server: HttpServer | undefined;
   /** A new set: the next change log, then its new events and the editions added or changed, to every live socket. */
   const swap = (next: EditionSet) => {
     const previous = editions;
-    const previousLog = changes;
-    const nextLog = changes.next(previous, next);
+    const previousLog = changeLog();
+    const nextLog = previousLog.next(previous, next);
     editions = next;
     changes = nextLog;
     try {
-      server?.live?.publish(newEvents(previousLog, nextLog), editionMessages(previous, next, nextLog));
+      const swappedAt = Date.now();
+      const events = newEvents(previousLog, nextLog);
+      server?.live?.publish(events, editionMessages(previous, next, nextLog, swappedAt));
+      logger?.info({ swappedAt, events: events.length, sockets: server?.live?.count() ?? 0, publishMs: Date.now() - swappedAt }, "published change events");
     } catch (error) {
       logger?.error({ err: error }, "publishing the change events failed");
     }
@@ -115,7 +120,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const usage: UsageSource = shared?.usage(rings, (slot) => keys.info(slot)?.id) ?? rings;
   dispatcher = createDispatcher({
     editions: () => editions,
-    changes: () => changes,
+    changes: changeLog,
     keys,
     buckets,
     registrationBuckets: options.registrationBuckets ?? new TokenBuckets(0, REGISTRATION_SLOTS),
@@ -137,7 +142,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
       bodyTimeoutMs: config.bodyTimeoutMs,
       trustProxy: config.trustProxy,
       live: {
-        changes: () => changes,
+        changes: changeLog,
         editions: () => editions,
         connectionsPerKey: config.liveConnectionsPerKey,
         maxBufferedBytes: config.liveMaxBufferedBytes,
@@ -170,7 +175,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     usage: rings,
     reload,
     editions: () => editions,
-    changes: () => changes,
+    changes: changeLog,
     replaceEditions: swap,
     stats: () => {
       const snapshot = stats.snapshot(editions.ordered.map((edition) => ({ gameVersion: edition.key, status: edition.payload.meta.status, players: edition.rowCount })));
@@ -204,12 +209,12 @@ export async function startService(config: Config, options: ServiceOptions = {})
 /** Events of `next` that `previous` did not hold as they are now (new numbers, or a replaced newest week's corrections). */
 function newEvents(previous: ChangeLog, next: ChangeLog): LoggedEvent[] {
   if (previous === next) return [];
-  const held = new Map(previous.events.slice(previous.firstAfter(next.oldestSequence - 1)).map((logged) => [logged.event.seq, logged.json]));
-  return next.events.filter((logged) => held.get(logged.event.seq) !== logged.json);
+  const held = new Map(previous.events.slice(previous.firstAfter(next.oldestSequence - 1)).map((logged) => [logged.seq, logged.json]));
+  return next.events.filter((logged) => held.get(logged.seq) !== logged.json);
 }
 
 /** One `edition` message per edition of `next` that is new or whose snapshot changed. */
-function editionMessages(previous: EditionSet, next: EditionSet, log: ChangeLog): string[] {
+function editionMessages(previous: EditionSet, next: EditionSet, log: ChangeLog, swappedAt: number): string[] {
   return next.ordered
     .filter((edition) => previous.byKey.get(edition.key)?.checksum !== edition.checksum)
     .map((edition) => {
@@ -217,6 +222,7 @@ function editionMessages(previous: EditionSet, next: EditionSet, log: ChangeLog)
       return JSON.stringify({
         type: "edition", event: previous.byKey.has(edition.key) ? "changed" : "added", gameVersion: edition.key, status: meta.status,
         checksum: edition.checksum, playerCount: edition.rowCount, capturedAt: meta.capturedAt, newestSequence: log.newestSequence,
+        swappedAt: new Date(swappedAt).toISOString(),
       });
     });
 }

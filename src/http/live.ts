@@ -9,7 +9,7 @@
 
 import type { HttpRequest, HttpResponse, TemplatedApp, WebSocket, us_socket_context_t } from "uWebSockets.js";
 import { ERAS } from "../model/eras.js";
-import { sinceSequence, topicsOf, type ChangeLog, type LoggedEvent } from "../store/change-log.js";
+import { sinceSequence, type ChangeLog, type LoggedEvent } from "../store/change-log.js";
 import type { EditionSet } from "../store/editions.js";
 import { ApiError } from "../query/api-error.js";
 import type { Admission, Dispatcher, IncomingRequest, Outgoing } from "./dispatch.js";
@@ -22,6 +22,7 @@ export const LIVE_MAX_TOPICS = 100;
 /** More bad messages than this within a minute close the connection with 1008. */
 export const LIVE_BAD_MESSAGES_PER_MINUTE = 10;
 const MINUTE_MS = 60_000;
+const ALL_TOPIC = "all";
 const TOPIC_PATTERN = new RegExp(`^(all|era:(${ERAS.join("|")})|(player|team):[A-Za-z0-9_-]{1,${TOPIC_VALUE_MAX_LENGTH}})$`);
 
 export interface LiveOptions {
@@ -80,7 +81,7 @@ export function attachLive(
 
   const unsubscribe = (ws: Socket) => {
     const data = ws.getUserData();
-    everything.delete(ws);
+    if (everything.delete(ws) && !data.isClosed) ws.unsubscribe(ALL_TOPIC);
     for (const topic of data.topics) {
       const set = byTopic.get(topic);
       set?.delete(ws);
@@ -90,7 +91,7 @@ export function attachLive(
     data.isAll = false;
   };
 
-  const matches = (data: Subscriber, logged: LoggedEvent) => data.isAll || topicsOf(logged.event).some((topic) => data.topics.has(topic));
+  const matches = (data: Subscriber, logged: LoggedEvent) => data.isAll || logged.topics.some((topic) => data.topics.has(topic));
 
   const refuseMessage = (ws: Socket, reason: string) => {
     const data = ws.getUserData();
@@ -116,7 +117,11 @@ export function attachLive(
     unsubscribe(ws);
     data.topics = new Set(parsed.topics);
     data.isAll = data.topics.has("all");
-    if (data.isAll) everything.add(ws);
+    if (data.isAll) {
+      everything.add(ws);
+      // "all" is uWS's own topic: one publish reaches every such socket from native code.
+      ws.subscribe(ALL_TOPIC);
+    }
     else {
       for (const topic of data.topics) {
         const set = byTopic.get(topic);
@@ -204,7 +209,7 @@ export function attachLive(
       const wanted = new Map<Socket, LoggedEvent[]>();
       if (byTopic.size > 0) {
         for (const logged of events) {
-          for (const topic of topicsOf(logged.event)) {
+          for (const topic of logged.topics) {
             for (const ws of byTopic.get(topic) ?? []) {
               const list = wanted.get(ws);
               if (list === undefined) wanted.set(ws, [logged]);
@@ -213,10 +218,20 @@ export function attachLive(
           }
         }
       }
+      // Every socket subscribed to "all": through uWS's topic, then the ones that did not read are closed.
+      if (everything.size > 0) {
+        for (const message of editionMessages) app.publish(ALL_TOPIC, message, false);
+        for (const logged of events) app.publish(ALL_TOPIC, logged.json, false);
+        for (const ws of [...everything]) {
+          if (ws.getBufferedAmount() <= options.maxBufferedBytes) continue;
+          ws.getUserData().isClosed = true;
+          ws.end(1013, "not reading: too many bytes waiting");
+        }
+      }
       for (const ws of [...sockets]) {
         const data = ws.getUserData();
-        if (data.isClosed) continue;
-        const list = data.isAll ? events : wanted.get(ws) ?? [];
+        if (data.isClosed || data.isAll) continue;
+        const list = wanted.get(ws) ?? [];
         ws.cork(() => {
           for (const message of editionMessages) if (!send(ws, message)) return;
           for (const logged of list) if (!send(ws, logged.json)) return;

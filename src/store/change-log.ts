@@ -19,7 +19,7 @@ import { weekChanges, type WeekChanges } from "./week-changes.js";
 /** Weeks of events kept in memory (the newest week is always kept whole). */
 export const WEEKS_KEPT = 8;
 /** Beyond the newest week, older weeks are kept while the total stays within this many events. */
-export const MAX_EVENTS = 50_000;
+export const MAX_EVENTS = 20_000;
 /** Positions per week: a week holds at most this many events (2^21; a 1M-player edition fits). */
 const SEQUENCE_WEEK = 2 ** 21;
 const DAY_MS = 86_400_000;
@@ -49,10 +49,15 @@ export interface ChangeEvent {
   trade?: { from: TeamRef; to: TeamRef };
 }
 
-/** An event with what routing it needs and its JSON, built once. */
+/** An event as kept: its number, the topics it is published on and its JSON, built once (no object graph). */
 export interface LoggedEvent {
-  readonly event: ChangeEvent;
+  readonly seq: number;
+  readonly topics: readonly string[];
   readonly json: string;
+}
+
+function logged(event: ChangeEvent): LoggedEvent {
+  return { seq: event.seq, topics: topicsOf(event), json: JSON.stringify(event) };
 }
 
 /** The first sequence number of the week dated `date` (YYYY-MM-DD). */
@@ -105,8 +110,8 @@ export class ChangeLog {
     this.trades = trades;
     this.gameVersion = edition?.key ?? "";
     this.checksum = edition?.checksum ?? "";
-    events.forEach(({ event }, i) => {
-      for (const topic of topicsOf(event)) {
+    events.forEach(({ topics }, i) => {
+      for (const topic of topics) {
         const list = this.byTopic.get(topic);
         if (list) list.push(i);
         else this.byTopic.set(topic, [i]);
@@ -150,11 +155,11 @@ export class ChangeLog {
   }
 
   get newestSequence(): number {
-    return this.events.at(-1)?.event.seq ?? 0;
+    return this.events.at(-1)?.seq ?? 0;
   }
 
   get oldestSequence(): number {
-    return this.events[0]?.event.seq ?? 0;
+    return this.events[0]?.seq ?? 0;
   }
 
   /** Index of the first event with seq > `since`. */
@@ -163,7 +168,7 @@ export class ChangeLog {
     let high = this.events.length;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if ((this.events[middle] as LoggedEvent).event.seq > since) high = middle;
+      if ((this.events[middle] as LoggedEvent).seq > since) high = middle;
       else low = middle + 1;
     }
     return low;
@@ -267,7 +272,7 @@ function eventsOf(edition: Edition, before: Edition | undefined, trades: Readonl
       }
       if (trade !== undefined) event.trade = trade;
       withEvent.add(id);
-      events.push({ event, json: JSON.stringify(event) });
+      events.push(logged(event));
     }
     // Trades of players whose ratings did not move: after the week's history events, by id.
     for (const id of [...(weekTrades?.keys() ?? [])].sort()) {
@@ -279,7 +284,7 @@ function eventsOf(edition: Edition, before: Edition | undefined, trades: Readonl
       };
       const row = edition.rowById.get(id);
       if (row !== undefined) event.overall = { from: edition.payload.columns.overall[row] as number, to: edition.payload.columns.overall[row] as number };
-      events.push({ event, json: JSON.stringify(event) });
+      events.push(logged(event));
     }
     if (w < weeks.length - 1 && total + events.length > MAX_EVENTS) break;
     total += events.length;

@@ -17,6 +17,8 @@ export interface EditionMessage {
   playerCount: number;
   capturedAt: string;
   newestSequence: number;
+  /** When the server swapped the edition in. */
+  swappedAt: string;
 }
 export type LiveEvent = ChangeEvent | EditionMessage;
 export type LiveTopic = "all" | `player:${string}` | `team:${string}` | `era:${"curr" | "class" | "allt"}`;

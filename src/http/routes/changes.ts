@@ -46,7 +46,7 @@ function changes(context: RequestContext): Reply {
 
 function renderChanges(log: ChangeLog, since: number, filters: { era?: Era; team?: string; player?: string }, limit: number): Reply {
   const { events, hasMore } = log.query(since, filters, limit);
-  const last = events.at(-1)?.event.seq;
+  const last = events.at(-1)?.seq;
   const meta = {
     count: events.length, since, newestSequence: log.newestSequence, oldestSequence: log.oldestSequence, gameVersion: log.gameVersion,
     hasMore, nextSince: hasMore && last !== undefined ? last : null,

@@ -29,6 +29,7 @@ const serverMessage = {
       type: { const: "edition" }, event: oneOf(["added", "changed"]), gameVersion: text("Edition key"), status: oneOf(["current", "archived"]),
       checksum: text("The snapshot's checksum"), playerCount: integer("Players"), capturedAt: text("When the data was captured"),
       newestSequence: integer("Newest event's sequence number after the swap"),
+      swappedAt: { type: "string", format: "date-time", description: "When this server swapped the edition in" },
     }, [], "An edition appeared or changed (sent to every socket, subscribed or not)"),
     exactObject({ type: { const: "error" }, code: { const: "BAD_MESSAGE" }, message: text("What was wrong"), badMessages: integer("Bad messages in the last minute"), limit: integer("Bad messages a minute before the close (1008)") }),
   ],
