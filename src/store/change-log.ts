@@ -9,7 +9,6 @@
 // A week's data never changes once a later week exists, so its numbers never change either.
 
 import type { Era } from "../model/eras.js";
-import { ATTRIBUTE_COUNT } from "../model/attributes.js";
 import { ABSENT_RATING, type HistoryWeek } from "../data/snapshot.js";
 import type { Edition } from "./edition.js";
 import type { EditionSet } from "./editions.js";
@@ -263,10 +262,7 @@ function eventsOf(edition: Edition, before: Edition | undefined, trades: Readonl
       } else if (to === ABSENT_RATING) {
         event = { ...common, kind: "removed", ...info(id, true), overall: { from } };
       } else {
-        const changes = weekChanges(
-          previous.attributes.subarray(slot * ATTRIBUTE_COUNT, (slot + 1) * ATTRIBUTE_COUNT), week.attributes.subarray(slot * ATTRIBUTE_COUNT, (slot + 1) * ATTRIBUTE_COUNT),
-          weekly.badgeTiers(previous, slot), weekly.badgeTiers(week, slot),
-        );
+        const changes = weekChanges(weekly.attributeValues(previous, slot), weekly.attributeValues(week, slot), weekly.badgeTiers(previous, slot), weekly.badgeTiers(week, slot));
         if (from === to && trade === undefined && !hasChanges(changes)) continue;
         event = { ...common, kind: "changed", ...info(id, false), overall: { from, to }, changes };
       }
