@@ -108,7 +108,9 @@ t.test("SIGTERM under load: no response is cut off, the process exits 0 within 1
       if (result.status === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     }
   });
-  await new Promise((resolve) => setTimeout(resolve, 700));
+  // Under load means responses are flowing: wait for 60 (not a fixed time, which a busy machine may not fill).
+  const loadDeadline = Date.now() + 20_000;
+  while (results.filter((r) => r.status === 200).length < 60 && Date.now() < loadDeadline) await new Promise((resolve) => setTimeout(resolve, 20));
   const signalled = Date.now();
   main.child.kill("SIGTERM");
   const code = await main.exited;
