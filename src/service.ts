@@ -59,8 +59,10 @@ export interface ServiceOptions {
    * in this thread.
    */
   editions?: EditionSet;
-  /** Live connections per key slot, shared by every worker (KEY_SLOTS Int32 counters); a single-thread service allocates its own. */
+  /** Live connections per key slot: a row of KEY_SLOTS Int32 counters per worker, shared; a single-thread service allocates its own one row. */
   liveConnections?: SharedArrayBuffer;
+  /** This worker's row in liveConnections (its index). */
+  liveRow?: number;
 }
 
 const NOT_WATCHING: ReloadWatcher = { check: () => [], close: () => undefined };
@@ -146,7 +148,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
         editions: () => editions,
         connectionsPerKey: config.liveConnectionsPerKey,
         maxBufferedBytes: config.liveMaxBufferedBytes,
-        connectionCounts: new Int32Array(options.liveConnections ?? new SharedArrayBuffer(KEY_SLOTS * 4)),
+        connectionCounts: new Int32Array(options.liveConnections ?? new SharedArrayBuffer(KEY_SLOTS * Int32Array.BYTES_PER_ELEMENT)),
+        row: options.liveRow ?? 0,
       },
       onResponse: (outgoing, request, durationMs) => {
         stats.record(outgoing.route, outgoing.status, durationMs / 1000);

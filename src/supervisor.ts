@@ -26,8 +26,8 @@ export class Supervisor {
   private readonly registrations = new TokenBuckets(0, REGISTRATION_SLOTS);
   private readonly usage = new SharedArrayBuffer(UsageRings.byteLength(KEY_SLOTS));
   private readonly keyChanges = new KeyChanges();
-  /** Open /api/live connections per key slot, counted across every worker (the per-key cap). */
-  private readonly liveConnections = new SharedArrayBuffer(KEY_SLOTS * Int32Array.BYTES_PER_ELEMENT);
+  /** Open /api/live connections per key slot, a row per worker, summed for the per-key cap (see http/live.ts). */
+  private readonly liveConnections: SharedArrayBuffer;
   private isStopping = false;
   private restartCount = 0;
   private nextStatsId = 0;
@@ -45,7 +45,9 @@ export class Supervisor {
     private readonly logger: Logger,
     private readonly script: URL | string,
     private readonly options: { shareEditions?: boolean; reloadIntervalMs?: number } = {},
-  ) {}
+  ) {
+    this.liveConnections = new SharedArrayBuffer(config.workers * KEY_SLOTS * Int32Array.BYTES_PER_ELEMENT);
+  }
 
   /**
    * Resolves when the first generation of workers is listening. When the editions are shared,
@@ -119,6 +121,8 @@ export class Supervisor {
           return;
         }
         this.restartCount += 1;
+        // Its sockets died with it: its connections no longer count against any key's cap.
+        new Int32Array(this.liveConnections, index * KEY_SLOTS * Int32Array.BYTES_PER_ELEMENT, KEY_SLOTS).fill(0);
         this.logger.error({ worker: index, code }, `worker ${index} died (exit ${code}); restarting it`);
         this.spawn(index, false).catch((error: unknown) => this.logger.error({ worker: index, err: error }, "restart failed"));
       });

@@ -77,6 +77,7 @@ export async function runWorker(): Promise<void> {
       usageBuffer: data.usage,
       keyChanges: new KeyChanges(data.keyChanges),
       liveConnections: data.liveConnections,
+      liveRow: data.index,
       // The supervisor is the server's one writer of the keys file.
       ...(port ? { keyWriter: threadKeyWriter({ postMessage: (message) => port.postMessage(message), on: (event, listener) => port.on(event, listener) }) } : {}),
       logger,

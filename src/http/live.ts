@@ -12,6 +12,7 @@ import { ERAS } from "../model/eras.js";
 import { sinceSequence, type ChangeLog, type LoggedEvent } from "../store/change-log.js";
 import type { EditionSet } from "../store/editions.js";
 import { ApiError } from "../query/api-error.js";
+import { KEY_SLOTS } from "./token-buckets.js";
 import type { Admission, Dispatcher, IncomingRequest, Outgoing } from "./dispatch.js";
 import { TOPIC_VALUE_MAX_LENGTH } from "./routes/changes.js";
 
@@ -32,8 +33,14 @@ export interface LiveOptions {
   connectionsPerKey: number;
   /** A socket whose unsent bytes pass this is closed with 1013. */
   maxBufferedBytes: number;
-  /** Live connections per key slot, shared by every worker (Int32Array over a SharedArrayBuffer). */
+  /**
+   * Live connections per key slot, one row of KEY_SLOTS counters per worker (an Int32Array over a
+   * SharedArrayBuffer every worker views): this worker adds to its own row and the cap sums every
+   * row, so a worker that dies takes its count with it (the supervisor zeroes its row).
+   */
   connectionCounts: Int32Array;
+  /** This worker's row. */
+  row: number;
 }
 
 interface Subscriber {
@@ -66,7 +73,15 @@ export function attachLive(
   const sockets = new Set<Socket>();
   const everything = new Set<Socket>();
   const byTopic = new Map<string, Set<Socket>>();
-  const slots = options.connectionCounts.length;
+  const counts = options.connectionCounts;
+  const rows = counts.length / KEY_SLOTS;
+  const base = options.row * KEY_SLOTS;
+  /** Connections of a key slot across every worker. */
+  const heldBy = (slot: number) => {
+    let total = 0;
+    for (let row = 0; row < rows; row++) total += Atomics.load(counts, row * KEY_SLOTS + slot);
+    return total;
+  };
 
   const send = (ws: Socket, json: string): boolean => {
     const data = ws.getUserData();
@@ -157,9 +172,10 @@ export function attachLive(
       const protocol = req.getHeader("sec-websocket-protocol");
       const extensions = req.getHeader("sec-websocket-extensions");
       const reserve = (admission: Admission) => {
-        const slot = (admission.key?.slot ?? 0) % slots;
-        if (Atomics.add(options.connectionCounts, slot, 1) >= options.connectionsPerKey) {
-          Atomics.sub(options.connectionCounts, slot, 1);
+        const slot = (admission.key?.slot ?? 0) % KEY_SLOTS;
+        Atomics.add(counts, base + slot, 1);
+        if (heldBy(slot) > options.connectionsPerKey) {
+          Atomics.sub(counts, base + slot, 1);
           throw new ApiError("TOO_MANY_CONNECTIONS", { limit: options.connectionsPerKey }, `This key holds ${options.connectionsPerKey} live connections already (the most allowed); close one first`);
         }
         return slot;
@@ -178,7 +194,7 @@ export function attachLive(
       res.onAborted(() => { isAborted = true; });
       void decided.then((decision) => {
         if (isAborted) {
-          if (decision.kind === "admitted") Atomics.sub(options.connectionCounts, decision.value, 1);
+          if (decision.kind === "admitted") Atomics.sub(counts, base + decision.value, 1);
           return;
         }
         res.cork(() => finish(decision));
@@ -198,7 +214,7 @@ export function attachLive(
       data.isClosed = true;
       sockets.delete(ws);
       unsubscribe(ws);
-      Atomics.sub(options.connectionCounts, data.keySlot, 1);
+      Atomics.sub(counts, base + data.keySlot, 1);
     },
   });
 
