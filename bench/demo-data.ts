@@ -1,5 +1,5 @@
 // The data directory a benchmark runs on, ready on a fresh clone: when it holds no snapshots the
-// demo editions are built into it (what `npm start` does on first run, ~2 s); format-1 snapshots
+// demo editions are built into it (what `npm start` does on first run, ~2 s); snapshots of an older format
 // stop the benchmark with the one command that converts them.
 
 import { mkdirSync } from "node:fs";

@@ -142,7 +142,7 @@ function warmPageCache(file: string): void {
 
 /** The cached snapshot is rebuilt when the generator or the snapshot builder changes. */
 function cacheFile(): string {
-  const sources = ["../src/data/demo/scale.js", "../src/data/build-snapshot.js", "../src/data/snapshot.js", "../src/data/demo.js", "../src/store/fragments.js", "../src/store/name-index.js", "../src/store/string-table.js"]
+  const sources = ["../src/data/demo/scale.js", "../src/data/build-snapshot.js", "../src/data/snapshot.js", "../src/data/msgpack-document.js", "../src/data/demo.js", "../src/store/fragments.js", "../src/store/name-index.js", "../src/store/string-table.js"]
     .map((path) => readFileSync(new URL(path, import.meta.url)));
   const fingerprint = createHash("sha256").update(Buffer.concat(sources)).digest("hex").slice(0, 12);
   return join(flags["cache-dir"], `2K99-${players}-${fingerprint}.msgpack`);

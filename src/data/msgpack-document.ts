@@ -8,7 +8,7 @@
 // alignment, `data` the elements as a bin, little-endian. Any MessagePack decoder reads it; the
 // reader here (msgpackr) turns such maps back into typed arrays over the source buffer.
 
-import { Unpackr } from "msgpackr";
+import { Unpackr } from "msgpackr/unpack";
 
 type TypedArray = Uint8Array | Int8Array | Uint16Array | Int16Array | Uint32Array | Int32Array | Float32Array | Float64Array;
 type TypedArrayConstructor = new (buffer: ArrayBufferLike, byteOffset: number, length: number) => TypedArray;

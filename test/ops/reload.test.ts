@@ -6,6 +6,7 @@ import { writeEdition } from "../../src/data/build-edition.js";
 import { encodeSnapshot } from "../../src/data/snapshot.js";
 import { buildSnapshotPayload } from "../../src/data/build-snapshot.js";
 import { randomEdition } from "../fixtures/random-edition.js";
+import { encodeSnapshotV2 } from "../fixtures/snapshot-v2-writer.js";
 import type { ReloadEvent } from "../../src/store/reload.js";
 import { recordsOf } from "../fixtures/records.js";
 
@@ -32,7 +33,7 @@ t.test("a new current snapshot is swapped in without a restart and ETags change"
   t.ok(history.body.data.length >= 2, "the rebuilt current edition carried its weeks forward");
 });
 
-t.test("a corrupt or truncated file is refused with a reason and the old edition keeps serving", async (t) => {
+t.test("a corrupt, truncated, unknown-version or old-format file is refused with a reason and the old edition keeps serving", async (t) => {
   const h = await startHarness();
   t.teardown(() => h.close());
   const file = join(h.dir, "data", "2K27.msgpack");
@@ -50,6 +51,17 @@ t.test("a corrupt or truncated file is refused with a reason and the old edition
   const second = h.service.reload.check();
   t.match(second[0]?.kind === "refused" ? second[0].reason : "", /checksum/);
   t.equal(await (await h.get("/api/players?limit=3")).text(), before);
+  const future = Buffer.from(good);
+  future[future.indexOf(Buffer.from("version")) + 7] = 4; // the header's version, a positive fixint
+  writeFileSync(file, future);
+  const third = h.service.reload.check();
+  t.match(third[0]?.kind === "refused" ? third[0].reason : "", /format version 4 is not the supported version 3/);
+  t.equal(await (await h.get("/api/players?limit=3")).text(), before);
+  writeFileSync(file, encodeSnapshotV2(randomEdition(30, 24)));
+  const fourth = h.service.reload.check();
+  t.same(fourth.map((event) => event.kind === "refused" && event.file), ["2K27.msgpack"]);
+  t.match(fourth[0]?.kind === "refused" ? fourth[0].reason : "", /format version 2 is no longer read .*npm run build-index -- --upgrade/);
+  t.equal(await (await h.get("/api/players?limit=3")).text(), before, "an old-format file leaves the serving edition serving");
   writeFileSync(file, good);
   t.same(h.service.reload.check(), [], "restoring the same content changes nothing");
 });
