@@ -99,7 +99,7 @@ function filterPlayers(query: ListQuery, defaultEra: Era | "all"): Entry[] {
   return entries.filter(({ player }) => {
     if (era !== "all" && player.teamType !== era) return false;
     if (query.team !== undefined && player.team !== query.team && slugOfTeam.get(player.team) !== query.team) return false;
-    if (positions && !player.positions.some((position) => positions.includes(position))) return false;
+    if (positions && !(player.positions ?? []).some((position) => positions.includes(position))) return false;
     if (query.minRating !== undefined && player.overall < query.minRating) return false;
     if (query.maxRating !== undefined && player.overall > query.maxRating) return false;
     for (const bound of bounds) {

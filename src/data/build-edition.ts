@@ -2,11 +2,12 @@
 // carries its weekly history forward (a second build in one week replaces that week), an archived
 // edition is never rewritten with different content.
 
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import type { EditionSource, WeeklySnapshot } from "../model/player.js";
+import type { EditionSource, KnownEdition, WeeklySnapshot } from "../model/player.js";
+import { findString } from "../store/string-table.js";
 import { buildSnapshotPayload, historyToWeeks } from "./build-snapshot.js";
-import { readSnapshot, writeSnapshotAtomic, type SnapshotPayload } from "./snapshot.js";
+import { readSnapshot, SnapshotError, writeSnapshotAtomic, type SnapshotPayload } from "./snapshot.js";
 
 export type WriteOutcome =
   | { kind: "written"; file: string; bytes: number; payload: SnapshotPayload }
@@ -35,7 +36,8 @@ export function writeEdition(dir: string, source: EditionSource, asOf: string): 
  * The payload writeEdition would write, or why it would not: callers that must decide about
  * several editions before writing any (sync) plan them all first.
  */
-export function planEdition(dir: string, source: EditionSource, asOf: string): EditionPlan {
+export function planEdition(dir: string, given: EditionSource, asOf: string): EditionPlan {
+  const source: EditionSource = { ...given, knownEditions: given.knownEditions ?? knownEditionsIn(dir, given) };
   const file = snapshotFileName(dir, source.gameVersion);
   const existing = existsSync(file) ? readSnapshot(file).payload : undefined;
   if (existing?.meta.status === "archived") {
@@ -76,3 +78,35 @@ export function isoWeekStart(date: string): string {
   return day.toISOString().slice(0, 10);
 }
 
+
+/**
+ * The other editions in `dir` whose overall a row's ratingHistory takes in (CONTRACT §9: the
+ * source's history merged with what our editions know): for an archive only older ones, so an
+ * archive rebuilt later still comes out the same; for the current edition every one. A file that
+ * cannot be read is skipped here (loading it is where it is refused).
+ */
+export function knownEditionsIn(dir: string, source: EditionSource): KnownEdition[] {
+  if (!existsSync(dir)) return [];
+  const known: KnownEdition[] = [];
+  for (const name of readdirSync(dir).filter((entry) => /^2K\d{2}\.msgpack$/i.test(entry)).sort().reverse()) {
+    const gameVersion = name.slice(0, 4).toUpperCase();
+    if (gameVersion === source.gameVersion || (source.status === "archived" && gameVersion > source.gameVersion)) continue;
+    let payload: SnapshotPayload;
+    try {
+      payload = readSnapshot(join(dir, name)).payload;
+    } catch (error) {
+      if (error instanceof SnapshotError) continue;
+      throw error;
+    }
+    const { ids } = payload.lookups;
+    const { overall } = payload.columns;
+    known.push({
+      gameVersion,
+      overallOf: (id) => {
+        const k = findString(ids.keys, id);
+        return k < 0 ? undefined : overall[ids.rows[ids.start[k] as number] as number];
+      },
+    });
+  }
+  return known;
+}

@@ -4,12 +4,17 @@
 
 import { createHash } from "node:crypto";
 import { ATTRIBUTE_COUNT, ATTRIBUTE_KEYS } from "../model/attributes.js";
-import { BADGES, BADGE_COUNT, BADGE_INDEX_BY_SLUG, BADGE_TIERS, COUNT_KEY_OF_TIER, TIER_CODE, TIER_COUNT_KEYS, type BadgeTier } from "../model/badges.js";
+import {
+  BADGES, BADGE_COUNT, BADGE_INDEX_BY_SLUG, BADGE_TIERS, COUNT_KEY_OF_TIER, LEGACY_BADGE_CATEGORIES, TIER_CODE, TIER_COUNT_KEYS, type BadgeTier,
+} from "../model/badges.js";
 import { compareText, topBadges } from "../model/badge-summary.js";
 import { ERA_CODE } from "../model/eras.js";
 import { POSITION_BIT } from "../model/positions.js";
 import { foldName as foldNameOf, slugify } from "../model/names.js";
-import { teamSlug, type EditionSource, type PlayerRecord, type WeeklySnapshot } from "../model/player.js";
+import {
+  LEGACY_HOT_ZONE_KEYS, teamSlug, withEditionRating, type BadgeEntry, type EditionSource, type HotZones, type KnownEdition, type PlayerRecord,
+  type RatingHistoryEntry, type WeeklySnapshot,
+} from "../model/player.js";
 import { buildBadgeHolders } from "../store/badge-holders.js";
 import { DictionaryColumn } from "../store/dictionary-column.js";
 import { buildFragments } from "../store/fragments.js";
@@ -22,6 +27,7 @@ import {
 export function buildSnapshotPayload(source: EditionSource): SnapshotPayload {
   const isArchived = source.status === "archived";
   const players = source.players.map((player) => normaliseForEdition(player, isArchived)).sort(compareRows);
+  const history = source.history.length > 0 ? buildHistory(source.history, players) : null;
   const teams = buildTeams(players);
   const folded = players.map((player) => foldNameOf(player.name));
   const columns = buildColumns(players, teams, isArchived, folded);
@@ -41,7 +47,7 @@ export function buildSnapshotPayload(source: EditionSource): SnapshotPayload {
     teams,
     columns,
     sortOrders,
-    fragments: buildFragments(players),
+    fragments: buildFragments(completeRecords(players, source, history)),
     search: buildSearchData(players, folded),
     lookups: {
       ids: buildRowGroups(players.map((player) => player._id)),
@@ -53,8 +59,50 @@ export function buildSnapshotPayload(source: EditionSource): SnapshotPayload {
       college: new DictionaryColumn(players.length, (row) => players[row]?.college).stored(),
     },
     badgeHolders: columns.badgeTiers === null ? null : buildBadgeHolders({ badgeTiers: columns.badgeTiers, overall: columns.overall }, sortOrders.name),
-    history: source.history.length > 0 ? buildHistory(source.history, players) : null,
+    history,
   };
+}
+
+/**
+ * The fields every stored row carries (CONTRACT §9), where the source left them out:
+ * `gameVersion` (the edition's), `ratingHistory` (the source's, with this edition's overall in
+ * it), `createdAt` (the first week the weekly history holds the row, else the edition's capture
+ * date) and `_creationTime` (the same in ms). Not part of the content hash: a source that did not
+ * give them rebuilds to the same content.
+ */
+function completeRecords(players: readonly PlayerRecord[], source: EditionSource, history: HistoryPayload | null): PlayerRecord[] {
+  return players.map((player, row) => {
+    const createdAt = player.createdAt
+      ?? (player._creationTime !== undefined ? new Date(player._creationTime).toISOString() : undefined)
+      ?? firstSeen(history, row)
+      ?? source.capturedAt;
+    const creationTime = player._creationTime ?? Date.parse(createdAt);
+    return {
+      ...player,
+      ...(Number.isFinite(creationTime) ? { _creationTime: creationTime } : {}),
+      gameVersion: source.gameVersion,
+      ratingHistory: withKnownEditions(withEditionRating(player.ratingHistory ?? [], source.gameVersion, player.overall), player._id, source.knownEditions),
+      createdAt,
+    };
+  });
+}
+
+/** The row's overall in every other edition the build knows with the same `_id`, where the history does not name that edition yet. */
+function withKnownEditions(history: RatingHistoryEntry[], id: string, known: readonly KnownEdition[] | undefined): RatingHistoryEntry[] {
+  let merged = history;
+  for (const edition of known ?? []) {
+    const overall = edition.overallOf(id);
+    if (overall !== undefined) merged = withEditionRating(merged, edition.gameVersion, overall);
+  }
+  return merged;
+}
+
+/** The first week's date (as an ISO time) in which the weekly history holds the row. */
+function firstSeen(history: HistoryPayload | null, row: number): string | undefined {
+  const slot = history?.indexOfRow[row] ?? -1;
+  if (history === null || slot < 0) return undefined;
+  const week = history.weeks.find((candidate) => candidate.overall[slot] !== ABSENT_RATING);
+  return week === undefined ? undefined : `${week.date}T00:00:00.000Z`;
 }
 
 /** Equal rosters give equal hashes; used to refuse rewriting an archive with other content. */
@@ -64,16 +112,32 @@ export function contentHashOf(players: readonly PlayerRecord[]): string {
   return hash.digest("hex");
 }
 
-/** Archived editions hold counts and `top` only; every edition carries `top` for versioned rows. */
+/**
+ * Archived editions hold counts and `top` only; every edition carries `top` for versioned rows.
+ * Rows read back from snapshots written before CONTRACT §9 (an upgrade) get the hosted names of
+ * hot zones and badge categories.
+ */
 function normaliseForEdition(player: PlayerRecord, isArchived: boolean): PlayerRecord {
   const { list, top, ...counts } = player.badges;
   const derivedTop = top ?? (list ? topBadges(list) : undefined);
   const badges = {
     ...counts,
-    ...(list && !isArchived ? { list } : {}),
+    ...(list && !isArchived ? { list: list.map(withHostedCategory) } : {}),
     ...(derivedTop ? { top: derivedTop } : {}),
   };
-  return { ...player, badges };
+  return { ...player, badges, ...(player.hotZones ? { hotZones: withHostedZoneNames(player.hotZones) } : {}) };
+}
+
+function withHostedZoneNames(zones: HotZones): HotZones {
+  if (!Object.keys(zones).some((key) => key in LEGACY_HOT_ZONE_KEYS)) return zones;
+  const renamed: HotZones = {};
+  for (const [key, value] of Object.entries(zones)) renamed[(LEGACY_HOT_ZONE_KEYS[key] ?? key) as keyof HotZones] = value;
+  return renamed;
+}
+
+function withHostedCategory(badge: BadgeEntry): BadgeEntry {
+  const category = badge.category === undefined ? undefined : LEGACY_BADGE_CATEGORIES[badge.category];
+  return category === undefined || BADGE_INDEX_BY_SLUG.get(badge.slug) === undefined ? badge : { ...badge, category };
 }
 
 function compareRows(a: PlayerRecord, b: PlayerRecord): number {
@@ -119,7 +183,7 @@ function buildColumns(players: readonly PlayerRecord[], teams: readonly TeamEntr
   players.forEach((player, row) => {
     columns.overall[row] = player.overall;
     columns.era[row] = ERA_CODE[player.teamType];
-    columns.positions[row] = player.positions.reduce((mask, position) => mask | POSITION_BIT[position], 0);
+    columns.positions[row] = (player.positions ?? []).reduce((mask, position) => mask | POSITION_BIT[position], 0);
     columns.team[row] = teamCode.get(`${player.teamType}\u0000${player.team}`) ?? 0;
     ATTRIBUTE_KEYS.forEach((key, column) => {
       const value = player.attributes[key];

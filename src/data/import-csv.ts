@@ -229,17 +229,19 @@ function readRow(file: string, row: CsvRow, layout: ColumnLayout, options: Impor
 /** The record's fields with the optional ones allowed to be undefined: absent fields are dropped here, once. */
 export type RecordFields = { [K in keyof Omit<PlayerRecord, "_id">]: undefined extends PlayerRecord[K] ? PlayerRecord[K] | undefined : PlayerRecord[K] };
 
-export function assembleRecord(fields: RecordFields): PlayerRecord {
-  const { name, slug, team, teamType, overall, positions, height, weight, wingspan, archetype, college,
-    playerImage, teamImg, attributes, badges, hotZones, lastUpdated } = fields;
+export function assembleRecord(fields: RecordFields & { _id?: string | undefined }): PlayerRecord {
+  const { _id, _creationTime, name, slug, playerUrl, team, teamType, overall, positions, height, weight, wingspan, archetype, college,
+    playerImage, teamImg, attributes, badges, hotZones, gameVersion, ratingHistory, lastUpdated, createdAt, extra } = fields;
   return {
-    _id: playerId(teamType, team, slug),
+    _id: _id ?? playerId(teamType, team, slug),
+    ...(_creationTime !== undefined && { _creationTime }),
     name,
     slug,
+    ...(playerUrl !== undefined && { playerUrl }),
     team,
     teamType,
     overall,
-    positions,
+    ...(positions !== undefined && { positions }),
     ...(height !== undefined && { height }),
     ...(weight !== undefined && { weight }),
     ...(wingspan !== undefined && { wingspan }),
@@ -250,7 +252,11 @@ export function assembleRecord(fields: RecordFields): PlayerRecord {
     attributes,
     badges,
     ...(hotZones !== undefined && { hotZones }),
+    ...(gameVersion !== undefined && { gameVersion }),
+    ...(ratingHistory !== undefined && { ratingHistory }),
     ...(lastUpdated !== undefined && { lastUpdated }),
+    ...(createdAt !== undefined && { createdAt }),
+    ...(extra !== undefined && Object.keys(extra).length > 0 && { extra }),
   };
 }
 

@@ -1,14 +1,18 @@
 // Reads player records in the public API's own shape (an array, or an envelope whose `data` is
 // one) into PlayerRecords. Every field is checked; a bad one stops the import at its record's line.
+// Everything a row carries is kept (CONTRACT §9): its `_id`, timestamps, rating history, partial
+// hot zones, attribute keys and badges outside the demo catalogue, badge descriptions and images,
+// and any other top-level field (passed through under its own name as `extra`).
 
-import { ATTRIBUTE_INDEX, ATTRIBUTE_KEYS, type AttributeKey, type Attributes, type GroupScoreKey } from "../model/attributes.js";
+import { ATTRIBUTE_INDEX, ATTRIBUTE_KEYS, type Attributes, type GroupScoreKey } from "../model/attributes.js";
 import { countBadges, topBadges } from "../model/badge-summary.js";
 import {
-  BADGES, BADGE_INDEX_BY_FOLDED_NAME, BADGE_INDEX_BY_SLUG, TIER_COUNT_KEYS, parseBadgeTier, type BadgeTier,
+  BADGES, BADGE_INDEX_BY_FOLDED_NAME, BADGE_INDEX_BY_SLUG, TIER_COUNT_KEYS, badgeSlug, parseBadgeTier,
 } from "../model/badges.js";
 import { eraOfTeamName, isEra } from "../model/eras.js";
 import {
-  HOT_ZONE_KEYS, HOT_ZONE_VALUES, playerSlug, type BadgeEntry, type Badges, type HotZones, type PlayerRecord, type TopBadge,
+  HOT_ZONE_KEYS, HOT_ZONE_VALUES, LEGACY_HOT_ZONE_KEYS, PLAYER_ID_PATTERN, RECORD_FIELD_NAMES, playerSlug,
+  type BadgeEntry, type Badges, type HotZoneKey, type HotZones, type PlayerRecord, type RatingHistoryEntry, type TopBadge,
 } from "../model/player.js";
 import { isPosition, type Position } from "../model/positions.js";
 import { assembleRecord, checkRecord, collapseSpaces, parseRating, type ImportOptions } from "./import-csv.js";
@@ -23,6 +27,10 @@ const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const MEASURE = /^\d+'\d{1,2}"$/;
 const POUNDS = /^(\d+)(?: ?lbs)?$/;
 const URL = /^https?:\/\/\S+$/;
+/** An attribute key of any edition: camelCase (`threePointShot`, `shotIQ`). */
+const ATTRIBUTE_KEY = /^[a-z][A-Za-z0-9]*$/;
+/** Fields the importer reads that are not record fields of their own: never passed through. */
+const READ_FIELDS: ReadonlySet<string> = new Set(["cats"]);
 
 type Fail = (field: string | undefined, reason: string) => never;
 
@@ -74,20 +82,29 @@ export function readRecord(file: string, line: number | undefined, item: unknown
   const weight = readWeight(item["weight"], fail);
   const archetype = readText(item["archetype"], "archetype", fail);
   const college = readText(item["college"], "college", fail);
-  const playerImage = readText(item["playerImage"], "playerImage", fail);
-  if (playerImage !== undefined && !URL.test(playerImage)) fail("playerImage", "is not an http(s) URL");
-  const teamImg = readText(item["teamImg"], "teamImg", fail);
-  if (teamImg !== undefined && !URL.test(teamImg)) fail("teamImg", "is not an http(s) URL");
+  const playerImage = readImage(item["playerImage"], "playerImage", fail);
+  const teamImg = readImage(item["teamImg"], "teamImg", fail);
   const lastUpdated = readText(item["lastUpdated"], "lastUpdated", fail) ?? options.capturedAt;
   const hotZones = item["hotZones"] === undefined || item["hotZones"] === null ? undefined : readHotZones(item["hotZones"], fail);
+  const _id = readId(item["_id"], fail);
+  const creationTime = item["_creationTime"];
+  if (creationTime !== undefined && creationTime !== null && (typeof creationTime !== "number" || !Number.isFinite(creationTime) || creationTime < 0)) {
+    fail("_creationTime", `${JSON.stringify(creationTime)} is not a time in ms since 1970`);
+  }
+  const gameVersion = readText(item["gameVersion"], "gameVersion", fail);
 
   const record = assembleRecord({
+    _id,
+    _creationTime: typeof creationTime === "number" ? creationTime : undefined,
     name,
     slug,
+    playerUrl: readText(item["playerUrl"], "playerUrl", fail),
     team,
     teamType,
     overall,
-    positions: readPositions(item["positions"], fail),
+    positions: item["positions"] === undefined || item["positions"] === null || (Array.isArray(item["positions"]) && item["positions"].length === 0)
+      ? undefined
+      : readPositions(item["positions"], fail),
     height,
     weight,
     wingspan,
@@ -98,9 +115,54 @@ export function readRecord(file: string, line: number | undefined, item: unknown
     attributes: readAttributes(item["attributes"], item["cats"], fail),
     badges: readBadges(item["badges"], fail),
     hotZones,
+    gameVersion,
+    ratingHistory: item["ratingHistory"] === undefined || item["ratingHistory"] === null ? undefined : readRatingHistory(item["ratingHistory"], fail),
     lastUpdated,
+    createdAt: readText(item["createdAt"], "createdAt", fail),
+    extra: passThrough(item),
   });
   return checkRecord(file, line, record);
+}
+
+/** A kept id: 1–64 characters of [A-Za-z0-9_-]; absent, null or empty gets the generated one. */
+function readId(value: unknown, fail: Fail): string | undefined {
+  if (value === undefined || value === null || value === "") return undefined;
+  if (typeof value !== "string" || !PLAYER_ID_PATTERN.test(value)) {
+    return fail("_id", `${JSON.stringify(value).slice(0, 80)} is not an id (1–64 characters of A–Z, a–z, 0–9, _ and -)`);
+  }
+  return value;
+}
+
+/** An image address: an http(s) URL, or "" kept as the source sent it. */
+function readImage(value: unknown, field: string, fail: Fail): string | undefined {
+  if (value === "") return "";
+  const text = readText(value, field, fail);
+  if (text !== undefined && !URL.test(text)) fail(field, "is not an http(s) URL");
+  return text;
+}
+
+function readRatingHistory(value: unknown, fail: Fail): RatingHistoryEntry[] {
+  if (!Array.isArray(value)) return fail("ratingHistory", "ratingHistory must be a list of { gameVersion, overall, delta? }");
+  return value.map((entry: unknown, i) => {
+    const field = `ratingHistory[${i}]`;
+    if (!isObject(entry)) return fail(field, "an entry must be an object with gameVersion and overall");
+    const gameVersion = entry["gameVersion"];
+    if (typeof gameVersion !== "string" || gameVersion === "") return fail(`${field}.gameVersion`, "is missing or not text");
+    const overall = entry["overall"];
+    if (typeof overall !== "number" || !Number.isFinite(overall)) return fail(`${field}.overall`, `${JSON.stringify(overall)} is not a number`);
+    const delta = entry["delta"];
+    if (delta !== undefined && delta !== null && (typeof delta !== "number" || !Number.isFinite(delta))) return fail(`${field}.delta`, `${JSON.stringify(delta)} is not a number`);
+    return { gameVersion, overall, ...(typeof delta === "number" ? { delta } : {}) };
+  });
+}
+
+/** The row's top-level fields that are not the record's own, as they came (null ones included). */
+function passThrough(item: Record<string, unknown>): Record<string, unknown> | undefined {
+  const extra: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(item)) {
+    if (!RECORD_FIELD_NAMES.has(key) && !READ_FIELDS.has(key) && value !== undefined) extra[key] = value;
+  }
+  return Object.keys(extra).length > 0 ? extra : undefined;
 }
 
 /** A rating 0–99; null or absent is no rating. */
@@ -138,15 +200,17 @@ function readPositions(value: unknown, fail: Fail): Position[] {
   return positions;
 }
 
-/** Attributes by registry key, plus the group scores from `cats`; in registry order. */
+/**
+ * Attributes by key, plus the group scores from `cats`: the registry's keys in registry order, then
+ * any other camelCase key the source has (a new game's attribute), in the source's order.
+ */
 function readAttributes(value: unknown, cats: unknown, fail: Fail): Attributes {
-  const found = new Map<AttributeKey, number>();
+  const found = new Map<string, number>();
   if (value !== undefined && value !== null) {
     if (!isObject(value)) return fail("attributes", "attributes must be an object of ratings");
     for (const [key, rating] of Object.entries(value)) {
       const field = `attributes.${key}`;
-      // An unknown key would be dropped without a word; refuse it so the source gets fixed.
-      if (!isAttributeKey(key)) return fail(field, "is not an attribute the service knows");
+      if (!ATTRIBUTE_KEY.test(key)) return fail(field, "is not a camelCase attribute key");
       const parsed = readRating(rating, field, fail);
       if (parsed !== undefined) found.set(key, parsed);
     }
@@ -163,12 +227,13 @@ function readAttributes(value: unknown, cats: unknown, fail: Fail): Attributes {
       found.set(key, parsed);
     }
   }
-  const attributes: Attributes = {};
+  const attributes: Record<string, number> = {};
   for (const key of ATTRIBUTE_KEYS) {
     const rating = found.get(key);
     if (rating !== undefined) attributes[key] = rating;
   }
-  return attributes;
+  for (const [key, rating] of found) if (!ATTRIBUTE_INDEX.has(key)) attributes[key] = rating;
+  return attributes as Attributes;
 }
 
 /**
@@ -204,22 +269,41 @@ function readBadges(value: unknown, fail: Fail): Badges {
   return { ...counts, ...(list !== undefined && { list }), ...(top !== undefined && { top }) };
 }
 
+/**
+ * The list in the source's order. A badge of the catalogue gets its name and, where the source
+ * gives none, its category; any other badge (a new game's) is kept under its own name and slug.
+ * The source's category, description and imageUrl are kept as they came.
+ */
 function readBadgeList(value: unknown, fail: Fail): BadgeEntry[] {
   if (!Array.isArray(value)) return fail("badges.list", "the badge list must be an array");
-  const tiers = new Map<number, BadgeTier>();
-  value.forEach((entry: unknown, i) => {
+  const seen = new Set<string>();
+  return value.map((entry: unknown, i): BadgeEntry => {
     const field = `badges.list[${i}]`;
     if (!isObject(entry)) return fail(field, "a badge must be an object with a name and a tier");
-    const name = typeof entry["name"] === "string" ? entry["name"] : "";
-    const index = BADGE_INDEX_BY_FOLDED_NAME.get(name.toLowerCase().replace(/[^a-z]/g, "")) ?? BADGE_INDEX_BY_SLUG.get(name);
-    if (index === undefined) return fail(`${field}.name`, `${JSON.stringify(entry["name"])} is not a badge of the catalogue`);
-    if (tiers.has(index)) return fail(`${field}.name`, `${name} appears twice`);
+    const raw = typeof entry["name"] === "string" ? collapseSpaces(entry["name"]) : "";
+    if (raw === "" || badgeSlug(raw) === "") return fail(`${field}.name`, `${JSON.stringify(entry["name"])} is not a badge name`);
+    const index = BADGE_INDEX_BY_FOLDED_NAME.get(raw.toLowerCase().replace(/[^a-z]/g, "")) ?? BADGE_INDEX_BY_SLUG.get(raw);
+    const known = index === undefined ? undefined : BADGES[index];
+    const slug = known?.slug ?? badgeSlug(raw);
+    if (seen.has(slug)) return fail(`${field}.name`, `${raw} appears twice`);
+    seen.add(slug);
     const tier = typeof entry["tier"] === "string" ? parseBadgeTier(entry["tier"]) : undefined;
-    tiers.set(index, tier ?? fail(`${field}.tier`, `${JSON.stringify(entry["tier"])} is not a badge tier`));
-  });
-  return BADGES.flatMap((badge, index) => {
-    const tier = tiers.get(index);
-    return tier === undefined ? [] : [{ name: badge.name, slug: badge.slug, tier, category: badge.category }];
+    const optional = (key: string): string | undefined => {
+      const text = entry[key];
+      if (text === undefined || text === null) return undefined;
+      return typeof text === "string" ? text : fail(`${field}.${key}`, `${JSON.stringify(text).slice(0, 80)} is not text`);
+    };
+    const category = optional("category") ?? known?.category;
+    const description = optional("description");
+    const imageUrl = optional("imageUrl");
+    return {
+      name: known?.name ?? raw,
+      slug,
+      tier: tier ?? fail(`${field}.tier`, `${JSON.stringify(entry["tier"])} is not a badge tier`),
+      ...(category !== undefined && { category }),
+      ...(description !== undefined && { description }),
+      ...(imageUrl !== undefined && { imageUrl }),
+    };
   });
 }
 
@@ -235,20 +319,18 @@ function readTop(value: unknown, fail: Fail): TopBadge[] {
   });
 }
 
+/** Any of the 12 zones, each optional, under the hosted names (our older names are read as them). */
 function readHotZones(value: unknown, fail: Fail): HotZones {
-  if (!isObject(value)) return fail("hotZones", "hotZones must be an object of the 12 zones");
-  const zones: Partial<HotZones> = {};
-  for (const key of HOT_ZONE_KEYS) {
-    const zone = HOT_ZONE_VALUES.find((allowed) => allowed === value[key]);
-    zones[key] = zone ?? fail(`hotZones.${key}`, `${JSON.stringify(value[key])} is not hot, cold or neutral`);
+  if (!isObject(value)) return fail("hotZones", "hotZones must be an object of zones");
+  const zones: HotZones = {};
+  for (const [name, raw] of Object.entries(value)) {
+    const key = (HOT_ZONE_KEYS as readonly string[]).includes(name) ? name as HotZoneKey : LEGACY_HOT_ZONE_KEYS[name];
+    if (key === undefined) return fail(`hotZones.${name}`, `is not a zone (${HOT_ZONE_KEYS.join(", ")})`);
+    if (raw === undefined || raw === null) continue;
+    const zone = HOT_ZONE_VALUES.find((allowed) => allowed === raw);
+    zones[key] = zone ?? fail(`hotZones.${name}`, `${JSON.stringify(raw)} is not hot, cold or neutral`);
   }
-  const extra = Object.keys(value).find((key) => !(HOT_ZONE_KEYS as readonly string[]).includes(key));
-  if (extra !== undefined) fail(`hotZones.${extra}`, "is not a zone");
-  return zones as HotZones; // every key was filled by the loop above
-}
-
-function isAttributeKey(key: string): key is AttributeKey {
-  return ATTRIBUTE_INDEX.has(key);
+  return zones;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

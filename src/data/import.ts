@@ -15,8 +15,9 @@ import { importJson } from "./import-json.js";
 export function importFiles(paths: readonly string[], options: ImportOptions): PlayerRecord[] {
   const merged = new Merge();
   paths.forEach((path, file) => {
-    for (const record of importFile(path, options)) merged.add(record, file);
+    importFile(path, options).forEach((record, index) => merged.add(record, file, index));
   });
+  checkUniqueIds(merged.records, merged.origins, paths);
   return merged.records.sort(
     (a, b) => ERA_CODE[a.teamType] - ERA_CODE[b.teamType] || compareText(a.team, b.team)
       || compareText(a.name, b.name) || compareText(a.slug, b.slug),
@@ -45,12 +46,14 @@ function importFile(path: string, options: ImportOptions): PlayerRecord[] {
  */
 class Merge {
   readonly records: PlayerRecord[] = [];
+  /** Per record: the input file it came from and its position among that file's rows. */
+  readonly origins: { file: number; index: number }[] = [];
   private readonly rowOfPlayer = new Map<string, number>();
   private readonly rowOfSlug = new Map<string, number>();
   /** Current-era rows by folded name, with the input they came from. */
   private readonly currentRowsByName = new Map<string, { row: number; file: number }[]>();
 
-  add(record: PlayerRecord, file: number): void {
+  add(record: PlayerRecord, file: number, index: number): void {
     const player = `${record.teamType}\u0000${record.team}\u0000${foldName(record.name)}`;
     const existing = this.rowOfPlayer.get(player) ?? this.tradedFrom(record, file);
     if (existing !== undefined) {
@@ -60,6 +63,7 @@ class Merge {
       if (replaced !== undefined) this.rowOfSlug.delete(slugKey(replaced.teamType, replaced.slug));
       const unique = this.uniqueSlug(record);
       this.records[existing] = unique;
+      this.origins[existing] = { file, index };
       this.rowOfSlug.set(slugKey(unique.teamType, unique.slug), existing);
       this.rowOfPlayer.set(player, existing);
       return;
@@ -68,6 +72,7 @@ class Merge {
     // `-2`, `-3` …, so the first keeps the slug clients already know.
     const unique = this.uniqueSlug(record);
     const row = this.records.push(unique) - 1;
+    this.origins[row] = { file, index };
     this.rowOfPlayer.set(player, row);
     this.rowOfSlug.set(slugKey(unique.teamType, unique.slug), row);
     if (record.teamType === "curr") {
@@ -92,8 +97,26 @@ class Merge {
     let suffix = 2;
     while (this.rowOfSlug.has(slugKey(record.teamType, `${record.slug}-${suffix}`))) suffix += 1;
     const slug = `${record.slug}-${suffix}`;
-    return { ...record, _id: playerId(record.teamType, record.team, slug), slug };
+    // A generated id follows the slug; an id kept from the source is the source's to keep.
+    const isGenerated = record._id === playerId(record.teamType, record.team, record.slug);
+    return { ...record, _id: isGenerated ? playerId(record.teamType, record.team, slug) : record._id, slug };
   }
+}
+
+/** Ids are unique within an edition: a second row with one is refused, naming both rows. */
+function checkUniqueIds(records: readonly PlayerRecord[], origins: readonly { file: number; index: number }[], paths: readonly string[]): void {
+  const firstOf = new Map<string, number>();
+  records.forEach((record, row) => {
+    const first = firstOf.get(record._id);
+    if (first === undefined) {
+      firstOf.set(record._id, row);
+      return;
+    }
+    const at = origins[row] as { file: number; index: number };
+    const earlier = origins[first] as { file: number; index: number };
+    const where = earlier.file === at.file ? `row ${earlier.index + 1}` : `row ${earlier.index + 1} of ${paths[earlier.file] ?? "an earlier input"}`;
+    throw new ImportError(paths[at.file] ?? "input", undefined, "_id", `row ${at.index + 1} (${record.slug}): the id ${record._id} is already ${where}'s; ids are unique within an edition`);
+  });
 }
 
 function slugKey(teamType: string, slug: string): string {

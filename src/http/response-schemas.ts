@@ -89,23 +89,31 @@ const playerExtras: Record<string, JsonSchema> = {
     name,
     { ...copyOf(playerProperties[name as keyof typeof playerProperties]), examples: [example] },
   ])),
-  gameVersion: { ...gameVersion, description: "On every row returned by a versioned route" },
+  gameVersion: { ...gameVersion, description: "The edition the row belongs to; on every row" },
   ratingHistory: {
     type: "array",
-    description: "Single-player routes only: the overall in every edition holding this _id, newest first",
-    items: exactObject({ gameVersion, overall: { type: "integer", minimum: 0, maximum: 99 }, delta: { type: "integer" } }, ["delta"]),
+    description: "The overall in every edition known to hold the player (the source's history and this copy's editions), newest first; on every row",
+    items: exactObject({ gameVersion: text("Edition, e.g. 2K26"), overall: { type: "number" }, delta: { type: "number", description: "Change since the next older entry" } }, ["delta"]),
   },
 };
 
-const player = fromModel(
-  playerSchema,
-  "A player record in full; a field with no value is omitted, never null.",
-  playerExtras,
-);
-const { required: _required, ...playerFields } = fromModel(
-  playerSchema,
+/**
+ * The wire record: the model's fields, where `extra` (the source's pass-through fields) is not a
+ * field but its members, each under its own name beside ours: so other properties are allowed.
+ */
+function wirePlayer(description: string): Record<string, unknown> & { required?: unknown } {
+  const schema = fromModel(playerSchema, description, playerExtras) as Record<string, unknown> & { properties: Record<string, unknown> };
+  const { extra: _extra, ...properties } = schema.properties;
+  // No `additionalProperties` at all: JSON Schema then allows the pass-through fields, and the
+  // typed client (openapi-typescript adds no index signature for an absent keyword) still
+  // refuses a misspelt field at compile time.
+  const { additionalProperties: _closed, ...open } = schema;
+  return { ...open, properties };
+}
+const PASS_THROUGH = " Rows copied from a source also carry its other top-level fields (e.g. `seasonMovement`, `build`) under their own names.";
+const player = wirePlayer(`A player record in full; a field with no value is omitted, never null.${PASS_THROUGH}`);
+const { required: _required, ...playerFields } = wirePlayer(
   "A player record trimmed by `fields` to the fields asked for: any of the Player fields, each optional.",
-  playerExtras,
 );
 
 /** What moved in a player's ratings from one weekly snapshot to the next (the history's `changes`, and a change event's). */
@@ -133,7 +141,7 @@ export const COMPONENT_SCHEMAS: Readonly<Record<ComponentName, JsonSchema>> = {
     type: "object",
     description: "A search result",
     additionalProperties: false,
-    required: ["_id", "name", "slug", "team", "teamType", "overall", "positions"],
+    required: ["_id", "name", "slug", "team", "teamType", "overall"],
     properties: pick(["_id", "name", "slug", "team", "teamType", "overall", "positions", "playerImage", "teamImg"]),
   },
   Team: exactObject({
@@ -178,10 +186,14 @@ export const COMPONENT_SCHEMAS: Readonly<Record<ComponentName, JsonSchema>> = {
     trade: exactObject({ from: teamRef, to: teamRef }, [], "The team changed when this edition replaced the one before it"),
   }, ["changes", "trade"], "One change event of /api/changes and /api/live"),
   Badge: exactObject({
+    _id: text("Stable id of the badge (24 hexadecimal characters of its slug)"),
     name: text("Badge name, e.g. Post-Up Poet"),
     slug: text("Lower-case hyphenated name, e.g. post-up-poet"),
-    category: text("Shooting, Finishing, Playmaking, Defense, Rebounding or General"),
+    category: text("2kratings' category: Outside Scoring, Inside Scoring, Playmaking, Defense, Rebounding or General Offense"),
     description: text("What the badge boosts"),
+    gameVersion,
+    lastUpdated: timestamp("When the edition's data was captured"),
+    createdAt: timestamp("When the edition's data was captured"),
     holders: ref("BadgeCounts"),
   }),
   BadgeHolder: {
@@ -194,7 +206,7 @@ export const COMPONENT_SCHEMAS: Readonly<Record<ComponentName, JsonSchema>> = {
     type: "object",
     description: "A summary player plus height",
     additionalProperties: false,
-    required: ["_id", "name", "slug", "team", "teamType", "overall", "positions"],
+    required: ["_id", "name", "slug", "team", "teamType", "overall"],
     properties: pick(["_id", "name", "slug", "team", "teamType", "overall", "positions", "playerImage", "teamImg", "height"]),
   },
   ErrorCode: {

@@ -1,4 +1,7 @@
-// The badge catalogue of the current game (40 badges), badge tiers and their ordering.
+import { createHash } from "node:crypto";
+
+// The badge catalogue of the current game (40 badges), badge tiers and their ordering. Categories
+// are 2kratings' (its badge pills), the vocabulary the hosted service's data carries.
 
 export const BADGE_TIERS = ["Bronze", "Silver", "Gold", "Hall of Fame", "Legendary"] as const;
 export type BadgeTier = (typeof BADGE_TIERS)[number];
@@ -20,12 +23,16 @@ export function parseBadgeTier(text: string): BadgeTier | undefined {
   return BADGE_TIERS.find((tier) => tier.toLowerCase().replace(/[^a-z]/g, "") === folded);
 }
 
-export const BADGE_CATEGORIES = ["Shooting", "Finishing", "Playmaking", "Defense", "Rebounding", "General"] as const;
+export const BADGE_CATEGORIES = ["Outside Scoring", "Inside Scoring", "Playmaking", "Defense", "Rebounding", "General Offense"] as const;
 export type BadgeCategory = (typeof BADGE_CATEGORIES)[number];
+/** The names our categories had before CONTRACT §9, still accepted by the `category` filter. */
+export const LEGACY_BADGE_CATEGORIES: Readonly<Record<string, BadgeCategory>> = {
+  Shooting: "Outside Scoring", Finishing: "Inside Scoring", General: "General Offense",
+};
 
 const CATALOGUE: Readonly<Record<BadgeCategory, readonly string[]>> = {
-  Shooting: ["Deadeye", "Limitless Range", "Mini Marksman", "Set Shot Specialist", "Shifty Shooter"],
-  Finishing: [
+  "Outside Scoring": ["Deadeye", "Limitless Range", "Mini Marksman", "Set Shot Specialist", "Shifty Shooter"],
+  "Inside Scoring": [
     "Aerial Wizard", "Float Game", "Hook Specialist", "Layup Mixmaster", "Paint Prodigy", "Physical Finisher",
     "Post Fade Phenom", "Post Powerhouse", "Post-Up Poet", "Posterizer", "Rise Up",
   ],
@@ -38,7 +45,7 @@ const CATALOGUE: Readonly<Record<BadgeCategory, readonly string[]>> = {
     "On-Ball Menace", "Paint Patroller", "Pick Dodger", "Post Lockdown",
   ],
   Rebounding: ["Boxout Beast", "Rebound Chaser"],
-  General: ["Brick Wall", "Slippery Off-Ball", "Pogo Stick"],
+  "General Offense": ["Brick Wall", "Slippery Off-Ball", "Pogo Stick"],
 };
 
 /** One line per badge: what it boosts, for the badge routes. */
@@ -111,3 +118,8 @@ export const BADGE_INDEX_BY_SLUG: ReadonlyMap<string, number> = new Map(BADGES.m
 export const BADGE_INDEX_BY_FOLDED_NAME: ReadonlyMap<string, number> = new Map(
   BADGES.map((badge, i) => [badge.name.toLowerCase().replace(/[^a-z]/g, ""), i]),
 );
+
+/** A badge document's `_id`: stable for its slug, in every edition. */
+export function badgeId(slug: string): string {
+  return createHash("sha1").update(`badge\u0000${slug}`).digest("hex").slice(0, 24);
+}

@@ -3,16 +3,22 @@
 
 import { createHash } from "node:crypto";
 import type { Attributes } from "./attributes.js";
-import type { BadgeCategory, BadgeTier } from "./badges.js";
+import type { BadgeTier } from "./badges.js";
 import type { Era, EditionStatus } from "./eras.js";
 import type { Position } from "./positions.js";
 import { slugify } from "./names.js";
 
+/**
+ * One badge a player holds. `category` is in 2kratings' vocabulary (its badge pill, e.g. `Outside
+ * Scoring`) as the source gives it; `description` and `imageUrl` where the source has them.
+ */
 export interface BadgeEntry {
   name: string;
   slug: string;
   tier: BadgeTier;
-  category: BadgeCategory;
+  category?: string;
+  description?: string;
+  imageUrl?: string;
 }
 
 export interface TopBadge {
@@ -35,24 +41,44 @@ export interface Badges extends BadgeCounts {
   top?: TopBadge[];
 }
 
+/** The hosted service's zone names (CONTRACT §9); a source may give any of them. */
 export const HOT_ZONE_KEYS = [
-  "leftCorner3", "leftWing3", "top3", "rightWing3", "rightCorner3", "leftElbow",
+  "leftCornerThree", "leftWingThree", "topKeyThree", "rightWingThree", "rightCornerThree", "leftElbow",
   "topKey", "rightElbow", "leftBaseline", "paint", "rightBaseline", "underBasket",
 ] as const;
 export type HotZoneKey = (typeof HOT_ZONE_KEYS)[number];
+/** The names our snapshots and exports used before §9, read as the hosted ones. */
+export const LEGACY_HOT_ZONE_KEYS: Readonly<Record<string, HotZoneKey>> = {
+  leftCorner3: "leftCornerThree", leftWing3: "leftWingThree", top3: "topKeyThree", rightWing3: "rightWingThree", rightCorner3: "rightCornerThree",
+};
 export const HOT_ZONE_VALUES = ["hot", "cold", "neutral"] as const;
 export type HotZoneValue = (typeof HOT_ZONE_VALUES)[number];
-export type HotZones = Record<HotZoneKey, HotZoneValue>;
+export type HotZones = Partial<Record<HotZoneKey, HotZoneValue>>;
 
-/** A player as the build holds it: one roster entry of one edition. */
+/** One edition's overall in a player's rating history (newest first); `delta` against the next older entry. */
+export interface RatingHistoryEntry {
+  gameVersion: string;
+  overall: number;
+  delta?: number;
+}
+
+/**
+ * A player as the build holds it: one roster entry of one edition. `gameVersion`,
+ * `ratingHistory`, `createdAt` and `_creationTime` are the source's where it has them; the
+ * snapshot build fills in the rest (src/data/build-snapshot.ts), so every stored row has them.
+ * `extra` holds the source's other top-level fields, passed through under their own names.
+ */
 export interface PlayerRecord {
   _id: string;
+  /** When the row was first seen, in ms since the epoch (a fraction kept as it came). */
+  _creationTime?: number;
   name: string;
   slug: string;
+  playerUrl?: string;
   team: string;
   teamType: Era;
   overall: number;
-  positions: Position[];
+  positions?: Position[];
   height?: string;
   weight?: string;
   wingspan?: string;
@@ -63,8 +89,20 @@ export interface PlayerRecord {
   attributes: Attributes;
   badges: Badges;
   hotZones?: HotZones;
+  gameVersion?: string;
+  ratingHistory?: RatingHistoryEntry[];
   lastUpdated?: string;
+  /** ISO 8601: when the row was first seen. */
+  createdAt?: string;
+  extra?: Record<string, unknown>;
 }
+
+/** The record fields a source's pass-through fields may never override. */
+export const RECORD_FIELD_NAMES: ReadonlySet<string> = new Set([
+  "_id", "_creationTime", "name", "slug", "playerUrl", "team", "teamType", "overall", "positions", "height", "weight",
+  "wingspan", "archetype", "college", "playerImage", "teamImg", "attributes", "badges", "hotZones", "gameVersion",
+  "ratingHistory", "lastUpdated", "createdAt", "extra",
+]);
 
 export interface SummaryPlayer {
   _id: string;
@@ -73,7 +111,7 @@ export interface SummaryPlayer {
   team: string;
   teamType: Era;
   overall: number;
-  positions: Position[];
+  positions?: Position[];
   playerImage?: string;
   teamImg?: string;
 }
@@ -121,6 +159,16 @@ export interface EditionSource {
   players: PlayerRecord[];
   /** Oldest first; only the current edition has weeks. */
   history: WeeklySnapshot[];
+  /**
+   * Other editions the build knows (the data directory's), each answering a row's overall by
+   * `_id`: merged into every row's ratingHistory. Not part of the content hash.
+   */
+  knownEditions?: readonly KnownEdition[];
+}
+
+export interface KnownEdition {
+  gameVersion: string;
+  overallOf(id: string): number | undefined;
 }
 
 /** Team slug: `1995-96 Chicago Bulls` → `1995-96-chicago-bulls`. */
@@ -133,10 +181,33 @@ export function playerSlug(name: string, teamType: Era, team: string): string {
   return teamType === "curr" ? slugify(name) : `${slugify(name)}-${teamSlug(team)}`;
 }
 
-/** What every `_id` looks like (playerId's output): 24 lower-case hexadecimal characters. */
-export const PLAYER_ID_PATTERN = /^[0-9a-f]{24}$/;
+/** What playerId generates: 24 lower-case hexadecimal characters. */
+export const GENERATED_ID_PATTERN = /^[0-9a-f]{24}$/;
+/**
+ * Every id a row can hold: a generated one, or one kept from a source (the hosted service's
+ * `j9733j4termyc8t88mx7bppk0n7vg467`), 1–64 characters of [A-Za-z0-9_-].
+ */
+export const PLAYER_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Opaque id, stable across rebuilds and editions for the same (teamType, team, slug). */
 export function playerId(teamType: Era, team: string, slug: string): string {
   return createHash("sha1").update(`${teamType}\u0000${team}\u0000${slug}`).digest("hex").slice(0, 24);
+}
+
+/**
+ * A rating history (newest first) holding `gameVersion`: the given entries as they came, this
+ * edition's overall where none names it, and a `delta` (against the next older entry) on every
+ * entry that has an older one and came without.
+ */
+export function withEditionRating(history: readonly RatingHistoryEntry[], gameVersion: string, overall: number): RatingHistoryEntry[] {
+  let list = [...history];
+  if (!list.some((entry) => entry.gameVersion === gameVersion)) {
+    const at = list.findIndex((entry) => entry.gameVersion < gameVersion);
+    const own: RatingHistoryEntry = { gameVersion, overall };
+    list = at < 0 ? [...list, own] : [...list.slice(0, at), own, ...list.slice(at)];
+  }
+  return list.map((entry, i) => {
+    const older = list[i + 1];
+    return entry.delta !== undefined || older === undefined ? entry : { ...entry, delta: entry.overall - older.overall };
+  });
 }

@@ -5,7 +5,7 @@
 import { Ajv } from "ajv";
 import { validatorOnFirstUse } from "./validator.js";
 import { ATTRIBUTE_KEYS } from "./attributes.js";
-import { BADGE_CATEGORIES, BADGE_TIERS } from "./badges.js";
+import { BADGE_TIERS } from "./badges.js";
 import { ERAS, EDITION_STATUSES } from "./eras.js";
 import { POSITIONS } from "./positions.js";
 import { HOT_ZONE_KEYS, HOT_ZONE_VALUES, type EditionEntry, type PlayerRecord } from "./player.js";
@@ -24,11 +24,13 @@ export const playerSchema = {
   $id: "Player",
   type: "object",
   additionalProperties: false,
-  required: ["_id", "name", "slug", "team", "teamType", "overall", "positions", "attributes", "badges"],
+  required: ["_id", "name", "slug", "team", "teamType", "overall", "attributes", "badges"],
   properties: {
-    _id: { type: "string", minLength: 1 },
+    _id: { type: "string", pattern: "^[A-Za-z0-9_-]{1,64}$", description: "Generated (24 hexadecimal characters) or kept from the source" },
+    _creationTime: { type: "number", description: "When the row was first seen, ms since the epoch" },
     name: { type: "string", minLength: 1 },
     slug: { type: "string", pattern: "^[a-z0-9]+(-[a-z0-9]+)*$" },
+    playerUrl: { type: "string", description: "The player's page at the source, where known" },
     team: { type: "string", minLength: 1 },
     teamType: { enum: ERAS },
     overall: rating,
@@ -38,12 +40,14 @@ export const playerSchema = {
     wingspan: measure,
     archetype: { type: "string" },
     college: { type: "string" },
-    playerImage: { type: "string", format: "uri" },
-    teamImg: { type: "string", format: "uri" },
+    playerImage: { type: "string", pattern: "^(https?://\\S+)?$", description: "http(s) URL; \"\" kept where the source sends it" },
+    teamImg: { type: "string", pattern: "^(https?://\\S+)?$", description: "http(s) URL; \"\" kept where the source sends it" },
     attributes: {
       type: "object",
-      additionalProperties: false,
+      description: "camelCase keys, integers 0–99; the demo's 43 keys are listed, an edition's data may hold others",
       properties: Object.fromEntries(ATTRIBUTE_KEYS.map((key) => [key, rating])),
+      additionalProperties: rating,
+      propertyNames: { pattern: "^[a-z][A-Za-z0-9]*$" },
     },
     badges: {
       type: "object",
@@ -56,9 +60,12 @@ export const playerSchema = {
           items: {
             type: "object",
             additionalProperties: false,
-            required: ["name", "slug", "tier", "category"],
+            required: ["name", "slug", "tier"],
             properties: {
-              name: { type: "string" }, slug: { type: "string" }, tier: { enum: BADGE_TIERS }, category: { enum: BADGE_CATEGORIES },
+              name: { type: "string" }, slug: { type: "string" }, tier: { enum: BADGE_TIERS },
+              category: { type: "string", description: "2kratings' badge category, e.g. Outside Scoring" },
+              description: { type: "string" },
+              imageUrl: { type: "string" },
             },
           },
         },
@@ -72,10 +79,23 @@ export const playerSchema = {
     hotZones: {
       type: "object",
       additionalProperties: false,
-      required: HOT_ZONE_KEYS,
+      description: "The hosted service's zone names, each optional",
       properties: Object.fromEntries(HOT_ZONE_KEYS.map((key) => [key, { enum: HOT_ZONE_VALUES }])),
     },
+    gameVersion: { type: "string", pattern: "^2K\\d{2}$" },
+    ratingHistory: {
+      type: "array",
+      description: "The overall in every edition known to hold the player, newest first",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["gameVersion", "overall"],
+        properties: { gameVersion: { type: "string", minLength: 1 }, overall: { type: "number" }, delta: { type: "number" } },
+      },
+    },
     lastUpdated: { type: "string" },
+    createdAt: { type: "string", description: "ISO 8601: when the row was first seen" },
+    extra: { type: "object", description: "The source's other top-level fields, passed through under their own names" },
   },
 } as const;
 

@@ -6,7 +6,7 @@ export const ERROR_TABLE = {
   INVALID_PARAMETER: { status: 400, message: "Invalid parameter value" },
   MISSING_PARAMETER: { status: 400, message: "A required parameter is missing" },
   INVALID_VERSION: { status: 400, message: "Invalid game version: use 2K followed by two digits, e.g. 2K26" },
-  INVALID_ID: { status: 400, message: "Not a player id: ids are 24 lower-case hexadecimal characters" },
+  INVALID_ID: { status: 400, message: "Not a player id: ids are 1–64 characters of A–Z, a–z, 0–9, _ and -" },
   INVALID_JSON: { status: 400, message: "The request body is not valid JSON" },
   VALIDATION_ERROR: { status: 400, message: "The request body does not have the expected shape" },
   TOO_MANY_IDENTIFIERS: { status: 400, message: "At most 100 names and slugs per batch" },

@@ -126,10 +126,9 @@ export function parseFields(fields: string | undefined): number {
   if (fields === undefined) return ALL_FIELDS_MASK;
   let mask = 0;
   for (const field of fields.split(",")) {
-    if (field === "gameVersion") continue; // always present on versioned rows; harmless elsewhere
     // hasOwn: `fields=constructor` must not find Object's members.
     const bit = Object.hasOwn(FIELD_BIT, field) ? FIELD_BIT[field as PlayerField] : undefined;
-    if (bit === undefined) throw invalidParameter("fields", fields, `${field} is not a player field`, [...PLAYER_FIELDS, "gameVersion"]);
+    if (bit === undefined) throw invalidParameter("fields", fields, `${field} is not a player field`, [...PLAYER_FIELDS]);
     mask |= bit;
   }
   return mask;

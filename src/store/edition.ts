@@ -96,7 +96,7 @@ export class Edition {
         return k < 0 ? undefined : ids.rows[ids.start[k] as number];
       },
     };
-    this.fragments = new RecordFragments(payload.fragments, this.key);
+    this.fragments = new RecordFragments(payload.fragments);
     this.nameIndex = new NameIndex(payload.search, payload.columns, payload.sortOrders);
     this.archetypes = new DictionaryColumn(payload.dictionaries.archetype);
     this.overallWords = wordsOf(payload.columns.overall);

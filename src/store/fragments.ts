@@ -10,29 +10,33 @@ import { scratchBuffer } from "./scratch.js";
 
 /** The top-level fields of a player row, in wire order; `fields=` selects among them. */
 export const PLAYER_FIELDS = [
-  "_id", "name", "slug", "team", "teamType", "overall", "positions", "height", "weight", "wingspan",
-  "archetype", "college", "playerImage", "teamImg", "attributes", "badges", "lastUpdated",
+  "_id", "_creationTime", "name", "slug", "playerUrl", "team", "teamType", "overall", "positions", "height", "weight", "wingspan",
+  "archetype", "college", "playerImage", "teamImg", "attributes", "badges", "hotZones", "gameVersion", "ratingHistory", "lastUpdated", "createdAt",
 ] as const;
 export type PlayerField = (typeof PLAYER_FIELDS)[number];
-export const ALL_FIELDS_MASK = (1 << PLAYER_FIELDS.length) - 1;
 export const FIELD_BIT: Readonly<Record<PlayerField, number>> = Object.fromEntries(
   PLAYER_FIELDS.map((field, i) => [field, 1 << i]),
 ) as Record<PlayerField, number>;
+/** The source's pass-through fields (PlayerRecord.extra): in full rows only, never named by `fields=`. */
+export const EXTRA_FIELDS_BIT = 1 << PLAYER_FIELDS.length;
+export const ALL_FIELDS_MASK = (1 << (PLAYER_FIELDS.length + 1)) - 1;
 
 export const SUMMARY_FIELDS_MASK = (["_id", "name", "slug", "team", "teamType", "overall", "positions", "playerImage", "teamImg"] as const)
   .reduce((mask, field) => mask | FIELD_BIT[field], 0);
 
 const BADGES_FIELD = PLAYER_FIELDS.indexOf("badges");
+const GAME_VERSION_BIT = FIELD_BIT.gameVersion;
 /**
  * Physical slots of a row: the fields before badges keep their index; badges is two slots,
- * `,"badges":{…counts, list` and `}`; then lastUpdated; then the hot zones (never rendered in a
- * row, part of the record a detail route reads); then `,"top":[…]`, which a versioned row copies
- * between the two badges slots. So the unversioned and versioned badges share the list's bytes
- * (most of a row), and an unversioned full row is still one copy.
+ * `,"badges":{…counts, list` and `}`; then the fields after badges (hot zones among them: the
+ * hosted service's rows carry them where it has them); then the pass-through fields (one slot,
+ * `,"a":…,"b":…`); then `,"top":[…]`, which a versioned row copies between the two badges
+ * slots. So the unversioned and versioned badges share the list's bytes (most of a row), and an
+ * unversioned full row is still one copy.
  */
 const BADGES_OPEN_SLOT = BADGES_FIELD;
 const BADGES_CLOSE_SLOT = BADGES_FIELD + 1;
-const HOT_ZONES_SLOT = PLAYER_FIELDS.length + 1;
+const EXTRA_SLOT = PLAYER_FIELDS.length + 1;
 const TOP_SLOT = PLAYER_FIELDS.length + 2;
 const SLOTS = PLAYER_FIELDS.length + 3;
 /** The slot of a field other than badges. */
@@ -44,7 +48,7 @@ const FIELD_PREFIXES: readonly string[] = PLAYER_FIELDS.map((field) => `,${JSON.
 
 export interface RowShape {
   fieldMask: number;
-  /** Versioned rows carry `gameVersion` and badges with `top`. */
+  /** Versioned rows carry badges with `top`, and `gameVersion` whatever `fields` says. */
   isVersioned: boolean;
 }
 
@@ -56,7 +60,6 @@ interface SlotPlan {
 }
 
 const NO_BYTES = Buffer.alloc(0);
-const HOT_ZONES_PREFIX = `,${JSON.stringify("hotZones")}:`;
 
 /** Serialises every row's fragments (build time): one UTF-8 write per row into a growing buffer. */
 export function buildFragments(players: readonly PlayerRecord[]): FragmentData {
@@ -79,7 +82,9 @@ export function buildFragments(players: readonly PlayerRecord[]): FragmentData {
       const value = player[PLAYER_FIELDS[field] as PlayerField];
       fragments.push(value === undefined ? "" : `${FIELD_PREFIXES[field] as string}${JSON.stringify(value)}`);
     }
-    fragments.push(player.hotZones === undefined ? "" : `${HOT_ZONES_PREFIX}${JSON.stringify(player.hotZones)}`);
+    let extra = "";
+    for (const [name, value] of Object.entries(player.extra ?? {})) if (value !== undefined) extra += `,${JSON.stringify(name)}:${JSON.stringify(value)}`;
+    fragments.push(extra);
     // The versioned badges are the unversioned object with `top` last.
     fragments.push(top === undefined ? "" : `${badgesJson.length > 2 ? "," : ""}"top":${JSON.stringify(top)}`);
     const text = fragments.join("");
@@ -131,17 +136,12 @@ export class RecordFragments {
   private readonly starts: Uint16Array | Uint32Array;
   /** row * STRIDE + slot → FNV-1a of the fragment's `"field":value` bytes (without the comma), for ETags. */
   private readonly hashes: Uint32Array;
-  private readonly gameVersionFragment: Buffer;
-  private readonly gameVersionHash: number;
 
-  constructor(data: FragmentData, gameVersion: string) {
+  constructor(data: FragmentData) {
     this.bytes = Buffer.from(data.bytes.buffer, data.bytes.byteOffset, data.bytes.byteLength);
     this.rowStart = data.rowStart;
     this.starts = data.slotStart;
     this.hashes = data.hashes;
-    const gameVersionText = `"gameVersion":${JSON.stringify(gameVersion)}`;
-    this.gameVersionFragment = Buffer.from(`,${gameVersionText}`);
-    this.gameVersionHash = hashBytes(Buffer.from(gameVersionText));
   }
 
   /**
@@ -152,12 +152,10 @@ export class RecordFragments {
   renderRows(rows: ArrayLike<number>, shape: RowShape, prefix: Buffer, suffix: Buffer, isScratch = false): { body: Buffer; hash: number; isScratch: boolean } {
     const { slots, runs } = this.planOf(shape);
     const { bytes, rowStart, starts, hashes } = this;
-    const isVersioned = shape.isVersioned;
-    const versionBytes = isVersioned ? this.gameVersionFragment.length : 0;
     let length = prefix.length + suffix.length + 2 + Math.max(0, rows.length - 1);
     for (let i = 0; i < rows.length; i++) {
       const base = (rows[i] as number) * STRIDE;
-      let size = versionBytes;
+      let size = 0;
       for (let r = 0; r < runs.length; r += 2) size += (starts[base + (runs[r + 1] as number)] as number) - (starts[base + (runs[r] as number)] as number);
       // Braces, minus the first fragment's comma.
       length += size === 0 ? 2 : size + 1;
@@ -187,10 +185,6 @@ export class RecordFragments {
         const index = base + (slots[s] as number);
         if (starts[index] !== starts[index + 1]) hash = mixHash(hash, hashes[index] as number);
       }
-      if (isVersioned) {
-        at += this.gameVersionFragment.copy(body, at, skip);
-        hash = mixHash(hash, this.gameVersionHash);
-      }
       body[at++] = 0x7d; // }
     }
     body[at++] = 0x5d; // ]
@@ -203,14 +197,15 @@ export class RecordFragments {
     return this.renderRows([row], shape, NO_BYTES, NO_BYTES).body.subarray(1, -1).toString("utf8");
   }
 
-  /** The row's full record as JSON (every field, badges with `top`, hot zones): what Edition.record parses. */
+  /** The row's full record as JSON (every field, badges with `top`, pass-through fields under `extra`): what Edition.record parses. */
   recordJson(row: number): string {
     const origin = this.rowStart[row] as number;
     const base = row * STRIDE;
     const slice = (from: number, to: number) =>
       this.bytes.toString("utf8", origin + (this.starts[base + from] as number), origin + (this.starts[base + to] as number));
-    // In PlayerRecord's order: …, attributes, badges (with top), hotZones, lastUpdated.
-    const text = slice(0, BADGES_CLOSE_SLOT) + slice(TOP_SLOT, TOP_SLOT + 1) + slice(BADGES_CLOSE_SLOT, BADGES_CLOSE_SLOT + 1) + slice(HOT_ZONES_SLOT, HOT_ZONES_SLOT + 1) + slice(BADGES_CLOSE_SLOT + 1, HOT_ZONES_SLOT);
+    const extra = slice(EXTRA_SLOT, EXTRA_SLOT + 1);
+    const text = slice(0, BADGES_CLOSE_SLOT) + slice(TOP_SLOT, TOP_SLOT + 1) + slice(BADGES_CLOSE_SLOT, EXTRA_SLOT)
+      + (extra === "" ? "" : `,"extra":{${extra.slice(1)}}`);
     return `{${text.slice(1)}}`;
   }
 
@@ -220,11 +215,13 @@ export class RecordFragments {
     let plan = this.planCache.get(key);
     if (!plan) {
       const slots: number[] = [];
+      const fieldMask = shape.isVersioned ? shape.fieldMask | GAME_VERSION_BIT : shape.fieldMask;
       for (let field = 0; field < PLAYER_FIELDS.length; field++) {
-        if ((shape.fieldMask & (1 << field)) === 0) continue;
+        if ((fieldMask & (1 << field)) === 0) continue;
         if (field === BADGES_FIELD) slots.push(...(shape.isVersioned ? [BADGES_OPEN_SLOT, TOP_SLOT, BADGES_CLOSE_SLOT] : [BADGES_OPEN_SLOT, BADGES_CLOSE_SLOT]));
         else slots.push(slotOfField(field));
       }
+      if ((fieldMask & EXTRA_FIELDS_BIT) !== 0) slots.push(EXTRA_SLOT);
       const runs: number[] = [];
       for (const slot of slots) {
         if (runs.length > 0 && runs[runs.length - 1] === slot) runs[runs.length - 1] = slot + 1;

@@ -122,10 +122,14 @@ export async function syncFromSource(options: SyncOptions): Promise<SyncResult> 
   }
 }
 
-/** The current edition in full from the unversioned bulk (badge lists included); an archive per era. */
+/**
+ * In the hosted service's dialect (CONTRACT §9: its bulk routes accept `teamType`, never `era`):
+ * the current edition in full from the unversioned bulk with no parameter (its default is every
+ * era; badge lists included); an archive one era at a time, by `teamType`. Courtside answers both.
+ */
 function requestsOf(edition: SourceEdition): BulkRequest[] {
-  if (edition.status === "current") return [{ path: "/api/players/bulk?era=all", era: "all" }];
-  return ERAS.map((era) => ({ path: `/api/versions/${edition.gameVersion}/players/bulk?era=${era}`, era }));
+  if (edition.status === "current") return [{ path: "/api/players/bulk", era: "all" }];
+  return ERAS.map((era) => ({ path: `/api/versions/${edition.gameVersion}/players/bulk?teamType=${era}`, era }));
 }
 
 function selectEditions(listed: readonly SourceEdition[], keys: readonly string[], url: string): SourceEdition[] {
@@ -199,9 +203,12 @@ async function fetchEdition(
 function checkEdition(edition: SourceEdition, answers: readonly { url: string; era: Era | "all"; players: readonly PlayerRecord[] }[]): void {
   const key = edition.gameVersion;
   const slugs = new Set<string>();
+  const ids = new Set<string>();
   const counts: Record<Era, number> = { curr: 0, class: 0, allt: 0 };
   for (const { url, players } of answers) {
-    for (const player of players) {
+    for (const [row, player] of players.entries()) {
+      if (ids.has(player._id)) throw new SyncError(key, url, `row ${row} (${player.slug}): the id ${player._id} is another row's too; ids are unique within an edition`);
+      ids.add(player._id);
       const slugKey = `${player.teamType}/${player.slug}`;
       if (slugs.has(slugKey)) throw new SyncError(key, url, `two rows share the slug ${player.slug} in era ${player.teamType}; a copy cannot tell them apart`);
       slugs.add(slugKey);

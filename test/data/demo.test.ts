@@ -100,7 +100,7 @@ t.test("group scores are the rounded mean of their group", async (t) => {
 t.test("a scraped player has all 37 base attributes and an overall that follows from them", async (t) => {
   const scraped = current.players.filter(isScraped);
   t.ok(scraped.every((player) => Object.keys(player.attributes).length === 43));
-  const mismatched = scraped.filter((player) => player.overall !== overallFromAttributes(player.attributes, player.positions[0]!));
+  const mismatched = scraped.filter((player) => player.overall !== overallFromAttributes(player.attributes, player.positions![0]!));
   t.same(mismatched.map((player) => player.slug), []);
   const overalls = current.players.filter((player) => player.teamType === "curr").map((player) => player.overall);
   t.ok(overalls.filter((overall) => overall >= 95).length >= 2, "a few stars");
@@ -110,7 +110,7 @@ t.test("a scraped player has all 37 base attributes and an overall that follows 
 
 t.test("centres out-rebound point guards and point guards out-handle centres", async (t) => {
   const at = (position: string, key: "defensiveRebound" | "offensiveRebound" | "ballHandle" | "passAccuracy" | "block") =>
-    mean(current.players.filter((player) => player.positions[0] === position && isScraped(player)).map((player) => player.attributes[key] ?? 0));
+    mean(current.players.filter((player) => player.positions?.[0] === position && isScraped(player)).map((player) => player.attributes[key] ?? 0));
   t.ok(at("C", "defensiveRebound") > at("PG", "defensiveRebound") + 15);
   t.ok(at("C", "offensiveRebound") > at("PG", "offensiveRebound") + 15);
   t.ok(at("C", "block") > at("PG", "block") + 15);
@@ -123,7 +123,7 @@ t.test("great shooters mostly hold Deadeye or Limitless Range", async (t) => {
   t.ok(shooters.length >= 20, `${shooters.length} shooters`);
   const holding = shooters.filter((player) => player.badges.list?.some((badge) => badge.name === "Deadeye" || badge.name === "Limitless Range"));
   t.ok(holding.length / shooters.length >= 0.8, `${holding.length} of ${shooters.length}`);
-  const centres = current.players.filter((player) => player.positions[0] === "C" && player.overall >= 80);
+  const centres = current.players.filter((player) => player.positions?.[0] === "C" && player.overall >= 80);
   const guarding = centres.filter((player) => player.badges.list?.some((badge) => badge.name === "Post Lockdown" || badge.name === "Boxout Beast"));
   t.ok(guarding.length / centres.length >= 0.6, `${guarding.length} of ${centres.length} good centres defend the post or box out`);
 });
@@ -145,7 +145,7 @@ t.test("better players hold more and higher badges, summarised by counts and top
 t.test("hot zones cover the twelve zones and follow the shooting", async (t) => {
   const scraped = current.players.filter(isScraped);
   t.ok(scraped.every((player) => player.hotZones !== undefined && Object.keys(player.hotZones).length === HOT_ZONE_KEYS.length));
-  const hotThrees = (players: readonly PlayerRecord[]) => mean(players.map((player) => HOT_ZONE_KEYS.filter((zone) => zone.endsWith("3") && player.hotZones?.[zone] === "hot").length));
+  const hotThrees = (players: readonly PlayerRecord[]) => mean(players.map((player) => HOT_ZONE_KEYS.filter((zone) => zone.endsWith("Three") && player.hotZones?.[zone] === "hot").length));
   const shooters = scraped.filter((player) => (player.attributes.threePointShot ?? 0) >= 88);
   const bricklayers = scraped.filter((player) => (player.attributes.threePointShot ?? 0) <= 65);
   t.ok(hotThrees(shooters) > hotThrees(bricklayers) + 2);
@@ -208,7 +208,7 @@ t.test("player details look like the real service's", async (t) => {
     if (!player.teamImg?.startsWith("https://www.2kratings.com/wp-content/uploads/")) t.fail(`logo of ${player.team}`);
     if (!/^\d{4}-\d{2}-\d{2}T00:00:00\.000Z$/.test(player.lastUpdated ?? "") || (player.lastUpdated ?? "") > current.capturedAt) t.fail(`lastUpdated of ${player.slug}`);
   }
-  const heights = (position: string) => mean(current.players.filter((player) => player.positions[0] === position).map((player) => {
+  const heights = (position: string) => mean(current.players.filter((player) => player.positions?.[0] === position).map((player) => {
     const [feet = 0, inches = 0] = (player.height ?? "").match(/\d+/g)?.map(Number) ?? [];
     return feet * 12 + inches;
   }));

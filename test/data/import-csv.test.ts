@@ -60,8 +60,8 @@ t.test("a curly-apostrophe name is kept and still folds to what users type", asy
     { name: "Float Game", tier: "Gold" }, { name: "Layup Mixmaster", tier: "Gold" }, { name: "Lightning Launch", tier: "Gold" },
   ]);
   t.strictSame(fox.badges.list?.slice(0, 2), [
-    { name: "Shifty Shooter", slug: "shifty-shooter", tier: "Bronze", category: "Shooting" },
-    { name: "Float Game", slug: "float-game", tier: "Gold", category: "Finishing" },
+    { name: "Shifty Shooter", slug: "shifty-shooter", tier: "Bronze", category: "Outside Scoring" },
+    { name: "Float Game", slug: "float-game", tier: "Gold", category: "Inside Scoring" },
   ], "the list is in catalogue order");
 });
 
@@ -76,7 +76,7 @@ t.test("a player with two positions keeps both, primary first", async (t) => {
   t.equal(holiday.attributes.drivingLayup, 70);
   t.equal(holiday.college, "UCLA");
   t.strictSame(holiday.badges.list, [
-    { name: "Set Shot Specialist", slug: "set-shot-specialist", tier: "Silver", category: "Shooting" },
+    { name: "Set Shot Specialist", slug: "set-shot-specialist", tier: "Silver", category: "Outside Scoring" },
     { name: "Bail Out", slug: "bail-out", tier: "Bronze", category: "Playmaking" },
   ]);
 });
@@ -125,7 +125,7 @@ t.test("a name scraped without accents folds like the accented form", async (t) 
 t.test("a Hall of Fame tier comes from hof", async (t) => {
   const edwards = find(current, "Anthony Edwards");
   t.strictSame(edwards.badges.list?.find((badge) => badge.name === "Posterizer"),
-    { name: "Posterizer", slug: "posterizer", tier: "Hall of Fame", category: "Finishing" });
+    { name: "Posterizer", slug: "posterizer", tier: "Hall of Fame", category: "Inside Scoring" });
   t.equal(edwards.badges.hallOfFame, 1);
   t.strictSame(edwards.badges.top?.[0], { name: "Posterizer", tier: "Hall of Fame" });
 });

@@ -86,15 +86,16 @@ t.test("a missing or invalid slug or teamType is derived from name and team", as
   t.equal(invalid?.slug, "michael-jordan-all-time-chicago-bulls");
 });
 
-t.test("a badge list a record carries is kept in catalogue order and fills counts and top", async (t) => {
+// CONTRACT §9: a badge list keeps the source's order (it was rewritten into catalogue order before).
+t.test("a badge list a record carries is kept in its own order and fills counts and top", async (t) => {
   const [record] = importJson("x.json", JSON.stringify([player({
     badges: { list: [{ name: "Brick Wall", tier: "Gold" }, { name: "Deadeye", tier: "hof" }] },
   })]), { capturedAt });
   t.strictSame(record?.badges, {
     total: 2, legendary: 0, hallOfFame: 1, gold: 1, silver: 0, bronze: 0,
     list: [
-      { name: "Deadeye", slug: "deadeye", tier: "Hall of Fame", category: "Shooting" },
-      { name: "Brick Wall", slug: "brick-wall", tier: "Gold", category: "General" },
+      { name: "Brick Wall", slug: "brick-wall", tier: "Gold", category: "General Offense" },
+      { name: "Deadeye", slug: "deadeye", tier: "Hall of Fame", category: "Outside Scoring" },
     ],
     top: [{ name: "Deadeye", tier: "Hall of Fame" }, { name: "Brick Wall", tier: "Gold" }],
   });
@@ -154,10 +155,17 @@ t.test("a record without a name is refused", async (t) => {
   t.match(error.reason, /name is missing/);
 });
 
-t.test("an unknown attribute or cats key is refused rather than dropped", async (t) => {
-  const attribute = importError(() => importJson("x.json", JSON.stringify([player({ attributes: { clutch: 90 } })]), { capturedAt }));
-  t.equal(attribute.field, "attributes.clutch");
+// CONTRACT §9: an edition's attribute keys come from its data, so a camelCase key outside the demo
+// catalogue is kept (it was refused before); a key that is no camelCase name, or a value outside
+// 0–99, is still refused, and so is an unknown cats abbreviation.
+t.test("an attribute key outside the catalogue is kept; a malformed key or cats key is refused", async (t) => {
+  const [kept] = importJson("x.json", JSON.stringify([player({ attributes: { clutch: 90, closeShot: 70 } })]), { capturedAt });
+  t.same(kept?.attributes, { closeShot: 70, clutch: 90 });
+  const attribute = importError(() => importJson("x.json", JSON.stringify([player({ attributes: { "clutch-time": 90 } })]), { capturedAt }));
+  t.equal(attribute.field, "attributes.clutch-time");
   t.equal(attribute.line, 1);
+  const value = importError(() => importJson("x.json", JSON.stringify([player({ attributes: { clutch: 100 } })]), { capturedAt }));
+  t.equal(value.field, "attributes.clutch");
   const cats = importError(() => importJson("x.json", JSON.stringify([player({ cats: { mid: 90 } })]), { capturedAt }));
   t.equal(cats.field, "cats.mid");
 });
@@ -172,4 +180,65 @@ t.test("a top-level value that holds no records is refused as a whole", async (t
   const error = importError(() => importJson("x.json", '{"players": []}', { capturedAt }));
   t.equal(error.line, undefined);
   t.match(error.reason, /expected an array/);
+});
+
+t.test("a hosted row is kept whole: its _id, timestamps, url, history, partial hot zones, badge details and other fields", async (t) => {
+  const row = player({
+    _id: "j9733j4termyc8t88mx7bppk0n7vg467",
+    _creationTime: 1735000000123.25,
+    createdAt: "2025-01-01T00:00:00.123Z",
+    playerUrl: "https://www.2kratings.com/test-player",
+    gameVersion: "2K26",
+    teamImg: "",
+    ratingHistory: [{ gameVersion: "2K26", overall: 80, delta: 3 }, { gameVersion: "2K25", overall: 77 }],
+    hotZones: { leftCornerThree: "hot", paint: "cold" },
+    attributes: { closeShot: 70, clutchShooting: 88 },
+    badges: { list: [
+      { name: "Spark Plug", tier: "Gold", category: "All Around", description: "New", imageUrl: "https://x.example/s.png" },
+      { name: "Deadeye", tier: "Bronze", category: "Outside Scoring", description: "Shoots" },
+    ] },
+    seasonMovement: { start: 78, current: 80 },
+    build: "Slasher",
+  });
+  const [record] = importJson("x.json", JSON.stringify([row]), { capturedAt });
+  t.equal(record?._id, "j9733j4termyc8t88mx7bppk0n7vg467", "the source's id is kept");
+  t.equal(record?._creationTime, 1735000000123.25, "with its fraction");
+  t.equal(record?.createdAt, "2025-01-01T00:00:00.123Z");
+  t.equal(record?.playerUrl, "https://www.2kratings.com/test-player");
+  t.equal(record?.teamImg, "", "an empty teamImg stays empty");
+  t.same(record?.ratingHistory, row["ratingHistory"]);
+  t.same(record?.hotZones, { leftCornerThree: "hot", paint: "cold" });
+  t.same(record?.attributes, { closeShot: 70, clutchShooting: 88 });
+  t.same(record?.badges.list, [
+    { name: "Spark Plug", slug: "spark-plug", tier: "Gold", category: "All Around", description: "New", imageUrl: "https://x.example/s.png" },
+    { name: "Deadeye", slug: "deadeye", tier: "Bronze", category: "Outside Scoring", description: "Shoots" },
+  ], "the source's order, an unknown badge, descriptions and images");
+  t.same(record?.extra, { seasonMovement: { start: 78, current: 80 }, build: "Slasher" }, "other fields pass through");
+  t.ok(record && isPlayerRecord(record));
+});
+
+t.test("a row without _id gets the generated one; without positions it has none; old zone names read as the hosted ones", async (t) => {
+  const [plain] = importJson("x.json", JSON.stringify([player({ positions: undefined, hotZones: { leftCorner3: "hot", top3: "neutral" } })]), { capturedAt });
+  t.match(plain?._id, /^[0-9a-f]{24}$/);
+  t.equal(plain?.positions, undefined);
+  t.same(plain?.hotZones, { leftCornerThree: "hot", topKeyThree: "neutral" });
+});
+
+t.test("an id no id can have, a bad history, an unknown zone are refused with their field", async (t) => {
+  for (const [fields, field] of [
+    [{ _id: "has space" }, "_id"],
+    [{ _id: "x".repeat(65) }, "_id"],
+    [{ _creationTime: "yesterday" }, "_creationTime"],
+    [{ ratingHistory: [{ gameVersion: "2K25" }] }, "ratingHistory[0].overall"],
+    [{ hotZones: { leftCornerFour: "hot" } }, "hotZones.leftCornerFour"],
+    [{ hotZones: { paint: "warm" } }, "hotZones.paint"],
+  ] as const) {
+    t.equal(importError(() => importJson("x.json", JSON.stringify([player(fields)]), { capturedAt })).field, field, JSON.stringify(fields));
+  }
+});
+
+t.test("a pass-through field never overrides one of ours", async (t) => {
+  const [record] = importJson("x.json", JSON.stringify([player({ overall: 80, extra: { overall: 10 } })]), { capturedAt });
+  t.equal(record?.overall, 80);
+  t.equal(record?.extra, undefined, "`extra` is a name of ours, not passed through");
 });

@@ -139,3 +139,27 @@ t.test("a bad row in any input stops the whole import with that file's name", as
   t.equal(error.line, 3);
   t.equal(error.field, "position_1");
 });
+
+t.test("two rows of one edition with one id are refused with the file, the row and the id", async (t) => {
+  const dir = t.testdir({
+    "a.json": JSON.stringify([
+      { _id: "j1234567890abcdef", name: "A One", team: "Boston Celtics", overall: 70, positions: ["PG"] },
+      { _id: "j1234567890abcdef", name: "B Two", team: "Boston Celtics", overall: 71, positions: ["SG"] },
+    ]),
+  });
+  const error = importError(() => importFiles([join(dir, "a.json")], { capturedAt }));
+  t.equal(error.file, join(dir, "a.json"));
+  t.equal(error.field, "_id");
+  t.match(error.reason, /row 2 \(b-two\): the id j1234567890abcdef is already row 1's/);
+});
+
+t.test("a kept id survives a slug made unique", async (t) => {
+  const dir = t.testdir({
+    "a.json": JSON.stringify([
+      { _id: "jfirst0000000001", name: "Marcus Williams", team: "Boston Celtics", overall: 70, positions: ["PG"] },
+      { _id: "jsecond000000002", name: "Marcus Williams", team: "Utah Jazz", overall: 72, positions: ["SF"] },
+    ]),
+  });
+  const records = importFiles([join(dir, "a.json")], { capturedAt });
+  t.same(records.map((record) => [record.slug, record._id]), [["marcus-williams", "jfirst0000000001"], ["marcus-williams-2", "jsecond000000002"]]);
+});

@@ -8,6 +8,7 @@ import { decodeSnapshot, encodeSnapshot, readSnapshot, writeSnapshotAtomic, Snap
 import { writeEdition, isoWeekStart } from "../../src/data/build-edition.js";
 import { Edition, loadEdition } from "../../src/store/edition.js";
 import { findString } from "../../src/store/string-table.js";
+import { ALL_FIELDS_MASK, FIELD_BIT } from "../../src/store/fragments.js";
 import { randomEdition } from "../fixtures/random-edition.js";
 import { recordsOf } from "../fixtures/records.js";
 
@@ -25,16 +26,42 @@ t.test("rendered rows parse back to the records", async (t) => {
   const source = randomEdition(50, 4);
   const edition = new Edition(buildSnapshotPayload(source), "x");
   const rows = Array.from({ length: edition.rowCount }, (_, row) => row);
-  const { body } = edition.fragments.renderRows(rows, { fieldMask: (1 << 17) - 1, isVersioned: false }, Buffer.from('{"data":'), Buffer.from("}"));
+  const { body } = edition.fragments.renderRows(rows, { fieldMask: ALL_FIELDS_MASK, isVersioned: false }, Buffer.from('{"data":'), Buffer.from("}"));
   const parsed = JSON.parse(body.toString()).data as Record<string, unknown>[];
   t.equal(parsed.length, 50);
-  const { hotZones: _hotZones, ...record } = edition.record(0);
+  // CONTRACT §9: hot zones are a field of every row that has them (they were detail-only before).
+  const record = edition.record(0);
   const { top: _top, ...badges } = record.badges;
   t.same(parsed[0], { ...record, badges });
-  const versioned = JSON.parse(edition.fragments.renderRows([0], { fieldMask: 1 << 1, isVersioned: true }, Buffer.alloc(0), Buffer.alloc(0)).body.toString());
+  // CONTRACT §9: every row carries gameVersion, ratingHistory, createdAt and _creationTime.
+  t.equal(parsed[0]?.["gameVersion"], "2K27");
+  t.ok(Array.isArray(parsed[0]?.["ratingHistory"]) && typeof parsed[0]?.["createdAt"] === "string" && typeof parsed[0]?.["_creationTime"] === "number");
+  const versioned = JSON.parse(edition.fragments.renderRows([0], { fieldMask: FIELD_BIT.name, isVersioned: true }, Buffer.alloc(0), Buffer.alloc(0)).body.toString());
   t.same(versioned, [{ name: edition.record(0).name, gameVersion: "2K27" }]);
   const empty = JSON.parse(edition.fragments.renderRows([0], { fieldMask: 0, isVersioned: true }, Buffer.alloc(0), Buffer.alloc(0)).body.toString());
   t.same(empty, [{ gameVersion: "2K27" }]);
+});
+
+t.test("every row's ratingHistory takes in the editions of the directory: the current one all of them, an archive the older ones", async (t) => {
+  const dir = t.testdir({});
+  const archived = { ...randomEdition(30, 7, "archived"), gameVersion: "2K26" };
+  const current = randomEdition(30, 7);
+  current.players[0]!.overall = archived.players[0]!.overall + 3;
+  const newer = { ...randomEdition(30, 7, "archived"), gameVersion: "2K28" };
+  writeEdition(dir, archived, "2026-11-20");
+  writeEdition(dir, newer, "2026-11-20");
+  const outcome = writeEdition(dir, current, "2026-11-20");
+  t.equal(outcome.kind, "written");
+  const id = current.players[0]!._id;
+  const edition = loadEdition(join(dir, "2K27.msgpack"));
+  t.same(edition.record(edition.rowById.get(id)!).ratingHistory, [
+    { gameVersion: "2K28", overall: newer.players[0]!.overall, delta: newer.players[0]!.overall - current.players[0]!.overall },
+    { gameVersion: "2K27", overall: current.players[0]!.overall, delta: 3 },
+    { gameVersion: "2K26", overall: archived.players[0]!.overall },
+  ]);
+  const archive = loadEdition(join(dir, "2K26.msgpack"));
+  t.same(archive.record(archive.rowById.get(id)!).ratingHistory, [{ gameVersion: "2K26", overall: archived.players[0]!.overall }], "an archive never takes in newer editions");
+  t.equal(writeEdition(dir, archived, "2026-11-20").kind, "unchanged", "so rewriting it with the same rows is still no change");
 });
 
 t.test("equal bodies hash equal and a changed field changes the hash", async (t) => {
@@ -42,7 +69,7 @@ t.test("equal bodies hash equal and a changed field changes the hash", async (t)
   const source = randomEdition(30, 5);
   source.players[0]!.overall = 42;
   const b = new Edition(buildSnapshotPayload(source), "b");
-  const shape = { fieldMask: (1 << 17) - 1, isVersioned: false };
+  const shape = { fieldMask: ALL_FIELDS_MASK, isVersioned: false };
   const all = Array.from({ length: 30 }, (_, row) => row);
   const none = Buffer.alloc(0);
   t.equal(a.fragments.renderRows(all, shape, none, none).hash, new Edition(buildSnapshotPayload(randomEdition(30, 5)), "c").fragments.renderRows(all, shape, none, none).hash);
@@ -138,17 +165,28 @@ t.test("every demo edition round-trips: generate → snapshot → load gives the
     // Archived snapshots keep badge counts and top, not lists; `top` is compared apart.
     const withoutTop = (badges: object) => Object.fromEntries(Object.entries(badges).filter(([key]) => key !== "top"));
     let mismatches = 0;
-    for (const player of recordsOf(edition)) {
+    for (const stored of recordsOf(edition)) {
+      // The fields every row now carries (CONTRACT §9) are filled in by the build: checked, then set aside.
+      const { gameVersion, ratingHistory, createdAt, _creationTime, ...player } = stored;
+      if (gameVersion !== source.gameVersion || !ratingHistory?.some((entry) => entry.gameVersion === source.gameVersion && entry.overall === player.overall)) mismatches++;
+      if (typeof createdAt !== "string" || _creationTime !== Date.parse(createdAt)) mismatches++;
       const original = byId.get(player._id)!;
       const { list, ...counts } = original.badges;
       const expected = { ...original, badges: withoutTop(source.status === "archived" ? counts : { ...counts, list }) };
-      if (JSON.stringify({ ...player, badges: withoutTop(player.badges) }) !== JSON.stringify(expected)) mismatches++;
+      if (canonical({ ...player, badges: withoutTop(player.badges) }) !== canonical(expected)) mismatches++;
       if (JSON.stringify(player.badges.top) !== JSON.stringify(original.badges.top)) mismatches++;
     }
     t.equal(mismatches, 0, `${source.gameVersion}: every record comes back as it went in`);
     if (source.status === "current") t.equal(edition.payload.history?.weeks.length, source.history.length, "with every week");
   }
 });
+
+/** JSON with every object's keys sorted: equal records whatever their key order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) => (inner !== null && typeof inner === "object" && !Array.isArray(inner)
+    ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    : inner));
+}
 
 /** Every typed array of a decoded tree, by its path; the tree itself with each replaced by its type and length. */
 function splitSections(value: unknown, path = "$", sections = new Map<string, Buffer>()): { directory: unknown; sections: Map<string, Buffer> } {

@@ -106,7 +106,10 @@ t.test("routes that need a key say so and the others do not", async (t) => {
 
 t.test("responses: envelopes with the model's records, error codes from the table, 304 where replies carry ETags", async (t) => {
   t.same(doc.components.schemas.ErrorCode.enum, Object.keys(ERROR_TABLE));
-  t.same(Object.keys(doc.components.schemas.Player.properties).slice(0, Object.keys(playerSchema.properties).length), Object.keys(playerSchema.properties));
+  // The model's `extra` is not a wire field: its members travel under their own names (CONTRACT §9).
+  const wireFields = Object.keys(playerSchema.properties).filter((name) => name !== "extra");
+  t.same(Object.keys(doc.components.schemas.Player.properties).slice(0, wireFields.length), wireFields);
+  t.equal(doc.components.schemas.Player.additionalProperties, undefined, "a source's pass-through fields are allowed beside the record's");
   t.equal(doc.components.schemas.Player.$id, undefined);
   const players = doc.paths["/api/players"].get.responses;
   t.same(players[200].content["application/json"].schema.properties.data.items, { anyOf: [{ $ref: "#/components/schemas/Player" }, { $ref: "#/components/schemas/PlayerFields" }] });

@@ -231,7 +231,7 @@ t.test("search, archetype and college filter every listing route and combine wit
 
   const versioned = await h.json(`/api/versions/2K26/players?era=all&college=duke&position=guard&sort=speed:desc&limit=100`);
   t.equal(versioned.status, 200, JSON.stringify(versioned.body).slice(0, 300));
-  t.equal(versioned.body.meta.total, recordsOf(archived).filter((p) => p.college === "Duke" && p.positions.some((x) => x === "PG" || x === "SG")).length);
+  t.equal(versioned.body.meta.total, recordsOf(archived).filter((p) => p.college === "Duke" && (p.positions ?? []).some((x) => x === "PG" || x === "SG")).length);
   const versionedBulk = await h.json("/api/versions/2K26/players/bulk?era=class&search=nikola");
   t.equal(versionedBulk.status, 200);
   t.equal(versionedBulk.body.meta.total, recordsOf(archived).filter((p) => p.teamType === "class" && p.name.startsWith("Nikola ")).length);

@@ -44,7 +44,9 @@ t.test("a real player by _id, its versions and an attribute series", async (t) =
   t.equal(byId.status, 200);
   t.equal(byId.body.data.slug, "nikola-jokic");
   t.ok(byId.body.data.hotZones === undefined || typeof byId.body.data.hotZones === "object");
-  t.equal((await h.json("/api/players/nikola-jokic")).body.error.code, "INVALID_ID", "a slug is not an _id");
+  // CONTRACT §9: a slug has the shape of a kept id, so it is looked up as one (and is no player's _id).
+  t.equal((await h.json("/api/players/nikola-jokic")).body.error.code, "PLAYER_NOT_FOUND", "a slug is not an _id");
+  t.equal((await h.json("/api/players/nikola%20jokic")).body.error.code, "INVALID_ID", "a shape no id has is refused");
   const versions = await h.json("/api/players/nikola-jokic/versions");
   t.match(versions.body.data, { playerId: jokic._id, currentVersion: "2K26", currentOverall: jokic.overall });
   const inBoth = players.find((p) => archived.players.some((a) => a._id === p._id));

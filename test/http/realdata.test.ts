@@ -98,7 +98,7 @@ t.test("search, archetype and college filter the real editions as a user writes 
   const ampersand = await h.json(`/api/players?archetype=${encodeURIComponent("catch & shoot ace")}&limit=100&fields=name,archetype`);
   t.equal(ampersand.body.meta.pagination.total, 15);
   const combined = await h.json("/api/players?college=duke&position=guard&three_ball_gte=80&sort=three_point_shot:desc&fields=name,college,positions,attributes");
-  const expected = current.players.filter((p) => p.teamType === "curr" && p.college === "Duke" && p.positions.some((x) => x === "PG" || x === "SG") && (p.attributes.threePointShot ?? -1) >= 80);
+  const expected = current.players.filter((p) => p.teamType === "curr" && p.college === "Duke" && (p.positions ?? []).some((x) => x === "PG" || x === "SG") && (p.attributes.threePointShot ?? -1) >= 80);
   t.equal(combined.body.meta.pagination.total, expected.length);
   t.ok(expected.length > 0);
   const shai = await h.json("/api/players/bulk?search=shai%20gilgeous&fields=name,teamType");

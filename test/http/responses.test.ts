@@ -115,7 +115,9 @@ const SAMPLES: Readonly<Record<string, (f: Fixture) => Sample[]>> = {
   ],
   "GET /api/players/:id": (f) => [
     { path: `/api/players/${f.id}`, status: 200 },
-    { path: "/api/players/not-an-id", status: 400, code: "INVALID_ID" },
+    // CONTRACT §9: ids kept from a source may hold letters, digits, _ and -, so only other shapes are INVALID_ID.
+    { path: "/api/players/not-an-id!", status: 400, code: "INVALID_ID" },
+    { path: "/api/players/not-an-id", status: 404, code: "PLAYER_NOT_FOUND" },
     { path: `/api/players/${"0".repeat(24)}`, status: 404, code: "PLAYER_NOT_FOUND" },
   ],
   "GET /api/players/:id/versions": (f) => [

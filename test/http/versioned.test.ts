@@ -65,13 +65,15 @@ t.test("versioned players page by offset, every row stamped with gameVersion and
   t.equal((await h.json("/api/versions/2K26/players?cursor=5")).status, 400, "cursor is the unversioned route's name");
 });
 
-t.test("the current edition's versioned rows equal the unversioned rows plus gameVersion and top", async (t) => {
+// CONTRACT §9: unversioned rows carry gameVersion too now, so a versioned row differs by `top` alone.
+t.test("the current edition's versioned rows equal the unversioned rows plus top", async (t) => {
   const plain = await h.json("/api/players?position=guard&sort=speed:desc&limit=20");
   const versioned = await h.json("/api/versions/2K27/players?position=guard&sort=speed:desc&limit=20");
   t.equal(versioned.body.meta.total, plain.body.meta.pagination.total);
   versioned.body.data.forEach((row: any, i: number) => {
-    const { gameVersion, badges: { top, ...badges }, ...rest } = row;
-    t.equal(gameVersion, "2K27");
+    const { badges: { top, ...badges }, ...rest } = row;
+    t.equal(row.gameVersion, "2K27");
+    t.equal(plain.body.data[i].gameVersion, "2K27");
     t.ok(Array.isArray(top));
     t.same({ ...rest, badges }, plain.body.data[i]);
   });

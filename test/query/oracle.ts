@@ -33,7 +33,7 @@ export function oracle(players: readonly PlayerRecord[], teamNames: (code: numbe
     if (texts.college !== undefined && player.college?.toLowerCase() !== texts.college.toLowerCase()) return false;
     if (query.teamCodes !== null && !query.teamCodes.some((code) => teamNames(code) === `${player.teamType}/${player.team}`)) return false;
     if (player.overall < query.minOverall || player.overall > query.maxOverall) return false;
-    if (query.positionMask !== 0 && !player.positions.some((position) => (POSITION_BIT[position] & query.positionMask) !== 0)) return false;
+    if (query.positionMask !== 0 && !(player.positions ?? []).some((position) => (POSITION_BIT[position] & query.positionMask) !== 0)) return false;
     for (const bound of query.attributeBounds) {
       const value = player.attributes[ATTRIBUTE_KEYS[bound.column]!];
       if (value === undefined || value < bound.min || value > bound.max) return false;

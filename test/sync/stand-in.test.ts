@@ -2,14 +2,13 @@ import t, { type Test } from "tap";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeEdition } from "../../src/data/build-edition.js";
-import { buildSnapshotPayload } from "../../src/data/build-snapshot.js";
 import { readSnapshot } from "../../src/data/snapshot.js";
 import { ERAS } from "../../src/model/eras.js";
 import type { PlayerRecord } from "../../src/model/player.js";
 import { loadEditionSet } from "../../src/store/editions.js";
 import { runSyncCli } from "../../src/sync/cli.js";
 import { randomEdition } from "../fixtures/random-edition.js";
-import { fingerprint, runSync } from "./helpers.js";
+import { fingerprint, runSync, startCourtside } from "./helpers.js";
 import { STAND_IN_KEY, hostedRow, startStandIn, type StandIn, type StandInEdition } from "./stand-in.js";
 import { recordsOfPayload } from "../fixtures/records.js";
 
@@ -17,17 +16,50 @@ import { recordsOfPayload } from "../fixtures/records.js";
 t.setTimeout(120_000);
 
 const AS_OF = "2026-11-20";
-const CURRENT_PATH = "/api/players/bulk?era=all";
-const LAST_PATH = "/api/versions/2K24/players/bulk?era=allt";
+const CURRENT_PATH = "/api/players/bulk";
+const LAST_PATH = "/api/versions/2K24/players/bulk?teamType=allt";
 
-/** What the copy must hold for one stand-in edition: the rows served, with our _id and the edition's capture date. */
-function expectedPlayers(edition: StandInEdition, capturedAt: string, sourceName: string): PlayerRecord[] {
+/** The rows the stand-in serves for one edition, as it serves them (per era for an archive). */
+function hostedRows(edition: StandInEdition): Record<string, any>[] {
   const answers = edition.status === "current" ? [edition.players] : ERAS.map((era) => edition.players.filter((player) => player.teamType === era));
-  const players = answers.flatMap((rows) => rows.map((player, i) => {
-    const { _id: _hostedId, gameVersion: _gameVersion, attributes, ...row } = hostedRow(player, i, edition) as any;
-    return { ...row, _id: player._id, attributes: attributes ?? {}, lastUpdated: capturedAt } as PlayerRecord;
-  }));
-  return recordsOfPayload(buildSnapshotPayload({ gameVersion: edition.gameVersion, status: edition.status, capturedAt, source: sourceName, players, history: [] }));
+  return answers.flatMap((rows) => rows.map((player, i) => hostedRow(player, i, edition)));
+}
+
+/** A stored record as a route renders it: the pass-through fields under their own names. */
+function asServed(record: PlayerRecord): Record<string, any> {
+  const { extra, ...fields } = record;
+  return { ...fields, ...extra };
+}
+
+/**
+ * Every field the hosted row had, with the same value (key order aside) under the same name;
+ * badge list entries may gain our `slug`, and nothing else may differ.
+ */
+export function checkKept(t: Test, hosted: Record<string, any>, served: Record<string, any> | undefined, label: string): number {
+  if (served === undefined) {
+    t.fail(`${label}: no row with _id ${hosted["_id"]}`);
+    return 1;
+  }
+  let mismatches = 0;
+  for (const [key, value] of Object.entries(hosted)) {
+    const got = key === "badges" && value.list !== undefined
+      ? { ...served[key], list: (served[key]?.list ?? []).map(({ slug: _slug, ...entry }: any) => entry) }
+      : served[key];
+    const want = key === "badges" ? { ...got, ...value } : value;
+    if (JSON.stringify(canonical(got)) !== JSON.stringify(canonical(want))) {
+      mismatches++;
+      t.same(got, want, `${label} ${hosted["_id"]}: ${key}`);
+    }
+  }
+  return mismatches;
+}
+
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, canonical(v)]));
+  }
+  return value;
 }
 
 async function withStandIn(t: Test): Promise<StandIn> {
@@ -44,7 +76,7 @@ async function syncedDir(t: Test, standIn: StandIn): Promise<string> {
   return out;
 }
 
-t.test("the hosted service's wire shapes are copied: absent fields, no nextCursor, archives with top and no list, its own ids", async (t) => {
+t.test("the hosted service's wire shapes are copied whole: its ids, every field, absent fields, no nextCursor, archives with top and no list", async (t) => {
   const standIn = await withStandIn(t);
   const out = t.testdir({});
   const { code, output } = await runSync(["--from", standIn.base, "--out", out, "--as-of", AS_OF], STAND_IN_KEY);
@@ -64,7 +96,10 @@ t.test("the hosted service's wire shapes are copied: absent fields, no nextCurso
     t.equal(payload.meta.status, edition.status);
     t.equal(payload.meta.capturedAt, capturedAt, `${edition.gameVersion} capturedAt`);
     t.equal(payload.meta.source, source, `${edition.gameVersion} source`);
-    t.same(recordsOfPayload(payload), expectedPlayers(edition, capturedAt, source), `${edition.gameVersion}: every row, field for field`);
+    const byId = new Map(recordsOfPayload(payload).map((record) => [record._id, asServed(record)]));
+    const rows = hostedRows(edition);
+    t.equal(byId.size, rows.length, `${edition.gameVersion}: one row per source row`);
+    t.equal(rows.reduce((sum, row) => sum + checkKept(t, row, byId.get(row["_id"]), edition.gameVersion), 0), 0, `${edition.gameVersion}: every row kept whole under its own _id`);
   }
   const { payload } = readSnapshot(join(out, "2K25.msgpack"));
   t.ok(recordsOfPayload(payload).every((player) => player.badges.list === undefined && Array.isArray(player.badges.top)), "archived rows keep top, have no list");
@@ -75,7 +110,7 @@ t.test("the hosted service's wire shapes are copied: absent fields, no nextCurso
   t.same(standIn.log.map((entry) => `${entry.status} ${entry.path}`), [
     "200 /api/versions",
     `200 ${CURRENT_PATH}`,
-    ...["2K25", "2K24"].flatMap((key) => ERAS.map((era) => `200 /api/versions/${key}/players/bulk?era=${era}`)),
+    ...["2K25", "2K24"].flatMap((key) => ERAS.map((era) => `200 /api/versions/${key}/players/bulk?teamType=${era}`)),
   ], "one request for the list, one for the current edition, one per era of each archive; the teams route is never needed");
   t.ok(standIn.log.slice(1).every((entry) => entry.key === STAND_IN_KEY && !entry.path.includes(STAND_IN_KEY)), "the key travels in X-API-Key only");
   t.equal(standIn.log[0]?.key, undefined, "the edition list is asked without the key");
@@ -92,14 +127,61 @@ t.test("the hosted service's wire shapes are copied: absent fields, no nextCurso
   t.ok(standIn.log.slice(1).every((entry) => entry.ifNoneMatch !== undefined), "every bulk request was conditional");
 });
 
+t.test("synced into an empty directory and served: every stand-in row comes back whole under its own _id; a second sync writes nothing; no request the hosted service would refuse", async (t) => {
+  const standIn = await withStandIn(t);
+  const out = await syncedDir(t, standIn);
+  const courtside = await startCourtside(out);
+  t.teardown(() => courtside.close());
+  for (const edition of standIn.editions) {
+    const served = new Map<string, Record<string, any>>();
+    for (const era of ERAS) {
+      const path = edition.status === "current" ? `/api/players/bulk?teamType=${era}` : `/api/versions/${edition.gameVersion}/players/bulk?teamType=${era}`;
+      const { status, body } = await courtside.json(path);
+      t.equal(status, 200, path);
+      for (const row of body.data) served.set(row._id, row);
+    }
+    const rows = hostedRows(edition);
+    t.equal(rows.reduce((sum, row) => sum + checkKept(t, row, served.get(row["_id"]), edition.gameVersion), 0), 0, `${edition.gameVersion}: every row, every field, the same value`);
+    if (edition.status !== "current") continue;
+    let detailMismatches = 0;
+    for (const row of rows) {
+      const { status, body } = await courtside.json(`/api/players/${row["_id"]}`);
+      if (status !== 200) detailMismatches++;
+      else detailMismatches += checkKept(t, row, body.data, `GET /api/players/${row["_id"]}`);
+    }
+    t.equal(detailMismatches, 0, "GET /api/players/<its id> answers every row, whole");
+  }
+  const current = hostedRows(standIn.editions[0]!);
+  t.ok(current.some((row) => row["positions"] === undefined), "the stand-in has rows without positions");
+  t.ok(current.some((row) => row["hotZones"] !== undefined && Object.keys(row["hotZones"]).length < 12), "and partial hot zones");
+  t.ok(current.some((row) => row["attributes"]?.["clutchShooting"] !== undefined) && current.some((row) => row["badges"].list.some((badge: any) => badge.name === "Spark Plug")), "and an attribute and a badge the demo catalogue lacks");
+  t.ok(current.every((row) => row["attributes"] === undefined || Object.keys(row["attributes"]).length <= 36), "and the 35 attribute keys of real 2K data (plus the unknown one)");
+  const before = fingerprint(out);
+  standIn.log.length = 0;
+  const again = await runSync(["--from", standIn.base, "--out", out, "--as-of", "2026-11-27"], STAND_IN_KEY);
+  t.equal(again.code, 0, "exit code 0", { output: again.output });
+  t.ok(standIn.log.slice(1).every((entry) => entry.status === 304), "every bulk answer is 304");
+  t.equal(fingerprint(out), before, "nothing written");
+  t.same(standIn.log.filter((entry) => entry.refused !== undefined), [], "no request the hosted service would refuse");
+});
+
+t.test("the stand-in refuses what the hosted service refuses: era on the current bulk, unknown parameters, an unknown teamType", async (t) => {
+  const standIn = await withStandIn(t);
+  for (const path of ["/api/players/bulk?era=all", "/api/players/bulk?limit=5", "/api/versions/2K25/players/bulk?teamType=nba"]) {
+    const response = await fetch(standIn.base + path, { headers: { "x-api-key": STAND_IN_KEY } });
+    t.equal(response.status, 400, path);
+  }
+  t.equal(standIn.log.filter((entry) => entry.refused !== undefined).length, 3, "each is logged as refused");
+});
+
 t.test("a 429 with Retry-After: 1 is waited out and the sync completes", async (t) => {
   const standIn = await withStandIn(t);
-  standIn.fail("/api/versions/2K25/players/bulk?era=class", "retry-after-1");
+  standIn.fail("/api/versions/2K25/players/bulk?teamType=class", "retry-after-1");
   const out = t.testdir({});
   const { code, output } = await runSync(["--from", standIn.base, "--out", out, "--as-of", AS_OF], STAND_IN_KEY);
   t.equal(code, 0, "exit code 0", { output });
   t.match(output, /rate limited \(429\), waiting 1 s as the source asks/);
-  t.same(standIn.log.filter((entry) => entry.path.endsWith("2K25/players/bulk?era=class")).map((entry) => entry.status), [429, 200]);
+  t.same(standIn.log.filter((entry) => entry.path.endsWith("2K25/players/bulk?teamType=class")).map((entry) => entry.status), [429, 200]);
   t.ok(existsSync(join(out, "2K25.msgpack")));
 });
 
@@ -181,7 +263,7 @@ t.test("an era whose ETag changed while the others answered 304 is fetched whole
   const out = await syncedDir(t, standIn);
   const before = fingerprint(out);
   const state = readFileSync(join(out, "sync-state.json"), "utf8");
-  standIn.touch("/api/versions/2K25/players/bulk?era=class");
+  standIn.touch("/api/versions/2K25/players/bulk?teamType=class");
   standIn.touch(CURRENT_PATH);
   standIn.log.length = 0;
   const { code, output } = await runSync(["--from", standIn.base, "--out", out, "--as-of", "2026-11-27"], STAND_IN_KEY);

@@ -1,13 +1,22 @@
-// A stand-in for the hosted service, on node:http: its wire shapes and quirks (absent fields, no
-// nextCursor, archived rows with badges.top but no list, a Mongo-style _id, an edition list with
-// fields left out, integer team averages, an error message that echoes the key) and, on demand,
-// the failures a sync must survive or refuse. Every request is logged.
+// A stand-in for the hosted service, on node:http, written from CONTRACT §9 and issue 22: its
+// validation (its bulk routes take only teamType, team, minRating, maxRating, position, the
+// versioned one also era; anything else is a 400, logged as refused) and its document shape
+// (Convex ids, _creationTime with a fraction, createdAt, playerUrl, gameVersion, ratingHistory,
+// the 35 attribute keys of real 2K data plus one the demo catalogue lacks, a badge it lacks, badge
+// descriptions and image URLs, partial hot zones under its names, rows without positions,
+// `teamImg: ""`, seasonMovement and build, archived rows with source, capturedAt and importedAt),
+// its quirks (no nextCursor, archived rows with badges.top but no list, an edition list with
+// fields left out, an error message that echoes the key) and, on demand, the failures a sync must
+// survive or refuse. Every request is logged.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import type { AddressInfo } from "node:net";
-import { ERAS, type Era } from "../../src/model/eras.js";
+import { GROUP_SCORE_KEYS } from "../../src/model/attributes.js";
+import { countBadges } from "../../src/model/badge-summary.js";
+import type { BadgeTier } from "../../src/model/badges.js";
+import { ERAS, isEra, type Era } from "../../src/model/eras.js";
 import type { PlayerRecord } from "../../src/model/player.js";
 import { randomPlayers } from "../fixtures/random-edition.js";
 
@@ -33,7 +42,17 @@ export interface LoggedRequest {
   status: number;
   ifNoneMatch: string | undefined;
   key: string | undefined;
+  /** Why the hosted service would have refused the request (its validation), if it would. */
+  refused?: string;
 }
+
+/** The query parameters the hosted service's bulk routes accept (its rejectUnknownParams and zod schemas). */
+const CURRENT_BULK_PARAMS = new Set(["teamType", "team", "minRating", "maxRating", "position"]);
+const VERSIONED_BULK_PARAMS = new Set([...CURRENT_BULK_PARAMS, "era"]);
+
+/** Keys the hosted attribute records never have: the group scores and two traits (35 keys remain). */
+const NOT_HOSTED_ATTRIBUTES: ReadonlySet<string> = new Set([...GROUP_SCORE_KEYS, "intangibles", "potential"]);
+const BASE32 = "0123456789abcdefghjkmnpqrstvwxyz";
 
 export interface StandIn {
   base: string;
@@ -60,21 +79,52 @@ export function standInEditions(): StandInEdition[] {
   ];
 }
 
-/** A record as the hosted service sends it: its own _id, some fields absent, badge list or top by edition. */
+/** A Convex-shaped id (`j` + 31 characters of its base-32 alphabet), stable for the row and edition. */
+export function convexId(seed: string): string {
+  const digest = createHash("sha256").update(seed).digest();
+  let id = "j";
+  for (let i = 0; id.length < 32; i++) id += BASE32[(digest[i] as number) % 32];
+  return id;
+}
+
+/** A record as the hosted service sends it (a document of its players table, or of its rosterArchive for an archive). */
 export function hostedRow(player: PlayerRecord, i: number, edition: StandInEdition): Record<string, unknown> {
-  const { list, top, ...counts } = player.badges;
+  const { list = [], ...rest } = player.badges;
+  const isCurrent = edition.status === "current";
+  // Its badge list: its own order, 2kratings' categories, descriptions and images; one badge the demo catalogue lacks.
+  const hostedList: Record<string, unknown>[] = list.map((badge, b) => ({
+    name: badge.name, tier: badge.tier, category: badge.category,
+    ...(b % 2 === 0 ? { description: `What ${badge.name} does, as 2kratings says it` } : {}),
+    ...(b % 3 === 0 ? { imageUrl: `https://www.2kratings.com/wp-content/uploads/${badge.slug}.png` } : {}),
+  })).reverse();
+  if (i % 4 === 1) hostedList.push({ name: "Spark Plug", tier: "Gold", category: "All Around", description: "A badge of a newer game", imageUrl: "https://www.2kratings.com/wp-content/uploads/spark-plug.png" });
+  const counts = countBadges(hostedList.map((badge) => ({ tier: badge["tier"] as BadgeTier })));
+  const attributes = Object.fromEntries(Object.entries(player.attributes).filter(([key]) => !NOT_HOSTED_ATTRIBUTES.has(key)));
+  if (i % 3 === 0 && Object.keys(attributes).length > 0) attributes["clutchShooting"] = 60 + (i % 30);
+  const creationTime = 1_735_000_000_000 + i * 1_000 + 0.25;
+  const older = `2K${Number(edition.gameVersion.slice(2)) - 1}`;
   return {
-    _id: createHash("md5").update(player._id).digest("hex").slice(0, 24),
+    _id: convexId(`${edition.gameVersion}/${player._id}`),
+    _creationTime: creationTime,
     name: player.name,
     slug: player.slug,
+    playerUrl: `https://www.2kratings.com/${player.slug}`,
     team: player.team,
     teamType: player.teamType,
     overall: player.overall,
-    positions: player.positions,
+    teamImg: i % 7 === 0 ? "" : `https://www.2kratings.com/wp-content/uploads/${player.team.replace(/\W+/g, "-")}.svg`,
+    ...(i % 6 === 3 ? {} : { positions: player.positions }),
     ...(i % 5 === 0 || player.height === undefined ? {} : { height: player.height }),
-    ...(Object.keys(player.attributes).length === 0 ? {} : { attributes: player.attributes }),
-    badges: edition.status === "current" ? { ...counts, list } : { ...counts, top },
-    ...(edition.status === "archived" ? { gameVersion: edition.gameVersion } : {}),
+    ...(Object.keys(attributes).length === 0 ? {} : { attributes }),
+    badges: isCurrent ? { ...counts, list: hostedList } : { ...rest },
+    ...(i % 4 === 0 ? { hotZones: { leftCornerThree: "hot", topKeyThree: "neutral", paint: "cold" } } : {}),
+    ratingHistory: [{ gameVersion: edition.gameVersion, overall: player.overall, delta: 2 }, { gameVersion: older, overall: player.overall - 2 }],
+    gameVersion: edition.gameVersion,
+    ...(i % 5 === 2 ? { seasonMovement: { start: player.overall - 1, current: player.overall } } : {}),
+    ...(i % 9 === 4 ? { build: "Slasher" } : {}),
+    lastUpdated: "2026-10-30T12:00:00.000Z",
+    createdAt: new Date(creationTime).toISOString(),
+    ...(isCurrent ? {} : { source: "2kratings archive", capturedAt: "2025-09-01T00:00:00.000Z", importedAt: "2025-09-02T08:30:00.000Z" }),
   };
 }
 
@@ -101,7 +151,7 @@ export async function startStandIn(editions = standInEditions()): Promise<StandI
     const data = players.map((player, i) => hostedRow(player, i, edition));
     // The hosted service's versioned bulk pages nothing, but says so without a nextCursor.
     const meta = edition.status === "current"
-      ? { count: data.length, total: data.length, filters: { era } }
+      ? { count: data.length, total: data.length, filters: { teamType: era === "all" ? null : era, team: null, minRating: null, maxRating: null, position: null } }
       : { gameVersion: edition.gameVersion, count: data.length, pagination: { total: data.length, hasMore: false }, filters: { era }, ...(edition.metaCapturedAt ? { capturedAt: edition.metaCapturedAt } : {}) };
     return { data, meta };
   };
@@ -153,15 +203,29 @@ export async function startStandIn(editions = standInEditions()): Promise<StandI
       send(request, response, path, 200, { success: true, data: teams, meta: { count: teams.length } });
       return;
     }
-    const era = url.searchParams.get("era") as Era | "all" | null;
     const versioned = /^\/api\/versions\/(2K\d\d)\/players\/bulk$/.exec(url.pathname);
     const edition = url.pathname === "/api/players/bulk"
       ? editions.find((candidate) => candidate.status === "current")
       : editions.find((candidate) => candidate.gameVersion === versioned?.[1] && candidate.status === "archived");
-    if (edition === undefined || era === null) {
+    if (edition === undefined) {
       send(request, response, path, 404, { success: false, error: { code: "NOT_FOUND", message: `No route for ${url.pathname}` } });
       return;
     }
+    // Its validation: unknown parameters are refused, and so is an era outside curr, class, allt.
+    const accepted = versioned ? VERSIONED_BULK_PARAMS : CURRENT_BULK_PARAMS;
+    const unknown = [...url.searchParams.keys()].filter((name) => !accepted.has(name));
+    const asked = url.searchParams.get("teamType") ?? (versioned ? url.searchParams.get("era") : null);
+    const refusal = unknown.length > 0 ? `unknown parameters: ${unknown.join(", ")}`
+      : asked !== null && !isEra(asked) ? `teamType ${asked} is not curr, class or allt` : undefined;
+    if (refusal !== undefined) {
+      log.push({ path, status: 400, ifNoneMatch: header(request, "if-none-match"), key: given, refused: refusal });
+      const body = Buffer.from(JSON.stringify({ success: false, error: { code: "INVALID_PARAMETERS", message: refusal } }));
+      response.writeHead(400, { "content-type": "application/json", "content-length": String(body.length) });
+      response.end(body);
+      return;
+    }
+    // The current bulk's default is every era; the versioned one's is curr.
+    const era: Era | "all" = asked !== null && isEra(asked) ? asked : versioned ? "curr" : "all";
     const etag = `W/"${createHash("sha1").update(`${version}|${touched.get(path) ?? 0}|${path}`).digest("hex").slice(0, 16)}"`;
     if (header(request, "if-none-match") === etag && fault === undefined) {
       log.push({ path, status: 304, ifNoneMatch: etag, key: given });

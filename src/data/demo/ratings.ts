@@ -324,7 +324,7 @@ export function badgeList(tiers: Uint8Array): BadgeEntry[] {
 }
 
 const ZONE_SOURCES: readonly (readonly [BaseKey, BaseKey, number])[] = HOT_ZONE_KEYS.map((zone) =>
-  zone.endsWith("3") ? ["threePointShot", "threePointShot", zone.includes("Corner") ? 2 : 0]
+  zone.endsWith("Three") ? ["threePointShot", "threePointShot", zone.includes("Corner") ? 2 : 0]
     : zone === "paint" ? ["closeShot", "closeShot", -4]
       : zone === "underBasket" ? ["closeShot", "drivingLayup", -2]
         : ["midRangeShot", "midRangeShot", 0]);
@@ -336,11 +336,11 @@ export function hotZonesOf(vector: Uint8Array, zoneLuck: Int8Array): HotZones {
     const rating = ((vector[a] ?? 0) + (vector[b] ?? 0)) / 2 + bonus + (zoneLuck[z] ?? 0);
     return rating >= 86 ? "hot" : rating <= 66 ? "cold" : "neutral";
   });
-  const [leftCorner3, leftWing3, top3, rightWing3, rightCorner3, leftElbow, topKey, rightElbow, leftBaseline, paint, rightBaseline, underBasket] = values;
+  const [leftCornerThree, leftWingThree, topKeyThree, rightWingThree, rightCornerThree, leftElbow, topKey, rightElbow, leftBaseline, paint, rightBaseline, underBasket] = values;
   const neutral = "neutral";
   return {
-    leftCorner3: leftCorner3 ?? neutral, leftWing3: leftWing3 ?? neutral, top3: top3 ?? neutral,
-    rightWing3: rightWing3 ?? neutral, rightCorner3: rightCorner3 ?? neutral, leftElbow: leftElbow ?? neutral,
+    leftCornerThree: leftCornerThree ?? neutral, leftWingThree: leftWingThree ?? neutral, topKeyThree: topKeyThree ?? neutral,
+    rightWingThree: rightWingThree ?? neutral, rightCornerThree: rightCornerThree ?? neutral, leftElbow: leftElbow ?? neutral,
     topKey: topKey ?? neutral, rightElbow: rightElbow ?? neutral, leftBaseline: leftBaseline ?? neutral,
     paint: paint ?? neutral, rightBaseline: rightBaseline ?? neutral, underBasket: underBasket ?? neutral,
   };

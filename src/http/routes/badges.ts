@@ -2,7 +2,10 @@
 // its categories, one badge, and one badge's holders (best tier first, then overall desc, then
 // name) sliced from the holder runs precomputed at load (store/badge-holders.ts).
 
-import { BADGES, BADGE_CATEGORIES, BADGE_INDEX_BY_FOLDED_NAME, BADGE_INDEX_BY_SLUG, BADGE_TIERS, TIER_CODE, type BadgeDefinition, type BadgeTier } from "../../model/badges.js";
+import {
+  BADGES, BADGE_CATEGORIES, BADGE_INDEX_BY_FOLDED_NAME, BADGE_INDEX_BY_SLUG, BADGE_TIERS, LEGACY_BADGE_CATEGORIES, TIER_CODE, badgeId,
+  type BadgeDefinition, type BadgeTier,
+} from "../../model/badges.js";
 import { compareText } from "../../model/badge-summary.js";
 import { ERAS, isEra } from "../../model/eras.js";
 import { ApiError, invalidParameter } from "../../query/api-error.js";
@@ -26,7 +29,11 @@ const gameVersionParam: ParamSchema = {
   type: "string", pattern: "^2[Kk]\\d{2}$", description: "Edition key (2K26, any case); default the current edition",
   "x-reason": "must be 2K followed by two digits, e.g. 2K26",
 };
-const CATEGORY_BY_LOWER: ReadonlyMap<string, string> = new Map(BADGE_CATEGORIES.map((category) => [category.toLowerCase(), category]));
+/** Categories by lower-case name; our names from before CONTRACT §9 (`shooting`) still lead to theirs. */
+const CATEGORY_BY_LOWER: ReadonlyMap<string, string> = new Map([
+  ...BADGE_CATEGORIES.map((category) => [category.toLowerCase(), category] as const),
+  ...Object.entries(LEGACY_BADGE_CATEGORIES).map(([legacy, category]) => [legacy.toLowerCase(), category] as const),
+]);
 
 const listParams = compileParams({
   gameVersion: gameVersionParam,
@@ -67,8 +74,13 @@ function badgeIndex(text: string): number {
   );
 }
 
-function badgeObject(holders: BadgeHolders, badge: BadgeDefinition, index: number): Record<string, unknown> {
-  return { name: badge.name, slug: badge.slug, category: badge.category, description: badge.description, holders: holderCounts(holders, index) };
+/** A badge document: the hosted service's fields (`_id`, `gameVersion`, `lastUpdated`, `createdAt`) and our holder counts. */
+function badgeObject(edition: Edition, holders: BadgeHolders, badge: BadgeDefinition, index: number): Record<string, unknown> {
+  const { capturedAt } = edition.payload.meta;
+  return {
+    _id: badgeId(badge.slug), name: badge.name, slug: badge.slug, category: badge.category, description: badge.description,
+    gameVersion: edition.key, lastUpdated: capturedAt, createdAt: capturedAt, holders: holderCounts(holders, index),
+  };
 }
 
 /** Catalogue positions sorted by category, then name. */
@@ -81,7 +93,7 @@ function listBadges(context: RequestContext): Reply {
   return context.cached(`badges|${edition.checksum}|${category ?? ""}`, () => {
     const data = BY_CATEGORY_THEN_NAME
       .filter((i) => category === undefined || (BADGES[i] as BadgeDefinition).category === category)
-      .map((i) => badgeObject(holders, BADGES[i] as BadgeDefinition, i));
+      .map((i) => badgeObject(edition, holders, BADGES[i] as BadgeDefinition, i));
     return successReply(data, { gameVersion: edition.key, count: data.length, ...(category ? { category } : {}) }, { isCacheable: true });
   });
 }
@@ -98,7 +110,7 @@ function oneBadge(context: RequestContext): Reply {
   const { edition, holders } = badgeEdition(context);
   const index = badgeIndex(context.pathParams.slug ?? "");
   return context.cached(`badge|${edition.checksum}|${index}`, () =>
-    successReply(badgeObject(holders, BADGES[index] as BadgeDefinition, index), { gameVersion: edition.key }, { isCacheable: true }));
+    successReply(badgeObject(edition, holders, BADGES[index] as BadgeDefinition, index), { gameVersion: edition.key }, { isCacheable: true }));
 }
 
 function badgeHolders(context: RequestContext): Reply {

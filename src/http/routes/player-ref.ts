@@ -12,7 +12,7 @@ import { rowsForSlug } from "./players.js";
 /** `/api/players/:id`: only an `_id`. Not shaped like one: 400 INVALID_ID; unknown: 404 PLAYER_NOT_FOUND. */
 export function rowOfId(edition: Edition, id: string): number {
   if (!PLAYER_ID_PATTERN.test(id)) {
-    throw new ApiError("INVALID_ID", { id: id.slice(0, 100), hint: "Use a player's _id (24 hexadecimal characters), or /api/players/slug/:slug for a slug" }, `${id.slice(0, 100)} is not a player id`);
+    throw new ApiError("INVALID_ID", { id: id.slice(0, 100), hint: "Use a player's _id (1–64 characters of A–Z, a–z, 0–9, _ and -), or /api/players/slug/:slug for a slug" }, `${id.slice(0, 100)} is not a player id`);
   }
   const row = edition.rowById.get(id);
   if (row === undefined) {

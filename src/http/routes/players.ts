@@ -9,6 +9,7 @@ import { planQuery, selectPlayers } from "../../query/player-params.js";
 import { ALL_ERAS_MASK } from "../../query/plan.js";
 import type { Edition } from "../../store/edition.js";
 import type { EditionSet } from "../../store/editions.js";
+import { withEditionRating } from "../../model/player.js";
 import { ALL_FIELDS_MASK, type RowShape } from "../../store/fragments.js";
 import { mixHash } from "../../store/hash.js";
 import type { RequestContext } from "../context.js";
@@ -72,16 +73,17 @@ export function rowsForSlug(edition: Edition, slug: string, era: Era | undefined
   );
 }
 
-/** The full detail of one row: the list fields, hot zones and the cross-edition rating history. */
+/**
+ * The full detail of one row: the row, hot zones, and its stored rating history with the overall
+ * of every loaded edition holding the same `_id` that it does not name yet.
+ */
 export function playerDetail(editions: EditionSet, edition: Edition, row: number, isVersioned: boolean): Record<string, unknown> {
   const player = edition.record(row);
   if (!player) throw new ApiError("PLAYER_NOT_FOUND");
   const base = JSON.parse(edition.fragments.rowJson(row, { fieldMask: ALL_FIELDS_MASK, isVersioned })) as Record<string, unknown>;
-  return {
-    ...base,
-    ...(player.hotZones ? { hotZones: player.hotZones } : {}),
-    ratingHistory: editions.ratingHistory(player._id),
-  };
+  let ratingHistory = player.ratingHistory ?? [];
+  for (const entry of editions.ratingHistory(player._id)) ratingHistory = withEditionRating(ratingHistory, entry.gameVersion, entry.overall);
+  return { ...base, ratingHistory };
 }
 
 function playerBySlug(context: RequestContext): Reply {
