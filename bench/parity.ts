@@ -29,6 +29,7 @@ const dispatcher = createDispatcher({
   keys: { verify: () => ({ id: "bench", slot: 0, rateLimit: 1_000_000_000 }) },
   buckets: new TokenBuckets(4, 4),
   registrationBuckets: new TokenBuckets(0, 4),
+  ownerBuckets: new TokenBuckets(4, 1),
   now: Date.now,
   responseCacheBytes: 0,
   corsOrigins: [],

@@ -2,7 +2,7 @@
 // ConfigError with a one-line message naming the variable or flag.
 
 import { parseArgs } from "node:util";
-import { parseTrustProxy, type ProxyTrust } from "./http/trust-proxy.js";
+import { DEFAULT_IPV6_PREFIX, parseTrustProxy, type ProxyTrust } from "./http/trust-proxy.js";
 
 export interface Config {
   readonly host: string;
@@ -18,8 +18,12 @@ export interface Config {
   readonly bodyTimeoutMs: number;
   /** Prometheus metrics, aggregated across workers, on their own port (0 = any free port). */
   readonly metricsPort: number;
+  /** Where the metrics port listens: loopback unless METRICS_HOST widens it (metrics are for the operator, not the world). */
+  readonly metricsHost: string;
   /** TRUST_PROXY: the proxies whose X-Forwarded-For is believed; undefined = the header is ignored. */
   readonly trustProxy: ProxyTrust | undefined;
+  /** IPv6 clients are limited per this many leading bits of their address (IPV6_PREFIX, default 64). */
+  readonly ipv6Prefix: number;
   /** open: anyone may register for a key (POST /api/register, /dashboard); closed: keys come from the operator's command line. */
   readonly registration: "open" | "closed";
   /** Redis shared by several replicas (keys, rate limits, usage); undefined: this process alone. */
@@ -34,7 +38,7 @@ export interface Config {
 export const SERVE_OPTIONS = {
   port: { type: "string" }, host: { type: "string" }, "data-dir": { type: "string" }, "keys-file": { type: "string" },
   workers: { type: "string" }, "log-level": { type: "string" }, "cors-origins": { type: "string" }, "cache-mb": { type: "string" },
-  "metrics-port": { type: "string" }, "trust-proxy": { type: "string" }, registration: { type: "string" }, "redis-url": { type: "string" },
+  "metrics-port": { type: "string" }, "metrics-host": { type: "string" }, "trust-proxy": { type: "string" }, "ipv6-prefix": { type: "string" }, registration: { type: "string" }, "redis-url": { type: "string" },
 } as const;
 
 const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
@@ -74,6 +78,8 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
     maxBodyBytes: 64 * 1024,
     bodyTimeoutMs: integer("BODY_TIMEOUT_MS", env.BODY_TIMEOUT_MS, 10_000, 100, 600_000),
     metricsPort: integer("METRICS_PORT", values["metrics-port"] ?? env.METRICS_PORT, 9464, 0, 65535),
+    metricsHost: values["metrics-host"] ?? env.METRICS_HOST ?? "127.0.0.1",
+    ipv6Prefix: integer("IPV6_PREFIX", values["ipv6-prefix"] ?? env.IPV6_PREFIX, DEFAULT_IPV6_PREFIX, 16, 128),
     trustProxy: parseTrustProxy(values["trust-proxy"] ?? env.TRUST_PROXY ?? "", (reason) => new ConfigError(`TRUST_PROXY ${reason}`)),
     registration,
     redisUrl: redisUrl === "" ? undefined : redisUrl,

@@ -123,7 +123,7 @@ export async function runServe(argv: readonly string[], env: NodeJS.ProcessEnv, 
   const port = await claimPort("PORT", config.host, config.port);
   // Claimed before the workers start, so a held metrics port stops a process that has nothing
   // running yet; the metrics server is loaded and bound while the workers boot.
-  const metricsPort = await claimPort("METRICS_PORT", config.host, config.metricsPort);
+  const metricsPort = await claimPort("METRICS_PORT", config.metricsHost, config.metricsPort);
   supervisor = new Supervisor(Object.freeze({ ...config, port }), logger, runtime.workerEntry(), { shareEditions: true });
   const started = performance.now();
   const booting = supervisor.start();
@@ -132,8 +132,8 @@ export async function runServe(argv: readonly string[], env: NodeJS.ProcessEnv, 
   let metricsBound = 0;
   try {
     const { startMetricsServer } = await import("./ops/metrics.js");
-    const metrics = await startMetricsServer(config.host, metricsPort, supervisor)
-      .catch((error: NodeJS.ErrnoException) => { throw portError("METRICS_PORT", config.host, metricsPort, error); });
+    const metrics = await startMetricsServer(config.metricsHost, metricsPort, supervisor)
+      .catch((error: NodeJS.ErrnoException) => { throw portError("METRICS_PORT", config.metricsHost, metricsPort, error); });
     metricsServer = metrics.server;
     metricsBound = metrics.port;
     await booting;
@@ -144,6 +144,6 @@ export async function runServe(argv: readonly string[], env: NodeJS.ProcessEnv, 
   }
   if (isStopping) return;
   logger.info({ workers: config.workers, port, metricsPort: metricsBound, bootMs: Math.round(performance.now() - started) },
-    `Courtside listening on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port} (metrics on :${metricsBound}/metrics)`);
+    `Courtside listening on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port} (metrics on ${config.metricsHost}:${metricsBound}/metrics)`);
   logger.flush();
 }

@@ -44,6 +44,8 @@ export interface ServiceOptions {
   now?: () => number;
   buckets?: TokenBuckets;
   registrationBuckets?: TokenBuckets;
+  /** Per key, for the owner routes (OWNER_POLICY). */
+  ownerBuckets?: TokenBuckets;
   /** Views of the supervisor's shared memory; a single-thread service allocates its own. */
   usageBuffer?: SharedArrayBuffer;
   keyChanges?: KeyChanges;
@@ -126,6 +128,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     keys,
     buckets,
     registrationBuckets: options.registrationBuckets ?? new TokenBuckets(0, REGISTRATION_SLOTS),
+    ownerBuckets: options.ownerBuckets ?? new TokenBuckets(KEY_SLOTS, 1),
     sharedBuckets: shared?.buckets,
     now,
     responseCacheBytes: config.responseCacheBytes,
@@ -151,6 +154,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
         connectionCounts: new Int32Array(options.liveConnections ?? new SharedArrayBuffer(KEY_SLOTS * Int32Array.BYTES_PER_ELEMENT)),
         row: options.liveRow ?? 0,
       },
+      ipv6Prefix: config.ipv6Prefix,
       onResponse: (outgoing, request, durationMs) => {
         stats.record(outgoing.route, outgoing.status, durationMs / 1000);
         // The key's own history: route template, method, status, time. Never the key or the query.

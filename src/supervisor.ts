@@ -24,7 +24,8 @@ export class Supervisor {
   private readonly workers = new Map<number, Worker>();
   private readonly buckets = new TokenBuckets(KEY_SLOTS, ADDRESS_SLOTS);
   private readonly registrations = new TokenBuckets(0, REGISTRATION_SLOTS);
-  private readonly usage = new SharedArrayBuffer(UsageRings.byteLength(KEY_SLOTS));
+  private readonly owners = new TokenBuckets(KEY_SLOTS, 1);
+  private readonly usage = UsageRings.allocate(KEY_SLOTS);
   private readonly keyChanges = new KeyChanges();
   /** Open /api/live connections per key slot, a row per worker, summed for the per-key cap (see http/live.ts). */
   private readonly liveConnections: SharedArrayBuffer;
@@ -90,7 +91,7 @@ export class Supervisor {
 
   private spawn(index: number, isBoot: boolean): Promise<void> {
     const data: WorkerData = {
-      config: this.config, buckets: this.buckets.buffer, registrations: this.registrations.buffer, usage: this.usage, keyChanges: this.keyChanges.buffer, liveConnections: this.liveConnections, index,
+      config: this.config, buckets: this.buckets.buffer, registrations: this.registrations.buffer, owners: this.owners.buffer, usage: this.usage, keyChanges: this.keyChanges.buffer, liveConnections: this.liveConnections, index,
       ...(this.editions ? { snapshots: sharedSnapshotsOf(this.editions) } : this.options.shareEditions === true ? { awaitEditions: true } : {}),
     };
     const worker = new Worker(this.script, { workerData: data, eval: typeof this.script === "string" });

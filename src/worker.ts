@@ -18,6 +18,7 @@ export interface WorkerData {
   config: Config;
   buckets: SharedArrayBuffer;
   registrations: SharedArrayBuffer;
+  owners: SharedArrayBuffer;
   usage: SharedArrayBuffer;
   keyChanges: SharedArrayBuffer;
   /** Open /api/live connections per key slot, shared by every worker. */
@@ -74,6 +75,7 @@ export async function runWorker(): Promise<void> {
     const running = await startService(data.config, {
       buckets: new TokenBuckets(KEY_SLOTS, ADDRESS_SLOTS, data.buckets),
       registrationBuckets: new TokenBuckets(0, REGISTRATION_SLOTS, data.registrations),
+      ownerBuckets: new TokenBuckets(KEY_SLOTS, 1, data.owners),
       usageBuffer: data.usage,
       keyChanges: new KeyChanges(data.keyChanges),
       liveConnections: data.liveConnections,

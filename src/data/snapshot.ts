@@ -290,15 +290,23 @@ function oldFormatVersionOf(view: Buffer): number | undefined {
   return view.length >= OLD_MAGIC.length + 4 && view.subarray(0, OLD_MAGIC.length).equals(OLD_MAGIC) ? view.readUInt32BE(OLD_MAGIC.length) : undefined;
 }
 
+/** Snapshot files over this size are refused before they are read (a million players is ~2.5 GiB). */
+export const MAX_SNAPSHOT_BYTES = 8 * 1024 ** 3;
+
 /**
  * A snapshot file's bytes in a SharedArrayBuffer (one read, no copy): the buffer the supervisor
- * hands to every worker. Not checked here; decodeSnapshot checks.
+ * hands to every worker. Before the read, only its size and header are looked at: a file over
+ * MAX_SNAPSHOT_BYTES, one that starts with no snapshot header, or one whose header declares another
+ * length than the file has is refused without reading the rest (a 1 GiB sparse file costs a stat
+ * and 4 KiB). Everything else is checked by decodeSnapshot.
  */
 export function readSnapshotBytes(file: string): Uint8Array {
   let fd: number | undefined;
   try {
     fd = openSync(file, "r");
     const size = fstatSync(fd).size;
+    const refusal = refusalBeforeReading(fd, size);
+    if (refusal !== undefined) throw new SnapshotError(basename(file), `${refusal}; refused before reading it`);
     const bytes = new Uint8Array(new SharedArrayBuffer(size));
     let at = 0;
     while (at < size) {
@@ -308,10 +316,25 @@ export function readSnapshotBytes(file: string): Uint8Array {
     }
     return at === size ? bytes : bytes.subarray(0, at);
   } catch (error) {
+    if (error instanceof SnapshotError) throw error;
     throw new SnapshotError(basename(file), `cannot be read: ${(error as Error).message}`);
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+/** Why a file of `size` bytes must not be read whole, from its size and first bytes alone; undefined when it may be. */
+function refusalBeforeReading(fd: number, size: number): string | undefined {
+  if (size > MAX_SNAPSHOT_BYTES) return `it is ${size} bytes, over the ${MAX_SNAPSHOT_BYTES}-byte limit for a snapshot`;
+  const head = Buffer.alloc(Math.min(size, HEADER_READ_LIMIT));
+  readSync(fd, head, 0, head.length, 0);
+  // Formats 1 and 2 (read only to be upgraded) are checked whole by their own decoder.
+  if (oldFormatVersionOf(head) !== undefined) return undefined;
+  const header = headerOfBytes(head);
+  if (header === undefined) return "it does not start with a snapshot header";
+  const declared = header.end + header.length;
+  if (header.length >= 0 && declared !== size) return `${declared > size ? "it is truncated: " : ""}its header declares ${declared} bytes but the file has ${size}`;
+  return undefined;
 }
 
 export function readSnapshot(file: string): { payload: SnapshotPayload; checksum: string; bytes: Uint8Array } {

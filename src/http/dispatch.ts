@@ -15,7 +15,7 @@ import { chooseEncoding, encodedBody, matchesIfNoneMatch, type Encoding } from "
 import { cacheControlOf, errorReply, ownedReply, type Reply } from "./reply.js";
 import type { RouteDefinition, Router } from "./router.js";
 import type { RequestStats } from "../ops/request-stats.js";
-import { ADDRESS_POLICY, KEY_POLICY, REGISTRATION_POLICY, rateLimitLines, refillPerMs, type SharedKeyBuckets, type TakeResult, type TokenBuckets } from "./token-buckets.js";
+import { ADDRESS_POLICY, KEY_POLICY, OWNER_POLICY, REGISTRATION_POLICY, rateLimitLines, refillPerMs, type SharedKeyBuckets, type TakeResult, type TokenBuckets } from "./token-buckets.js";
 
 export interface IncomingRequest {
   method: string;
@@ -30,6 +30,8 @@ export interface IncomingRequest {
   address(): string;
   body: Buffer | undefined;
   isBodyTooLarge: boolean;
+  /** A request header that must not be believed (a second Content-Length): answered 400 before anything else. */
+  badHeader?: string;
 }
 
 export interface Outgoing {
@@ -65,6 +67,8 @@ export interface DispatchOptions {
   buckets: TokenBuckets;
   /** Registrations per client address (REGISTRATION_POLICY), shared by every worker like `buckets`. */
   registrationBuckets: TokenBuckets;
+  /** Per key, for the owner routes (OWNER_POLICY), shared by every worker like `buckets`. */
+  ownerBuckets: TokenBuckets;
   /** With REDIS_URL: the key buckets every replica shares (address buckets stay per replica). */
   sharedBuckets?: SharedKeyBuckets | undefined;
   now: () => number;
@@ -157,6 +161,10 @@ export class Dispatcher {
     try {
       if (request.method === "OPTIONS" && this.corsOrigin(request.origin) !== undefined) {
         return this.preflight(request, requestId);
+      }
+      if (request.badHeader !== undefined) {
+        const error = new ApiError("INVALID_PARAMETER", { parameter: request.badHeader, reason: "given more than once" }, `The ${request.badHeader} header is given more than once`);
+        return { ...this.respond(request, requestId, "(bad request)", errorReply(error, requestId), undefined), shouldClose: true };
       }
       const line = this.answeredLine(request);
       const answered = line === undefined ? undefined : this.answered?.get(line);
@@ -265,7 +273,7 @@ export class Dispatcher {
     const apiError = error instanceof ApiError ? error : new ApiError("INTERNAL_ERROR");
     if (apiError.code === "RATE_LIMIT_EXCEEDED" || apiError.code === "REGISTRATION_RATE_LIMIT") {
       if (limit === undefined) limit = (error as ApiError & { limit?: Limit }).limit;
-      if (this.options.stats) this.options.stats.rateLimited[limit?.policy === "free" || limit?.policy === "custom" ? "key" : "address"] += 1;
+      if (this.options.stats) this.options.stats.rateLimited[limit?.policy === "free" || limit?.policy === "custom" || limit?.policy === "owner" ? "key" : "address"] += 1;
     }
     return { reply: errorReply(apiError, requestId), limit };
   }
@@ -309,9 +317,18 @@ export class Dispatcher {
       throw new ApiError(key.length === 0 ? "MISSING_API_KEY" : "INVALID_API_KEY");
     }
     const capacity = verified.rateLimit;
-    // Past the slots allocated at boot, keys share buckets (stricter, never laxer) instead of failing.
-    const slot = verified.slot % buckets.keySlots;
+    // One bucket per key record, always: the buckets grow with the key store.
+    const slot = buckets.keySlot(verified.slot);
     const policy = capacity === KEY_POLICY.capacity ? "free" : "custom";
+    if (route.isOwnerAction === true) {
+      // The owner's bucket is refused on its own; the key's bucket is only read, for the headers and usage.
+      const owners = this.options.ownerBuckets;
+      const ownerSlot = owners.keySlot(verified.slot);
+      const owned = owners.take(ownerSlot, OWNER_POLICY.capacity, refillPerMs(OWNER_POLICY.capacity, OWNER_POLICY.windowSeconds), now);
+      ensureAllowed({ result: owned, capacity: OWNER_POLICY.capacity, windowSeconds: OWNER_POLICY.windowSeconds, policy: "owner", slot: ownerSlot, buckets: owners, key: verified, presentedKey: key });
+      const result = buckets.peek(slot, capacity, refillPerMs(capacity, KEY_POLICY.windowSeconds), now);
+      return { result, capacity, windowSeconds: KEY_POLICY.windowSeconds, policy, slot, buckets, key: verified, presentedKey: key };
+    }
     const shared = this.options.sharedBuckets;
     if (shared === undefined) {
       const result = buckets.take(slot, capacity, refillPerMs(capacity, KEY_POLICY.windowSeconds), now);
@@ -351,7 +368,8 @@ export class Dispatcher {
     }
     const origin = this.corsOrigin(request.origin);
     if (origin !== undefined) headers += `\r\nAccess-Control-Allow-Origin: ${origin}\r\nAccess-Control-Expose-Headers: ${EXPOSED_HEADERS}`;
-    if (origin !== undefined && origin !== "*") headers += "\r\nVary: Origin";
+    // Whenever CORS is on the answer depends on Origin (with it, Access-Control-Allow-Origin; without, none), `*` included.
+    if (this.options.corsOrigins.length > 0) headers += "\r\nVary: Origin";
     if (reply.headers) for (const [name, value] of reply.headers) headers += `\r\n${name}: ${value}`;
     const shouldClose = this.options.isDraining();
     const keySlot = limit?.key === undefined ? -1 : limit.key.slot;
@@ -374,7 +392,7 @@ export class Dispatcher {
     return {
       status: 204,
       headers: `X-Request-Id: ${requestId}\r\nAccess-Control-Allow-Origin: ${origin}\r\nAccess-Control-Allow-Methods: GET, HEAD, POST, DELETE, OPTIONS`
-        + `\r\nAccess-Control-Allow-Headers: X-API-Key, Content-Type, If-None-Match\r\nAccess-Control-Max-Age: 600${origin === "*" ? "" : "\r\nVary: Origin"}`,
+        + "\r\nAccess-Control-Allow-Headers: X-API-Key, Content-Type, If-None-Match\r\nAccess-Control-Max-Age: 600\r\nVary: Origin",
       body: null,
       contentLength: 0,
       route: "(preflight)",

@@ -5,7 +5,7 @@
 
 import { ERROR_TABLE, type ErrorCode } from "../query/api-error.js";
 import type { ParamSchema } from "../query/params.js";
-import { ADDRESS_POLICY, KEY_POLICY, REGISTRATION_POLICY } from "./token-buckets.js";
+import { ADDRESS_POLICY, KEY_POLICY, OWNER_POLICY, REGISTRATION_POLICY } from "./token-buckets.js";
 import { COMPONENT_SCHEMAS, envelopeSchema, ref } from "./response-schemas.js";
 import type { Method, RouteDefinition } from "./router.js";
 
@@ -196,7 +196,9 @@ function shareableParameters(routes: readonly RouteDefinition[]): Map<string, Sh
 }
 
 function describeAccess(route: RouteDefinition, isCacheable: boolean): string {
-  const access = route.access === "key"
+  const access = route.access === "key" && route.isOwnerAction === true
+    ? `Needs an API key but no token from its bucket (an emptied bucket cannot lock its owner out); limited to ${OWNER_POLICY.capacity} requests per minute per key (policy \`"owner"\`).`
+    : route.access === "key"
     ? "Needs an API key; takes one token from its bucket."
     : route.access === "address"
       ? `No API key; limited to ${ADDRESS_POLICY.capacity} requests per minute per client address.`

@@ -36,6 +36,12 @@ export interface RouteDefinition {
   response?: RouteResponse;
   /** Error codes it answers with beyond those its access, path parameters and method imply. */
   errors?: readonly ErrorCode[];
+  /**
+   * The key's owner acting on it (usage, regenerate, revoke): a valid key is needed but no token from
+   * its bucket, so a thief who empties the bucket cannot stop the owner; a small bucket of their own
+   * per key (OWNER_POLICY) keeps them from being a way to flood.
+   */
+  isOwnerAction?: boolean;
   /** Synchronous for every read; a promise only where the route writes (keys), off the GET path. */
   handle: (context: RequestContext) => Reply | Promise<Reply>;
 }

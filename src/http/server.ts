@@ -4,7 +4,7 @@
 
 import type { HttpRequest, HttpResponse } from "uWebSockets.js";
 import type { Dispatcher, IncomingRequest, Outgoing } from "./dispatch.js";
-import { createClientAddress, type ProxyTrust } from "./trust-proxy.js";
+import { addressKey, createClientAddress, DEFAULT_IPV6_PREFIX, type ProxyTrust } from "./trust-proxy.js";
 import { loadUws } from "./uws.js";
 import { attachLive, type LiveHub, type LiveOptions } from "./live.js";
 
@@ -47,6 +47,8 @@ export interface ServerOptions {
   trustProxy?: ProxyTrust | undefined;
   /** GET /api/live (the change stream); without it the route answers 426 and nothing upgrades. */
   live?: LiveOptions | undefined;
+  /** IPv6 clients are limited per this prefix (bits); default 64. */
+  ipv6Prefix?: number;
   onResponse?: (outgoing: Outgoing, request: IncomingRequest, durationMs: number) => void;
 }
 
@@ -55,6 +57,7 @@ export function startServer(options: ServerOptions): Promise<HttpServer> {
   const app = uWS.App();
   const clientAddress = createClientAddress(options.trustProxy);
   const isProxyTrusted = options.trustProxy !== undefined;
+  const ipv6Prefix = options.ipv6Prefix ?? DEFAULT_IPV6_PREFIX;
   const counter = { inFlight: 0, lastRequestAt: performance.now() };
   const release = () => { counter.inFlight--; };
   const finish = (res: HttpResponse, request: IncomingRequest, started: number, outgoing: Outgoing) => {
@@ -86,7 +89,7 @@ export function startServer(options: ServerOptions): Promise<HttpServer> {
   };
   const readRequest = (res: HttpResponse, req: HttpRequest): IncomingRequest => {
     // Read now (req is only valid in this call), and only when it can matter.
-    const forwardedFor = isProxyTrusted ? req.getHeader("x-forwarded-for") : "";
+    const forwardedFor = isProxyTrusted ? forwardedForOf(req) : "";
     return {
       method: req.getCaseSensitiveMethod().toUpperCase(),
       url: req.getUrl(),
@@ -97,7 +100,7 @@ export function startServer(options: ServerOptions): Promise<HttpServer> {
       contentType: req.getHeader("content-type"),
       origin: req.getHeader("origin"),
       // Valid while the response is: the dispatcher runs before any answer is written.
-      address: () => clientAddress(Buffer.from(res.getRemoteAddressAsText()).toString("latin1"), forwardedFor),
+      address: () => addressKey(clientAddress(Buffer.from(res.getRemoteAddressAsText()).toString("latin1"), forwardedFor), ipv6Prefix),
       body: undefined,
       isBodyTooLarge: false,
     };
@@ -111,6 +114,13 @@ export function startServer(options: ServerOptions): Promise<HttpServer> {
     counter.inFlight++;
     counter.lastRequestAt = started;
     const request = readRequest(res, req);
+    // Two lengths for one body: whichever we read, a proxy in front may have read the other
+    // (request smuggling). Refused before the body, and the connection is closed.
+    if (req.getHeader("content-length") !== "" && headerCount(req, "content-length") > 1) {
+      request.badHeader = "Content-Length";
+      answer(res, request, started);
+      return;
+    }
     if (request.method !== "POST" && request.method !== "PUT" && request.method !== "PATCH") {
       answer(res, request, started);
       return;
@@ -143,6 +153,26 @@ export function startServer(options: ServerOptions): Promise<HttpServer> {
       });
     });
   });
+}
+
+/**
+ * Every X-Forwarded-For line, joined in order: getHeader reads only the first, and a proxy that
+ * appends a line of its own (HAProxy's `option forwardfor`) would leave the client's line to be read.
+ */
+function forwardedForOf(req: HttpRequest): string {
+  let joined = "";
+  req.forEach((name, value) => {
+    if (name === "x-forwarded-for") joined = joined.length === 0 ? value : `${joined},${value}`;
+  });
+  return joined;
+}
+
+function headerCount(req: HttpRequest, wanted: string): number {
+  let count = 0;
+  req.forEach((name) => {
+    if (name === wanted) count++;
+  });
+  return count;
 }
 
 /** The dispatcher has its own funnel; this only guards the process against a bug in it. */

@@ -1,6 +1,8 @@
 // Rate-limit token buckets kept in one SharedArrayBuffer, so every worker thread draws from the same
 // buckets ("500" means 500 for the whole server). Pure arithmetic on injected time; it never reads a clock.
 
+import { createHmac, randomFillSync } from "node:crypto";
+
 /** The outcome of one take (or a peek), already rounded the way the headers need it. */
 export interface TakeResult {
   readonly isAllowed: boolean;
@@ -27,9 +29,18 @@ export const REGISTRATION_POLICY = { capacity: 5, windowSeconds: 3600 } as const
 /** Registration buckets (an address-only TokenBuckets of its own) are chosen by hash among this many. */
 export const REGISTRATION_SLOTS = 4096;
 
-/** Key slots are the key file's record indices; 4096 records is far beyond any self-hosted install. */
+/**
+ * Per API key, for its owner's actions on it (usage, regenerate, revoke), which take no token from
+ * the key's bucket: a thief who empties that bucket cannot lock the owner out, and these routes
+ * still cannot be used to flood (30 a minute per key, a bucket of their own).
+ */
+export const OWNER_POLICY = { capacity: 30, windowSeconds: 60 } as const satisfies RateLimitPolicy;
+
+/** Key slots allocated at first; the space grows with the key store (one bucket per record, never shared). */
 export const KEY_SLOTS = 4096;
-/** Address buckets are chosen by hash among this many. */
+/** The most key records the buckets and usage rings can grow to (address space reserved, not memory). */
+export const MAX_KEY_SLOTS = 1 << 22;
+/** Address buckets are chosen by keyed hash among this many. */
 export const ADDRESS_SLOTS = 65_536;
 
 /** Tokens per millisecond for `capacity` tokens refilled evenly over `windowSeconds`. */
@@ -37,12 +48,16 @@ export function refillPerMs(capacity: number, windowSeconds: number): number {
   return capacity / (windowSeconds * 1000);
 }
 
-// Float64 fields per slot, and their offsets.
-const FIELDS = 2;
+// Per slot, 24 bytes: Float64 tokens, Float64 updatedAt (ms; 0 = never used, i.e. full), Int32 spin
+// lock (0 free, 1 held), 4 bytes of padding so the next slot's floats stay 8-byte aligned.
+const SLOT_BYTES = 24;
+const FLOATS_PER_SLOT = SLOT_BYTES / Float64Array.BYTES_PER_ELEMENT;
+const INTS_PER_SLOT = SLOT_BYTES / Int32Array.BYTES_PER_ELEMENT;
 const TOKENS = 0;
 const UPDATED_AT = 1;
-const FLOAT_BYTES = Float64Array.BYTES_PER_ELEMENT * FIELDS;
-const LOCK_BYTES = Int32Array.BYTES_PER_ELEMENT;
+const LOCK = 4;
+/** The address hash's secret, drawn when the buffer is allocated, at its start. */
+const SECRET_BYTES = 32;
 const UNLOCKED = 0;
 const LOCKED = 1;
 // Continuous refill at rates like 500/3 600 000 per ms leaves float dust (0.9999999999999998 tokens
@@ -51,14 +66,14 @@ const LOCKED = 1;
 const EPSILON = 1e-9;
 
 /**
- * Layout of `buffer`, for `slotCount = keySlots + addressSlots` slots:
- *   bytes [0, 16·slotCount)                    Float64 pairs: tokens, updatedAt (ms; 0 = never used, i.e. full)
- *   bytes [16·slotCount, 20·slotCount)         Int32 spin lock per slot (0 free, 1 held)
- * Floats first so the Float64Array view starts 8-byte aligned whatever the slot count.
+ * Layout of `buffer` (a growable SharedArrayBuffer every worker views):
+ *   bytes [0, 32)                              the secret of the address hash (random, drawn at allocation)
+ *   then SLOT_BYTES per slot: address slots [0, addressSlots), then key slots, one per key record.
  *
- * Slots [0, keySlots) belong to API keys (slot = the key's KeyRegistry slot). Slots
- * [keySlots, keySlots + addressSlots) belong to client addresses, chosen by hash: two addresses
- * that collide share one bucket, which is stricter for both and never laxer for either.
+ * Address slots are chosen by a keyed hash (HMAC-SHA-256 with the secret), so nobody can compute an
+ * address that shares another's bucket; two that collide by chance share one, stricter for both.
+ * Key slots follow the address slots and grow with the key store (`keySlot` grows the buffer, which
+ * every thread's length-tracking views then see): every key record has a bucket of its own.
  *
  * `now` is a positive millisecond timestamp from a clock every thread shares (Date.now(), or
  * performance.timeOrigin + performance.now()): performance.now() alone starts at 0 in each worker,
@@ -66,34 +81,50 @@ const EPSILON = 1e-9;
  */
 export class TokenBuckets {
   readonly buffer: SharedArrayBuffer;
-  readonly keySlots: number;
   readonly addressSlots: number;
   readonly #numbers: Float64Array;
   readonly #locks: Int32Array;
+  readonly #secret: Buffer;
 
   static byteLength(keySlots: number, addressSlots: number): number {
-    return (keySlots + addressSlots) * (FLOAT_BYTES + LOCK_BYTES);
+    return SECRET_BYTES + (keySlots + addressSlots) * SLOT_BYTES;
   }
 
-  /** Allocates fresh (all full) buckets, or views an existing buffer another thread allocated with the same sizes. */
+  /** Allocates fresh (all full) buckets, or views an existing buffer another thread allocated with the same address slots. */
   constructor(keySlots: number, addressSlots: number, buffer?: SharedArrayBuffer) {
-    if (!Number.isSafeInteger(keySlots) || keySlots < 0) throw new RangeError(`keySlots must be a whole number ≥ 0, got ${keySlots}`);
+    if (!Number.isSafeInteger(keySlots) || keySlots < 0 || keySlots > MAX_KEY_SLOTS) throw new RangeError(`keySlots must be a whole number from 0 to ${MAX_KEY_SLOTS}, got ${keySlots}`);
     if (!Number.isSafeInteger(addressSlots) || addressSlots < 1) throw new RangeError(`addressSlots must be a whole number ≥ 1, got ${addressSlots}`);
-    const byteLength = TokenBuckets.byteLength(keySlots, addressSlots);
-    if (buffer !== undefined && buffer.byteLength !== byteLength) {
-      throw new RangeError(`the shared buffer holds ${buffer.byteLength} bytes; ${keySlots} + ${addressSlots} slots need ${byteLength}`);
+    const maxByteLength = TokenBuckets.byteLength(MAX_KEY_SLOTS, addressSlots);
+    if (buffer !== undefined && (!buffer.growable || buffer.maxByteLength !== maxByteLength || buffer.byteLength < TokenBuckets.byteLength(0, addressSlots))) {
+      throw new RangeError(`the shared buffer (${buffer.byteLength} of ${buffer.maxByteLength} bytes) was not made for ${addressSlots} address slots`);
     }
-    const slotCount = keySlots + addressSlots;
-    this.buffer = buffer ?? new SharedArrayBuffer(byteLength);
-    this.keySlots = keySlots;
+    if (buffer === undefined) {
+      buffer = new SharedArrayBuffer(TokenBuckets.byteLength(keySlots, addressSlots), { maxByteLength });
+      randomFillSync(new Uint8Array(buffer, 0, SECRET_BYTES));
+    }
+    this.buffer = buffer;
     this.addressSlots = addressSlots;
-    this.#numbers = new Float64Array(this.buffer, 0, slotCount * FIELDS);
-    this.#locks = new Int32Array(this.buffer, slotCount * FLOAT_BYTES, slotCount);
+    // Length-tracking views: they follow the buffer as any thread grows it.
+    this.#numbers = new Float64Array(this.buffer, SECRET_BYTES);
+    this.#locks = new Int32Array(this.buffer, SECRET_BYTES);
+    this.#secret = Buffer.from(new Uint8Array(this.buffer, 0, SECRET_BYTES));
   }
 
-  /** The bucket of a client address: FNV-1a (32-bit) of the string, modulo the address slots. */
+  /** Key slots the buffer holds now (it grows on demand, up to MAX_KEY_SLOTS). */
+  get keySlots(): number {
+    return (this.buffer.byteLength - SECRET_BYTES) / SLOT_BYTES - this.addressSlots;
+  }
+
+  /** The bucket of a client address (already reduced by clientKey): a keyed hash, modulo the address slots. */
   addressSlot(address: string): number {
-    return this.keySlots + (fnv1a32(address) % this.addressSlots);
+    return createHmac("sha256", this.#secret).update(address).digest().readUInt32LE(0) % this.addressSlots;
+  }
+
+  /** The bucket of key record `index` (its KeyRegistry slot), growing the buffer when the store has grown past it. */
+  keySlot(index: number): number {
+    if (!Number.isSafeInteger(index) || index < 0 || index >= MAX_KEY_SLOTS) throw new RangeError(`key slot ${index} is outside 0..${MAX_KEY_SLOTS - 1}`);
+    if (index >= this.keySlots) this.#grow(index + 1);
+    return this.addressSlots + index;
   }
 
   /** Takes one token if there is a whole one. Refill is continuous, capped at capacity. */
@@ -131,6 +162,17 @@ export class TokenBuckets {
     this.#unlock(slot);
   }
 
+  /** At least `keySlots` key slots: doubling, so a growing store grows the buffer rarely. New bytes are zero (full buckets). */
+  #grow(keySlots: number): void {
+    const wanted = Math.min(MAX_KEY_SLOTS, Math.max(keySlots, this.keySlots * 2));
+    try {
+      this.buffer.grow(TokenBuckets.byteLength(wanted, this.addressSlots));
+    } catch (error) {
+      // Another thread grew it meanwhile, possibly further: fine as long as the slot is there now.
+      if (this.keySlots < keySlots) throw error;
+    }
+  }
+
   /** Tokens in the bucket at `now`; call with the slot's lock held. */
   #refilled(at: number, capacity: number, refillPerMs: number, now: number): number {
     const updatedAt = this.#numbers[at + UPDATED_AT] ?? 0;
@@ -144,20 +186,21 @@ export class TokenBuckets {
       // A slot outside the buffer is a sizing bug in the caller; sharing some other bucket silently would be worse.
       throw new RangeError(`rate-limit slot ${slot} is outside 0..${this.keySlots + this.addressSlots - 1}`);
     }
-    return slot * FIELDS;
+    return slot * FLOATS_PER_SLOT;
   }
 
   // A spin lock, not Atomics.wait: the main thread may not block, and the critical section is a
   // handful of float operations that cannot throw, so a holder always releases within nanoseconds.
   // Atomics are sequentially consistent, which orders the plain Float64 reads and writes inside.
   #lock(slot: number): void {
-    while (Atomics.compareExchange(this.#locks, slot, UNLOCKED, LOCKED) !== UNLOCKED) {
+    const at = slot * INTS_PER_SLOT + LOCK;
+    while (Atomics.compareExchange(this.#locks, at, UNLOCKED, LOCKED) !== UNLOCKED) {
       // spin
     }
   }
 
   #unlock(slot: number): void {
-    Atomics.store(this.#locks, slot, UNLOCKED);
+    Atomics.store(this.#locks, slot * INTS_PER_SLOT + LOCK, UNLOCKED);
   }
 }
 
@@ -185,16 +228,6 @@ export interface SharedKeyBuckets {
   takeShared(id: string, slot: number, capacity: number, now: number): Promise<TakeResult>;
   /** Gives back the token a request took (a 304 costs nothing). */
   refund(id: string, slot: number, capacity: number): void;
-}
-
-/** 32-bit FNV-1a over UTF-16 code units: cheap, well spread for short strings like addresses. */
-export function fnv1a32(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
 }
 
 /**

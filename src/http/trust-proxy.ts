@@ -70,3 +70,47 @@ function forwardedEntry(text: string): string | undefined {
   else if (entry.indexOf(":") !== -1 && entry.indexOf(":") === entry.lastIndexOf(":")) entry = entry.slice(0, entry.indexOf(":"));
   return isIP(entry) === 0 ? undefined : normaliseAddress(entry);
 }
+
+/** IPv6 clients are counted per this prefix by default: one /64 is one subscriber's network, and a host picks any address in it. */
+export const DEFAULT_IPV6_PREFIX = 64;
+
+/**
+ * What a client address is limited under: an IPv4 address as it is, an IPv6 address reduced to its
+ * first `ipv6Prefix` bits (`2001:db8:1:2:a:b:c:d` → `2001:db8:1:2::/64`), so one host cannot hop
+ * between the addresses of its own network to get fresh buckets. Anything unparsable stays as it is.
+ */
+export function addressKey(address: string, ipv6Prefix: number): string {
+  if (isIP(address) !== 6 || ipv6Prefix >= 128) return address;
+  const groups = ipv6Groups(address);
+  if (groups === undefined) return address;
+  let key = "";
+  for (let i = 0; i < 8; i++) {
+    const bits = Math.max(0, Math.min(16, ipv6Prefix - i * 16));
+    const group = bits === 0 ? 0 : (groups[i] as number) & ((0xffff << (16 - bits)) & 0xffff);
+    key += (i === 0 ? "" : ":") + group.toString(16);
+  }
+  return `${key}/${ipv6Prefix}`;
+}
+
+/** The eight 16-bit groups of a valid IPv6 address (`::` expanded, a trailing dotted IPv4 split in two). */
+function ipv6Groups(address: string): number[] | undefined {
+  let text = address;
+  const tail: number[] = [];
+  const dotted = text.lastIndexOf(":");
+  if (text.indexOf(".", dotted) !== -1) {
+    const parts = text.slice(dotted + 1).split(".").map(Number);
+    tail.push(((parts[0] ?? 0) << 8) | (parts[1] ?? 0), ((parts[2] ?? 0) << 8) | (parts[3] ?? 0));
+    text = `${text.slice(0, dotted + 1)}0:0`;
+  }
+  const [head = "", rest] = text.split("::");
+  const parse = (part: string) => (part.length === 0 ? [] : part.split(":").map((group) => parseInt(group, 16)));
+  let groups: number[];
+  if (rest === undefined) groups = parse(head);
+  else {
+    const left = parse(head);
+    const right = parse(rest);
+    groups = [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
+  }
+  if (tail.length === 2) groups.splice(6, 2, ...tail);
+  return groups.length === 8 && groups.every((group) => Number.isInteger(group) && group >= 0 && group <= 0xffff) ? groups : undefined;
+}

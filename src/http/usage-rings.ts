@@ -2,6 +2,8 @@
 // the last request and a ring of the last ten requests (route template, method, status, response
 // time, timestamp). Never the key, never a query string. Pure arithmetic on injected values.
 
+import { MAX_KEY_SLOTS } from "./token-buckets.js";
+
 /** Recent requests kept per key. */
 export const RECENT_REQUESTS = 10;
 
@@ -37,8 +39,8 @@ const FLOATS = 2 + 2 * RECENT_REQUESTS;
 const TOTAL = 0;
 const LAST_AT = 1;
 const RING_FLOATS = 2;
-// Int32 fields per slot: lock, owner (key slot + 1; 0 = unused), next ring position, then
-// (route code << 8 | method code, status) per ring entry.
+// Int32 fields per slot, after its floats: lock, owner (key slot + 1; 0 = unused), next ring
+// position, then (route code << 8 | method code, status) per ring entry.
 const INTS = 3 + 2 * RECENT_REQUESTS;
 const LOCK = 0;
 const OWNER = 1;
@@ -46,18 +48,21 @@ const NEXT = 2;
 const RING_INTS = 3;
 const UNLOCKED = 0;
 const LOCKED = 1;
+/** One slot's bytes, floats then ints, padded so the next slot's floats stay 8-byte aligned. */
+const SLOT_BYTES = Math.ceil((FLOATS * 8 + INTS * 4) / 8) * 8;
+const FLOAT_STRIDE = SLOT_BYTES / 8;
+const INT_STRIDE = SLOT_BYTES / 4;
 
 /**
- * Layout of `buffer` for `slots` slots: Float64 block first (8-byte aligned), then the Int32 block.
- * A key's record index picks slot `index % slots`; the slot remembers whose it is, so a key past the
- * slot count that shares a slot resets it when it takes over and never sees another key's requests.
+ * Layout of `buffer` (a growable SharedArrayBuffer): SLOT_BYTES per key record, its Float64 fields
+ * then its Int32 fields. A key's record index is its slot, and the buffer grows with the key store
+ * (doubling, up to MAX_KEY_SLOTS), so no two keys ever share a ring.
  *
  * Route templates are stored as their index in `routes`, which every thread builds identically from
  * the same route table.
  */
 export class UsageRings {
   readonly buffer: SharedArrayBuffer;
-  readonly slots: number;
   readonly #floats: Float64Array;
   readonly #ints: Int32Array;
   readonly #listRoutes: () => readonly string[];
@@ -65,21 +70,30 @@ export class UsageRings {
   #routeCodes: Map<string, number> | undefined;
 
   static byteLength(slots: number): number {
-    return slots * (FLOATS * Float64Array.BYTES_PER_ELEMENT + INTS * Int32Array.BYTES_PER_ELEMENT);
+    return slots * SLOT_BYTES;
+  }
+
+  /** A growable buffer of `slots` slots at first, for `new UsageRings(…, buffer)` in other threads. */
+  static allocate(slots: number): SharedArrayBuffer {
+    if (!Number.isSafeInteger(slots) || slots < 1 || slots > MAX_KEY_SLOTS) throw new RangeError(`slots must be a whole number from 1 to ${MAX_KEY_SLOTS}, got ${slots}`);
+    return new SharedArrayBuffer(UsageRings.byteLength(slots), { maxByteLength: UsageRings.byteLength(MAX_KEY_SLOTS) });
   }
 
   /** `routes` is called once, on first use: the route table may be built after the rings (it holds the routes that read them). */
   constructor(slots: number, routes: () => readonly string[], buffer?: SharedArrayBuffer) {
-    if (!Number.isSafeInteger(slots) || slots < 1) throw new RangeError(`slots must be a whole number ≥ 1, got ${slots}`);
-    const byteLength = UsageRings.byteLength(slots);
-    if (buffer !== undefined && buffer.byteLength !== byteLength) {
-      throw new RangeError(`the shared buffer holds ${buffer.byteLength} bytes; ${slots} usage slots need ${byteLength}`);
+    if (buffer !== undefined && (!buffer.growable || buffer.maxByteLength !== UsageRings.byteLength(MAX_KEY_SLOTS))) {
+      throw new RangeError(`the shared buffer (${buffer.byteLength} of ${buffer.maxByteLength} bytes) was not made by UsageRings.allocate`);
     }
-    this.buffer = buffer ?? new SharedArrayBuffer(byteLength);
-    this.slots = slots;
-    this.#floats = new Float64Array(this.buffer, 0, slots * FLOATS);
-    this.#ints = new Int32Array(this.buffer, slots * FLOATS * Float64Array.BYTES_PER_ELEMENT, slots * INTS);
+    this.buffer = buffer ?? UsageRings.allocate(slots);
+    // Length-tracking views: they follow the buffer as any thread grows it.
+    this.#floats = new Float64Array(this.buffer);
+    this.#ints = new Int32Array(this.buffer);
     this.#listRoutes = routes;
+  }
+
+  /** Slots the buffer holds now. */
+  get slots(): number {
+    return this.buffer.byteLength / SLOT_BYTES;
   }
 
   #codes(): Map<string, number> {
@@ -94,10 +108,10 @@ export class UsageRings {
   /** Adds one request of key `keySlot` (its KeyRegistry slot). `route` is a template from the table; anything else is not recorded. */
   record(keySlot: number, route: string, method: string, status: number, ms: number, now: number): void {
     const routeCode = this.#codes().get(route);
-    if (routeCode === undefined || keySlot < 0) return;
-    const slot = keySlot % this.slots;
-    const floatAt = slot * FLOATS;
-    const intAt = slot * INTS;
+    if (routeCode === undefined || keySlot < 0 || keySlot >= MAX_KEY_SLOTS) return;
+    if (keySlot >= this.slots) this.#grow(keySlot + 1);
+    const floatAt = keySlot * FLOAT_STRIDE;
+    const intAt = keySlot * INT_STRIDE + FLOATS * 2;
     this.#lock(intAt);
     if (this.#ints[intAt + OWNER] !== keySlot + 1) this.#takeOver(floatAt, intAt, keySlot);
     const position = this.#ints[intAt + NEXT] as number;
@@ -113,9 +127,9 @@ export class UsageRings {
 
   /** What key `keySlot` has done, newest request first. */
   read(keySlot: number): UsageSummary {
-    const slot = keySlot % this.slots;
-    const floatAt = slot * FLOATS;
-    const intAt = slot * INTS;
+    if (keySlot < 0 || keySlot >= this.slots) return { totalRequests: 0, lastRequest: null, recentRequests: [] };
+    const floatAt = keySlot * FLOAT_STRIDE;
+    const intAt = keySlot * INT_STRIDE + FLOATS * 2;
     this.#lock(intAt);
     const isOwner = this.#ints[intAt + OWNER] === keySlot + 1;
     const total = isOwner ? (this.#floats[floatAt + TOTAL] as number) : 0;
@@ -147,7 +161,18 @@ export class UsageRings {
     };
   }
 
-  /** A key takes over a slot last used by another (only past the slot count): its counts start at zero. */
+  /** At least `slots` slots: doubling, so a growing store grows the buffer rarely. New bytes are zero. */
+  #grow(slots: number): void {
+    const wanted = Math.min(MAX_KEY_SLOTS, Math.max(slots, this.slots * 2));
+    try {
+      this.buffer.grow(UsageRings.byteLength(wanted));
+    } catch (error) {
+      // Another thread grew it meanwhile, possibly further: fine as long as the slot is there now.
+      if (this.slots < slots) throw error;
+    }
+  }
+
+  /** A slot's first use (zeroed memory, owner 0): it becomes this key's. */
   #takeOver(floatAt: number, intAt: number, keySlot: number): void {
     this.#floats.fill(0, floatAt, floatAt + FLOATS);
     this.#ints.fill(0, intAt + NEXT, intAt + INTS);

@@ -5,7 +5,7 @@ import { realpathSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import {
-  createKey, KeyStoreError, listKeys, regenerateKey, revokeKey, toKeyInfo, withNewKey, withRegeneratedKey, withRevokedKey,
+  createKey, escapeUnprintable, KeyStoreError, listKeys, regenerateKey, revokeKey, toKeyInfo, withNewKey, withRegeneratedKey, withRevokedKey,
   type CreateKeyOptions, type IssuedKey, type KeyInfo, type KeyOperationOptions,
 } from "./key-store.js";
 import { KEYS_USAGE } from "../usage.js";
@@ -166,7 +166,7 @@ async function runOn(target: KeyStoreTarget, commandName: Command, values: { ema
     case "revoke": {
       if (values.key === undefined) throw new UsageError("revoke needs --key.");
       const record = await target.revoke({ key: values.key, now: env.now() });
-      env.out(isJson ? JSON.stringify({ revoked: record.id }) : `Revoked key ${record.id} (${record.email}).`);
+      env.out(isJson ? JSON.stringify({ revoked: record.id }) : `Revoked key ${record.id} (${escapeUnprintable(record.email)}).`);
       return EXIT_OK;
     }
   }
@@ -188,9 +188,9 @@ function issuedJson({ key, record }: IssuedKey): string {
 }
 
 function issuedText(verb: "Created" | "Regenerated", { key, record }: IssuedKey): string {
-  const label = record.name === undefined ? "" : ` "${record.name}"`;
+  const label = record.name === undefined ? "" : ` "${escapeUnprintable(record.name)}"`;
   return [
-    `${verb} key ${record.id}${label} for ${record.email}, ${record.rateLimit} requests per hour.`,
+    `${verb} key ${record.id}${label} for ${escapeUnprintable(record.email)}, ${record.rateLimit} requests per hour.`,
     ...(verb === "Regenerated" ? ["The old key no longer works; a running server refuses it within a second."] : []),
     "",
     `  ${key}`,
@@ -211,7 +211,9 @@ function listTable(file: string, records: readonly KeyInfo[]): string {
   if (records.length === 0) return `No keys in ${file}.`;
   const rows = [
     ["ID", "EMAIL", "NAME", "RATE LIMIT", "CREATED", "STATUS"],
-    ...records.map((record) => [record.id, record.email, record.name ?? "-", String(record.rateLimit), record.createdAt, status(record)]),
+    // Records may come from a file edited by hand or written before such characters were refused:
+    // printed escaped, a name can neither forge a row nor clear the screen.
+    ...records.map((record) => [record.id, record.email, record.name ?? "-", String(record.rateLimit), record.createdAt, status(record)].map(escapeUnprintable)),
   ];
   const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0))) ?? [];
   return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join("  ").trimEnd()).join("\n");

@@ -68,6 +68,44 @@ const ID_SHAPE = /^k_[0-9a-f]{8}$/;
 const DIGEST_SHAPE = /^[0-9a-f]{64}$/;
 // Loose on purpose: catches typos like a missing "@" or domain without refusing unusual addresses.
 const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Control characters (C0, DEL, C1), line and paragraph separators, and invisible format characters (zero-width, bidi overrides, BOM). */
+const UNPRINTABLE = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
+const UNPRINTABLE_ALL = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+
+/** Whether `text` holds a character that could forge or hide output on a terminal (an escape sequence, a newline, a bidi override). */
+export function hasUnprintable(text: string): boolean {
+  return UNPRINTABLE.test(text);
+}
+
+/** `text` with every unprintable character written as `\u{…}`, for a terminal. */
+export function escapeUnprintable(text: string): string {
+  return text.replace(UNPRINTABLE_ALL, (character) => `\\u{${(character.codePointAt(0) as number).toString(16)}}`);
+}
+
+/** Mail providers known to ignore dots in the local part. */
+const DOTLESS_DOMAINS: ReadonlyMap<string, string> = new Map([["gmail.com", "gmail.com"], ["googlemail.com", "gmail.com"]]);
+
+/**
+ * The mailbox an e-mail address reaches, for the per-e-mail key limit: case folded, a trailing dot
+ * of the domain dropped, a `+tag` dropped (every provider that delivers plus-addresses ignores the
+ * tag; stricter, never laxer, elsewhere), and for Gmail the dots of the local part and googlemail.com.
+ */
+export function mailboxOf(email: string): string {
+  const lower = email.trim().toLowerCase();
+  const at = lower.lastIndexOf("@");
+  if (at < 0) return lower;
+  let local = lower.slice(0, at);
+  let domain = lower.slice(at + 1).replace(/\.+$/, "");
+  const plus = local.indexOf("+");
+  if (plus > 0) local = local.slice(0, plus);
+  const dotless = DOTLESS_DOMAINS.get(domain);
+  if (dotless !== undefined) {
+    local = local.replace(/\./g, "");
+    domain = dotless;
+  }
+  return `${local}@${domain}`;
+}
 const KEY_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
 // 252 = 7 × 36: bytes at or above it are dropped so every symbol is equally likely (no modulo bias).
 const UNBIASED_BYTE_LIMIT = Math.floor(256 / KEY_ALPHABET.length) * KEY_ALPHABET.length;
@@ -225,6 +263,9 @@ export interface KeyChange<T> {
  */
 export function withNewKey(store: KeyStoreFile, options: CreateKeyOptions): KeyChange<IssuedKey> {
   const email = options.email.trim();
+  for (const [field, text] of [["email", options.email], ["name", options.name ?? ""], ["purpose", options.purpose ?? ""]] as const) {
+    if (hasUnprintable(text)) throw new KeyStoreError(`the ${field} contains a control or invisible character`, "invalid");
+  }
   if (!EMAIL_SHAPE.test(email)) throw new KeyStoreError(`"${options.email}" is not an e-mail address`, "invalid");
   const rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
   if (!Number.isSafeInteger(rateLimit) || rateLimit < 1) {
@@ -232,8 +273,8 @@ export function withNewKey(store: KeyStoreFile, options: CreateKeyOptions): KeyC
   }
   const name = options.name?.trim();
   const purpose = options.purpose?.trim();
-  const lowerEmail = email.toLowerCase();
-  const activeForEmail = store.keys.filter((record) => record.revokedAt === undefined && record.email.toLowerCase() === lowerEmail);
+  const mailbox = mailboxOf(email);
+  const activeForEmail = store.keys.filter((record) => record.revokedAt === undefined && mailboxOf(record.email) === mailbox);
   if (activeForEmail.length >= MAX_ACTIVE_KEYS_PER_EMAIL) {
     throw new KeyStoreError(
       `${email} already has ${MAX_ACTIVE_KEYS_PER_EMAIL} active keys (${activeForEmail.map((record) => record.id).join(", ")}), ` +

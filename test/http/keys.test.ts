@@ -134,7 +134,7 @@ t.test("usage: holder, remaining, reset and the last ten requests by route templ
   t.equal(empty.body.data.totalRequests, 0);
   t.equal(empty.body.data.lastRequest, null);
   t.same(empty.body.data.recentRequests, []);
-  t.equal(empty.body.data.remaining, 499, "this request took a token");
+  t.equal(empty.body.data.remaining, 500, "the owner's usage takes no token from the key's bucket");
 
   const secret = "s3cr3t-query-value";
   await call(h, "GET", `/api/players?limit=1&team=${secret}`, { key: h.key });
@@ -196,7 +196,7 @@ t.test("regenerate: 201 with a new key; the old one is refused by the very next 
   t.equal(usage.body.data.totalRequests, 2, "the old key's requests stay in the history");
   t.equal(usage.body.data.recentRequests[0].endpoint, "/api/keys/regenerate");
   t.equal(usage.body.data.recentRequests[0].statusCode, 201);
-  t.equal(usage.body.data.remaining, 697, "the same bucket");
+  t.equal(usage.body.data.remaining, 699, "the same bucket (regenerate and usage take no token from it)");
   const records = listKeys(join(h.dir, "keys.json"));
   t.equal(records.length, 1, "the same record, not a new one");
   t.ok(records[0]?.regeneratedAt);

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { Worker } from "node:worker_threads";
 import t from "tap";
 import ts from "typescript";
-import { ADDRESS_POLICY, fnv1a32, KEY_POLICY, rateLimitLines, refillPerMs, TokenBuckets } from "../../src/http/token-buckets.js";
+import { ADDRESS_POLICY, KEY_POLICY, rateLimitLines, refillPerMs, TokenBuckets } from "../../src/http/token-buckets.js";
 
 const T0 = 1_740_000_000_000; // an arbitrary wall-clock instant, in ms
 const KEY_RATE = refillPerMs(KEY_POLICY.capacity, KEY_POLICY.windowSeconds);
@@ -111,7 +111,7 @@ t.test("two sets of views over one SharedArrayBuffer see the same buckets", asyn
   t.equal(first.addressSlot("192.0.2.7"), second.addressSlot("192.0.2.7"));
 });
 
-t.test("a buffer of the wrong size and a slot out of range are refused", async (t) => {
+t.test("a buffer made for other address slots and a slot out of range are refused", async (t) => {
   const buckets = new TokenBuckets(2, 3);
   t.equal(buckets.buffer.byteLength, TokenBuckets.byteLength(2, 3));
   t.throws(() => new TokenBuckets(2, 4, buckets.buffer), RangeError);
@@ -121,21 +121,35 @@ t.test("a buffer of the wrong size and a slot out of range are refused", async (
   t.throws(() => buckets.refund(1.5, 60), RangeError);
 });
 
-t.test("addressSlot is FNV-1a of the address, stable and within the address slots", async (t) => {
-  t.equal(fnv1a32(""), 0x811c9dc5);
-  t.equal(fnv1a32("a"), 0xe40c292c);
-  t.equal(fnv1a32("foobar"), 0xbf9cf968);
-  const buckets = new TokenBuckets(100, 64);
+t.test("every key record gets its own bucket: the buffer grows with the store, seen by every view", async (t) => {
+  const first = new TokenBuckets(4, 2);
+  const second = new TokenBuckets(4, 2, first.buffer);
   const slots = new Set<number>();
+  for (let index = 0; index < 10_000; index++) slots.add(first.keySlot(index));
+  t.equal(slots.size, 10_000, "no two records share a slot");
+  t.ok(first.keySlots >= 10_000 && second.keySlots === first.keySlots, "the other view sees the grown buffer");
+  const late = second.keySlot(9_999);
+  for (let i = 0; i < 500; i++) second.take(late, 500, KEY_RATE, T0);
+  t.equal(first.take(late, 500, KEY_RATE, T0).isAllowed, false, "the 10,000th key's bucket is one bucket across views");
+  t.equal(first.take(first.keySlot(9_999 - 4096), 500, KEY_RATE, T0).remaining, 499, "and not the one 4,096 records earlier");
+});
+
+t.test("address slots come from a keyed hash: stable, spread, and different under another secret", async (t) => {
+  const buckets = new TokenBuckets(100, 64);
+  const other = new TokenBuckets(100, 64);
+  const shared = new TokenBuckets(100, 64, buckets.buffer);
+  const slots = new Set<number>();
+  let differs = 0;
   for (let i = 0; i < 1000; i++) {
     const address = `10.0.${i >> 8}.${i & 255}`;
     const slot = buckets.addressSlot(address);
-    if (slot < 100 || slot >= 164) t.fail(`${address} → ${slot} is outside 100..163`);
-    if (buckets.addressSlot(address) !== slot) t.fail(`${address} is not stable`);
+    if (slot < 0 || slot >= 64) t.fail(`${address} → ${slot} is outside 0..63`);
+    if (buckets.addressSlot(address) !== slot || shared.addressSlot(address) !== slot) t.fail(`${address} is not stable`);
+    if (other.addressSlot(address) !== slot) differs++;
     slots.add(slot);
   }
-  t.equal(buckets.addressSlot("2001:db8::1"), 100 + (fnv1a32("2001:db8::1") % 64));
   t.ok(slots.size > 56, `1000 addresses spread over ${slots.size} of 64 slots`);
+  t.ok(differs > 900, `another secret places ${differs} of 1000 elsewhere`);
 });
 
 t.test("rate-limit headers carry the exact values", async (t) => {

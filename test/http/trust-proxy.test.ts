@@ -1,5 +1,5 @@
 import t from "tap";
-import { createClientAddress, normaliseAddress, parseTrustProxy } from "../../src/http/trust-proxy.js";
+import { addressKey, createClientAddress, normaliseAddress, parseTrustProxy } from "../../src/http/trust-proxy.js";
 
 const refuse = (reason: string) => new Error(reason);
 
@@ -43,4 +43,15 @@ t.test("normaliseAddress leaves everything but IPv4-mapped IPv6 alone", async (t
   t.equal(normaliseAddress("::FFFF:10.0.0.1"), "10.0.0.1");
   t.equal(normaliseAddress("::ffff:abcd"), "::ffff:abcd");
   t.equal(normaliseAddress("2001:db8::1"), "2001:db8::1");
+});
+
+t.test("an IPv6 client is counted per prefix (64 bits by default); IPv4 and unparsable text stay as they are", async (t) => {
+  t.equal(addressKey("2001:db8:1:2:a:b:c:d", 64), "2001:db8:1:2:0:0:0:0/64");
+  t.equal(addressKey("2001:DB8:1:2::ffff", 64), "2001:db8:1:2:0:0:0:0/64", "one network, any case, compressed or not");
+  t.equal(addressKey("2001:db8:1:2:a:b:c:d", 48), "2001:db8:1:0:0:0:0:0/48");
+  t.equal(addressKey("2001:db8:1:2:a:b:c:d", 56), "2001:db8:1:0:0:0:0:0/56");
+  t.equal(addressKey("2001:db8:1:2ff:a:b:c:d", 56), "2001:db8:1:200:0:0:0:0/56", "a prefix inside a group");
+  t.equal(addressKey("2001:db8::7", 128), "2001:db8::7");
+  t.equal(addressKey("203.0.113.9", 64), "203.0.113.9");
+  t.equal(addressKey("not an address", 64), "not an address");
 });

@@ -27,14 +27,15 @@ t.test("only route templates are recorded; other strings and unkeyed requests ar
   t.equal(rings.read(1).recentRequests[0]?.method, "OTHER");
 });
 
-t.test("a key past the slot count never sees the requests of the key it shares a slot with", async (t) => {
-  const rings = new UsageRings(4, () => ROUTES);
-  rings.record(1, "/api/teams", "GET", 200, 1, T0);
-  rings.record(1, "/api/teams", "GET", 200, 1, T0);
-  t.same(rings.read(5), { totalRequests: 0, lastRequest: null, recentRequests: [] }, "slot 5 shares ring 1 but not its history");
-  rings.record(5, "/api/players", "GET", 200, 1, T0 + 1);
-  t.equal(rings.read(5).totalRequests, 1, "its own count starts at zero");
-  t.equal(rings.read(1).totalRequests, 0, "and the first key's history went with the ring");
+t.test("a key past the first slots has a ring of its own: the 4,097th key's usage is its own", async (t) => {
+  const rings = new UsageRings(4096, () => ROUTES);
+  rings.record(0, "/api/teams", "GET", 200, 1, T0);
+  rings.record(0, "/api/teams", "GET", 200, 1, T0);
+  t.same(rings.read(4096), { totalRequests: 0, lastRequest: null, recentRequests: [] }, "nothing of key 0's");
+  rings.record(4096, "/api/players", "GET", 200, 1, T0 + 1);
+  t.equal(rings.read(4096).totalRequests, 1, "its own count");
+  t.equal(rings.read(0).totalRequests, 2, "and key 0's history is untouched");
+  t.ok(rings.slots > 4096, "the buffer grew");
 });
 
 t.test("views of one buffer share the counts, as worker threads do", async (t) => {
@@ -44,5 +45,7 @@ t.test("views of one buffer share the counts, as worker threads do", async (t) =
   second.record(2, "/api/players", "POST", 201, 1, T0 + 5);
   t.equal(first.read(2).totalRequests, 2);
   t.same(first.read(2).recentRequests.map((entry) => entry.endpoint), ["/api/players", "/api/teams"]);
-  t.throws(() => new UsageRings(8, () => ROUTES, first.buffer), /bytes/);
+  first.record(100, "/api/teams", "GET", 200, 1, T0);
+  t.equal(second.read(100).totalRequests, 1, "a slot one view grew the buffer for is seen by the other");
+  t.throws(() => new UsageRings(8, () => ROUTES, new SharedArrayBuffer(64)), /UsageRings.allocate/);
 });

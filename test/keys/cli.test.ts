@@ -182,3 +182,20 @@ t.test("run as a script it honours KEYS_FILE and sets the exit code", async (t) 
   t.equal(run("list", "--bogus").status, 2);
   t.equal(run("revoke", "--key", "2k_00000000000000000000000000000000").status, 1);
 });
+
+t.test("list prints names and e-mails escaped: a record cannot forge a row or clear the screen", async (t) => {
+  const file = keysFile(t.testdir());
+  await keys(file, "create", "--email", "a@b.co", "--name", "plain");
+  // A record written before such characters were refused, or by hand.
+  const store = JSON.parse(readFileSync(file, "utf8"));
+  store.keys[0].name = "evil\u001b[2J\nk_fake  forged@row  -  500";
+  store.keys[0].email = "a\u202e@b.co";
+  writeFileSync(file, JSON.stringify(store));
+  const run = await keys(file, "list");
+  t.equal(run.code, 0);
+  const printed = run.out.join("\n");
+  t.notOk(/[\u0000-\u001f\u007f\u202e]/.test(printed.replace(/\n/g, "")), "no control or bidi character reaches the terminal");
+  t.equal(printed.split("\n").length, 2, "a header and one row");
+  t.match(printed, /evil\\u\{1b\}\[2J\\u\{a\}k_fake/);
+  t.match(printed, /a\\u\{202e\}@b\.co/);
+});

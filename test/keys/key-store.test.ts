@@ -307,3 +307,20 @@ t.test("the key-change counter makes the registry re-read the file on its next c
   const refused = applyKeyOperation(file, { kind: "regenerate", key, now: LATER.toISOString() }, changes);
   t.same(refused.kind === "refused" ? refused.failure : refused.kind, "revoked");
 });
+
+t.test("the per-e-mail limit counts mailboxes: case, a trailing dot, plus-tags and Gmail's dots do not make a new one", async (t) => {
+  const file = keysFile(t.testdir());
+  for (const email of ["Ann.Lee+news@Gmail.com", "annlee@googlemail.com.", "ANNLEE+shop@gmail.com"]) createKey(file, { email, now: NOW });
+  t.throws(() => createKey(file, { email: "ann.lee@gmail.com", now: NOW }), { name: "KeyStoreError", message: /active keys/ });
+  for (const email of ["bob+a@example.org", "BOB@example.org.", "bob+b@EXAMPLE.org"]) createKey(file, { email, now: NOW });
+  t.throws(() => createKey(file, { email: "bob@example.org", now: NOW }), { name: "KeyStoreError", message: /active keys/ });
+  t.doesNotThrow(() => createKey(file, { email: "b.ob@example.org", now: NOW }), "dots only fold for Gmail");
+});
+
+t.test("control and invisible characters are refused in e-mails, names and purposes, naming the field", async (t) => {
+  const file = keysFile(t.testdir());
+  t.throws(() => createKey(file, { email: "a@b.co", name: "x\u001b[2J", now: NOW }), { name: "KeyStoreError", message: /name contains a control or invisible character/ });
+  t.throws(() => createKey(file, { email: "a\u200b@b.co", now: NOW }), { name: "KeyStoreError", message: /email contains/ });
+  t.throws(() => createKey(file, { email: "a@b.co", purpose: "line\nbreak", now: NOW }), { name: "KeyStoreError", message: /purpose contains/ });
+  t.throws(() => createKey(file, { email: "a@b.co", name: "bidi \u202e", now: NOW }), { name: "KeyStoreError", message: /name contains/ });
+});

@@ -67,6 +67,15 @@ t.test("TRUST_PROXY reaches the config, flag over variable", async (t) => {
   t.equal(loadConfig([], {}).trustProxy, undefined);
 });
 
+t.test("the metrics port listens on loopback unless METRICS_HOST widens it; IPv6 clients per /64 unless IPV6_PREFIX says", async (t) => {
+  t.equal(loadConfig([], {}).metricsHost, "127.0.0.1");
+  t.equal(loadConfig([], { HOST: "0.0.0.0" }).metricsHost, "127.0.0.1", "HOST does not widen it");
+  t.equal(loadConfig(["--metrics-host", "::"], { METRICS_HOST: "0.0.0.0" }).metricsHost, "::");
+  t.equal(loadConfig([], {}).ipv6Prefix, 64);
+  t.equal(loadConfig([], { IPV6_PREFIX: "48" }).ipv6Prefix, 48);
+  t.throws(() => loadConfig([], { IPV6_PREFIX: "129" }), /IPV6_PREFIX must be an integer from 16 to 128/);
+});
+
 t.test("only Node 20 runs npm start; any other is pointed at the binary", async (t) => {
   t.equal(nodeVersionProblem("20.20.2"), undefined);
   for (const version of ["22.11.0", "24.1.0", "18.20.4"]) {

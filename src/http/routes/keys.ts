@@ -4,7 +4,7 @@
 
 import { Ajv } from "ajv";
 import { REQUEST_AJV_OPTIONS, validatorOnFirstUse } from "../../model/validator.js";
-import { MAX_ACTIVE_KEYS_PER_EMAIL, type KeyInfo } from "../../keys/key-store.js";
+import { hasUnprintable, MAX_ACTIVE_KEYS_PER_EMAIL, type KeyInfo } from "../../keys/key-store.js";
 import type { KeyOutcome, KeyWriter } from "../../keys/key-writer.js";
 import { ApiError } from "../../query/api-error.js";
 import { compileParams } from "../../query/params.js";
@@ -61,6 +61,12 @@ function parseRegisterBody(body: Buffer | undefined): RegisterBody {
   }
   if (!validateRegisterBody(value)) {
     const errors = (validateRegisterBody.errors ?? []).map((error) => ({ path: error.instancePath || "/", message: error.message ?? "is invalid" }));
+    throw new ApiError("VALIDATION_ERROR", { errors }, `The request body does not have the expected shape: ${errors.map((e) => `${e.path} ${e.message}`).join("; ")}`);
+  }
+  // Printed by the keys command and shown on dashboards: no escape sequence, newline or invisible character.
+  const unprintable = (["email", "name", "purpose"] as const).filter((field) => hasUnprintable(value[field] ?? ""));
+  if (unprintable.length > 0) {
+    const errors = unprintable.map((field) => ({ path: `/${field}`, message: "must not contain control or invisible characters" }));
     throw new ApiError("VALIDATION_ERROR", { errors }, `The request body does not have the expected shape: ${errors.map((e) => `${e.path} ${e.message}`).join("; ")}`);
   }
   return value;
@@ -213,7 +219,7 @@ export function keyRoutes(services: KeyServices | undefined): RouteDefinition[] 
       handle: register,
     },
     {
-      method: "GET", path: USAGE_PATH, access: "key", params: noParams, summary: "Your key's usage: remaining, totals and the last ten requests",
+      method: "GET", path: USAGE_PATH, access: "key", isOwnerAction: true, params: noParams, summary: "Your key's usage: remaining, totals and the last ten requests",
       response: {
         kind: "envelope",
         description: "The key's holder, what is left of its rate limit, and its recent requests (never their query strings). `Cache-Control: private, no-store`",
@@ -222,12 +228,12 @@ export function keyRoutes(services: KeyServices | undefined): RouteDefinition[] 
       handle: usage,
     },
     {
-      method: "POST", path: REGENERATE_PATH, access: "key", params: noParams, summary: "Replace your key by a new one; the old one stops working at once",
+      method: "POST", path: REGENERATE_PATH, access: "key", isOwnerAction: true, params: noParams, summary: "Replace your key by a new one; the old one stops working at once",
       response: issuedKey("The key's replacement: same e-mail, name and limit; the old key is refused from now on"),
       handle: regenerate,
     },
     {
-      method: "DELETE", path: CURRENT_KEY_PATH, access: "key", params: noParams, summary: "Revoke your key",
+      method: "DELETE", path: CURRENT_KEY_PATH, access: "key", isOwnerAction: true, params: noParams, summary: "Revoke your key",
       response: {
         kind: "envelope",
         description: "The key is revoked and refused from now on",
