@@ -7,12 +7,12 @@ import { randomBytes } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import { ApiError } from "../query/api-error.js";
 import { checkLength } from "../query/limits.js";
-import { validateParams } from "../query/params.js";
+import { validateParams, type ParamWarning } from "../query/params.js";
 import { parseQueryString } from "../query/query-string.js";
 import type { ChangeLog } from "../store/change-log.js";
 import type { EditionSet } from "../store/editions.js";
 import { chooseEncoding, encodedBody, matchesIfNoneMatch, type Encoding } from "./encoding.js";
-import { cacheControlOf, errorReply, ownedReply, type Reply } from "./reply.js";
+import { cacheControlOf, errorReply, ownedReply, withWarnings, type Reply } from "./reply.js";
 import type { RouteDefinition, Router } from "./router.js";
 import type { RequestStats } from "../ops/request-stats.js";
 import { ADDRESS_POLICY, KEY_POLICY, OWNER_POLICY, REGISTRATION_POLICY, rateLimitLines, refillPerMs, type SharedKeyBuckets, type TakeResult, type TokenBuckets } from "./token-buckets.js";
@@ -164,7 +164,7 @@ export class Dispatcher {
       }
       if (request.badHeader !== undefined) {
         const error = new ApiError("INVALID_PARAMETER", { parameter: request.badHeader, reason: "given more than once" }, `The ${request.badHeader} header is given more than once`);
-        return { ...this.respond(request, requestId, "(bad request)", errorReply(error, requestId), undefined), shouldClose: true };
+        return { ...this.respond(request, requestId, "(bad request)", errorReply(error, requestId, now), undefined), shouldClose: true };
       }
       const line = this.answeredLine(request);
       const answered = line === undefined ? undefined : this.answered?.get(line);
@@ -183,7 +183,7 @@ export class Dispatcher {
       if (match.kind === "wrong-method") {
         const allowed = match.allowed.flatMap((method) => (method === "GET" ? ["GET", "HEAD"] : [method]));
         const error = new ApiError("METHOD_NOT_ALLOWED", { allowed }, `${request.method} is not allowed on ${request.url}; use ${allowed.join(", ")}`);
-        return this.respond(request, requestId, "(method not allowed)", { ...errorReply(error, requestId), headers: [["Allow", allowed.join(", ")]] }, undefined);
+        return this.respond(request, requestId, "(method not allowed)", { ...errorReply(error, requestId, now), headers: [["Allow", allowed.join(", ")]] }, undefined);
       }
       const matched = match.route;
       route = matched;
@@ -232,15 +232,16 @@ export class Dispatcher {
     try {
       if (route.bodySchema !== undefined) checkBody(request, this.options.maxBodyBytes);
       const query = parseQueryString(request.rawQuery);
-      const values = validateParams(route.params, query);
+      const warnings: ParamWarning[] = [];
+      const values = validateParams(route.params, query, warnings);
       const editions = this.options.editions();
       const handled = route.handle({
-        method: request.method, path: request.url, pathParams, query, values, editions, changes: this.options.changes?.(), requestId,
+        method: request.method, path: request.url, pathParams, query, values, warnings, editions, changes: this.options.changes?.(), requestId,
         body: request.body, contentType: request.contentType, now, caller: limit,
         cached: (key, build) => this.cached(key, build),
       });
-      if (handled instanceof Promise) return this.settle(handled, request, requestId, route.path, limit);
-      reply = handled;
+      if (handled instanceof Promise) return this.settle(handled.then((settled) => withWarnings(settled, warnings)), request, requestId, route.path, limit);
+      reply = withWarnings(handled, warnings);
       if (line !== undefined && reply.status === 200 && reply.etag !== undefined && reply.isScratch !== true) this.answered?.set(line, { route, reply });
     } catch (error) {
       ({ reply, limit } = this.failure(error, requestId, limit));
@@ -275,7 +276,7 @@ export class Dispatcher {
       if (limit === undefined) limit = (error as ApiError & { limit?: Limit }).limit;
       if (this.options.stats) this.options.stats.rateLimited[limit?.policy === "free" || limit?.policy === "custom" || limit?.policy === "owner" ? "key" : "address"] += 1;
     }
-    return { reply: errorReply(apiError, requestId), limit };
+    return { reply: errorReply(apiError, requestId, this.options.now()), limit };
   }
 
   /** The memo key of a GET or HEAD, or undefined when the memo is off or the line too long. */

@@ -69,7 +69,7 @@ export function startServer(options: ServerOptions): Promise<HttpServer> {
     try {
       outgoing = options.dispatcher.dispatch(request);
     } catch {
-      outgoing = CRASH;
+      outgoing = crash();
     }
     if (!(outgoing instanceof Promise)) {
       finish(res, request, started, outgoing);
@@ -82,7 +82,7 @@ export function startServer(options: ServerOptions): Promise<HttpServer> {
       isAborted = true;
       release();
     });
-    outgoing.catch(() => CRASH).then((settled) => {
+    outgoing.catch(crash).then((settled) => {
       if (isAborted) return;
       res.cork(() => finish(res, request, started, settled));
     });
@@ -175,11 +175,14 @@ function headerCount(req: HttpRequest, wanted: string): number {
   return count;
 }
 
-/** The dispatcher has its own funnel; this only guards the process against a bug in it. */
-const CRASH: Outgoing = {
-  status: 500, headers: "Content-Type: application/json; charset=utf-8", body: Buffer.from('{"success":false,"error":{"code":"INTERNAL_ERROR","message":"Internal error"}}'),
-  contentLength: 0, route: "(crash)", requestId: "", keySlot: -1,
-};
+/** The dispatcher has its own funnel; this only guards the process against a bug in it. Every error carries its time (CONTRACT §9). */
+function crash(): Outgoing {
+  return {
+    status: 500, headers: "Content-Type: application/json; charset=utf-8",
+    body: Buffer.from(`{"success":false,"error":{"code":"INTERNAL_ERROR","message":"Internal error","timestamp":"${new Date().toISOString()}"}}`),
+    contentLength: 0, route: "(crash)", requestId: "", keySlot: -1,
+  };
+}
 
 /**
  * Counts bytes as they stream; past the cap it stops collecting and answers 413 once the rest has

@@ -73,6 +73,11 @@ t.test("the usage example type-checks and runs against a live server", async (t)
   t.same(out.batch.unmatched, ["Nobody Atall"]);
   t.same(out.teams, (await h.json("/api/teams?era=allt")).body.data.map((team: { teamName: string }) => team.teamName));
   t.same(out.missing, { status: 404, code: "PLAYER_NOT_FOUND" });
+  const similar = (await h.json(`/api/players/${expected.data[0]._id}/similar?limit=3`)).body.data;
+  t.same(out.similar, similar.map((entry: { player: { slug: string }; similarity: number }) => ({ slug: entry.player.slug, similarity: entry.similarity })), "similar");
+  t.same(out.compare.players, [expected.data[0].slug, expected.data[1].slug], "compare, in the order asked");
+  const profile = (await h.json(`/api/teams/${encodeURIComponent(expected.data[0].team)}/profile`)).body.data;
+  t.same(out.profile, { team: expected.data[0].team, groups: profile.groups.map((group: { group: string }) => group.group) }, "teamProfile");
 });
 
 t.test("a misspelt field or parameter is a type error, exactly where marked", async (t) => {
