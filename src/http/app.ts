@@ -6,6 +6,8 @@ import { aboutRoutes } from "./routes/about.js";
 import { badgeRoutes } from "./routes/badges.js";
 import { batchRoutes } from "./routes/batch.js";
 import { bulkRoutes } from "./routes/bulk.js";
+import { changesRoutes } from "./routes/changes.js";
+import { liveRoutes } from "./routes/live.js";
 import { compareRoutes } from "./routes/compare.js";
 import { dashboardRoutes } from "./routes/dashboard.js";
 import { docsRoutes } from "./routes/docs.js";
@@ -30,7 +32,7 @@ import { versionedRoutes } from "./routes/versioned.js";
 export function buildRoutes(isReady: () => boolean, keys?: KeyServices, sharedState?: SharedStateSource): RouteDefinition[] {
   const routes: RouteDefinition[] = [
     ...playerRoutes, ...searchRoutes, ...bulkRoutes, ...batchRoutes, ...historyRoutes, ...playerIdRoutes, ...teamRoutes, ...versionedRoutes,
-    ...trendingRoutes, ...badgeRoutes, ...publicRoutes, ...aboutRoutes, ...serviceRoutes(isReady, sharedState),
+    ...trendingRoutes, ...changesRoutes, ...liveRoutes, ...badgeRoutes, ...publicRoutes, ...aboutRoutes, ...serviceRoutes(isReady, sharedState),
     ...keyRoutes(keys), ...dashboardRoutes(),
     ...similarRoutes, ...compareRoutes, ...teamProfileRoutes, ...exploreRoutes(),
   ];

@@ -1,6 +1,7 @@
 // Everything a handler may know about a request, read from uWS before any await.
 
 import type { QueryParams } from "../query/query-string.js";
+import type { ChangeLog } from "../store/change-log.js";
 import type { EditionSet } from "../store/editions.js";
 import type { ParamValues, ParamWarning } from "../query/params.js";
 import type { Reply } from "./reply.js";
@@ -16,6 +17,8 @@ export interface RequestContext {
   /** CONTRACT §9: what was read leniently; the dispatcher adds them to the answer's `meta.warnings`. */
   warnings: ParamWarning[];
   editions: EditionSet;
+  /** The current edition's change events (store/change-log.ts); undefined where the service keeps none. */
+  changes: ChangeLog | undefined;
   requestId: string;
   body: Buffer | undefined;
   contentType: string;

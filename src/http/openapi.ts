@@ -24,7 +24,7 @@ const CACHEABLE_PATHS = [
   /^\/api\/openapi\.json$/, /^\/docs(\/.*)?$/, /^\/llms(-full)?\.txt$/, /^\/dashboard(\/.*)?$/, /^\/explore(\/.*)?$/,
   /^\/api\/stats$/, /^\/api\/players\/\{id\}(\/versions|\/attribute\/\{attr\}|\/history)?$/,
   /^\/api\/players\/search$/, /^\/api\/players\/slug\/\{slug\}$/,
-  /^\/api\/trending$/, /^\/api\/badges(\/.*)?$/, /^\/api\/public\/players$/,
+  /^\/api\/trending$/, /^\/api\/changes$/, /^\/api\/badges(\/.*)?$/, /^\/api\/public\/players$/,
   /^\/api\/players\/\{id\}\/similar$/, /^\/api\/players\/compare$/, /^\/api\/teams\/\{teamName\}\/profile$/,
 ];
 
@@ -254,7 +254,7 @@ function success(route: RouteDefinition): { status: number; description: string;
     return { status: 200, description: route.summary, content: { "application/json": { schema: { description: `Undocumented: ${route.summary}` } } } };
   }
   if (response.kind === "body") {
-    return { status: 200, description: response.description, content: Object.fromEntries(Object.entries(response.content).map(([type, schema]) => [type, { schema }])) };
+    return { status: response.status ?? 200, description: response.description, content: Object.fromEntries(Object.entries(response.content).map(([type, schema]) => [type, { schema }])) };
   }
   return { status: response.status ?? 200, description: response.description, content: { "application/json": { schema: envelopeSchema(response) } } };
 }

@@ -11,7 +11,7 @@ export type JsonSchema = Readonly<Record<string, unknown>>;
 
 export const COMPONENT_NAMES = [
   "Player", "PlayerFields", "SummaryPlayer", "Team", "BadgeCounts", "EditionEntry", "RatingSnapshot",
-  "TrendingPlayer", "Badge", "BadgeHolder", "PublicPlayer", "ErrorCode", "ErrorEnvelope",
+  "TrendingPlayer", "ChangeEvent", "Badge", "BadgeHolder", "PublicPlayer", "ErrorCode", "ErrorEnvelope",
 ] as const;
 export type ComponentName = (typeof COMPONENT_NAMES)[number];
 
@@ -25,7 +25,7 @@ export type RouteResponse =
     /** Keys beside the envelope's own (`/` and `/api/health` carry the hosted service's unenveloped keys there, CONTRACT §9). */
     topLevel?: Readonly<Record<string, JsonSchema>>;
   }
-  | { kind: "body"; description: string; content: Readonly<Record<string, JsonSchema>> };
+  | { kind: "body"; status?: 101; description: string; content: Readonly<Record<string, JsonSchema>> };
 
 /** A record schema from src/model as a mutable, `$id`-free copy (an `$id` would rebase `$ref`s). */
 function fromModel(schema: object, description: string, extraProperties: Record<string, JsonSchema> = {}): Record<string, unknown> {
@@ -132,6 +132,24 @@ const { required: _required, ...playerFields } = wirePlayer(
   "A player record trimmed by `fields` to the fields asked for: any of the Player fields, each optional.",
 );
 
+/** What moved in a player's ratings from one weekly snapshot to the next (the history's `changes`, and a change event's). */
+const weekChanges: JsonSchema = exactObject({
+  attributes: {
+    type: "object",
+    description: "Every attribute whose rating moved, by camelCase key",
+    additionalProperties: exactObject({ from: { type: "integer" }, to: { type: "integer" } }),
+  },
+  badges: exactObject({
+    added: arrayOf(exactObject({ name: text("Badge"), tier })),
+    removed: arrayOf(exactObject({ name: text("Badge"), tier })),
+    upgraded: arrayOf(tierChange),
+    downgraded: arrayOf(tierChange),
+  }, [], "Only where both weeks kept badge lists"),
+}, ["badges"], "What moved since the week before (absent on the first week)");
+
+const teamRef = exactObject({ team: text("Full team name"), slug: text("Team slug") });
+const nullableText = (description: string): JsonSchema => ({ type: ["string", "null"], description });
+
 export const COMPONENT_SCHEMAS: Readonly<Record<ComponentName, JsonSchema>> = {
   Player: player,
   PlayerFields: playerFields,
@@ -178,19 +196,7 @@ export const COMPONENT_SCHEMAS: Readonly<Record<ComponentName, JsonSchema>> = {
     delta: { type: "integer", description: "Change of overall since the previous snapshot (absent on the first)" },
     attributes: copyOf(playerProperties.attributes),
     badges: ref("BadgeCounts"),
-    changes: exactObject({
-      attributes: {
-        type: "object",
-        description: "Every attribute whose rating moved, by camelCase key",
-        additionalProperties: exactObject({ from: { type: "integer" }, to: { type: "integer" } }),
-      },
-      badges: exactObject({
-        added: arrayOf(exactObject({ name: text("Badge"), tier })),
-        removed: arrayOf(exactObject({ name: text("Badge"), tier })),
-        upgraded: arrayOf(tierChange),
-        downgraded: arrayOf(tierChange),
-      }, [], "Only where both weeks kept badge lists"),
-    }, ["badges"], "What moved since the week before (absent on the first week)"),
+    changes: weekChanges,
   }, ["previousOverall", "overallDelta", "attributeChanges", "badgeChanges", "delta", "changes"], "One weekly snapshot of a player's ratings in the current edition, as a change record"),
   TrendingPlayer: exactObject({
     playerId: text("The player's _id"),
@@ -198,6 +204,22 @@ export const COMPONENT_SCHEMAS: Readonly<Record<ComponentName, JsonSchema>> = {
     changes: integer("Weeks in the window in which the overall changed"),
     player: { type: "object", additionalProperties: false, required: ["_id", "name", "slug", "team", "teamType", "overall"], properties: pick(["_id", "name", "slug", "team", "teamType", "overall", "playerImage"]) },
   }),
+  ChangeEvent: exactObject({
+    type: { const: "change" },
+    seq: integer("Sequence number: the same on every replica for the same snapshots (day of the week's date × 2^21 + position in that week)"),
+    kind: oneOf(["changed", "added", "removed", "traded"], "changed: ratings moved; added/removed: in this week's snapshot and not the week before, or the reverse; traded: only the team changed"),
+    date: { type: "string", format: "date", description: "The weekly snapshot the change appeared in" },
+    gameVersion,
+    playerId: text("The player's _id"),
+    name: nullableText("Name (null when a removed player is unknown to this server)"),
+    slug: nullableText("Slug"),
+    team: nullableText("Team"),
+    teamSlug: nullableText("Team slug"),
+    teamType: { enum: [...ERAS, null], description: "curr, class or allt" },
+    overall: exactObject({ from: { type: "integer" }, to: { type: "integer" } }, ["from", "to"], "Overall the week before (absent when added) and this week (absent when removed)"),
+    changes: weekChanges,
+    trade: exactObject({ from: teamRef, to: teamRef }, [], "The team changed when this edition replaced the one before it"),
+  }, ["changes", "trade"], "One change event of /api/changes and /api/live"),
   Badge: exactObject({
     _id: text("Stable id of the badge (24 hexadecimal characters of its slug)"),
     name: text("Badge name, e.g. Post-Up Poet"),

@@ -155,3 +155,58 @@ t.test("helpers: ETag revalidation, the error envelope as an exception, one wait
   const invalid = await api.players({ limit: 0 }).catch((error: unknown) => error);
   t.match(invalid, { status: 400, code: "INVALID_PARAMETER", details: { parameter: "limit" } });
 });
+
+t.test("client.live: events as an async iterator, a dropped connection resumed from the last event, a bad key thrown", async (t) => {
+  const { createClient } = (await import(pathToFileURL(join(client, "dist", "src", "index.js")).href)) as ClientModule;
+  const { default: WebSocket } = await import("ws");
+  const { writeEdition } = await import("../../src/data/build-edition.js");
+  const { nextWeek } = await import("../fixtures/next-week.js");
+  const { fixtureEditions } = await import("../http/harness.js");
+  const h = await startHarness();
+  t.teardown(() => h.close());
+  const dataDir = join(h.dir, "data");
+  const first = fixtureEditions()[0]!;
+  // The test's handle on the socket in use, to drop it as a network would.
+  const sockets: InstanceType<typeof WebSocket>[] = [];
+  class Tracked extends WebSocket {
+    constructor(url: string, options: { headers: Record<string, string> }) {
+      super(url, options);
+      sockets.push(this);
+    }
+  }
+  const resumed: (number | undefined)[] = [];
+  const api = createClient({ baseUrl: h.base, apiKey: h.key });
+  const events = api.live(["all"], { WebSocket: Tracked, reconnectDelayMs: 50, onReconnect: (since: number | undefined) => resumed.push(since) });
+  // The first message is only sent once subscribed: wait for the socket's welcome.
+  while (sockets.length === 0 || sockets[0]!.readyState !== WebSocket.OPEN) await new Promise((resolve) => setTimeout(resolve, 10));
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const second = nextWeek(first, 31);
+  writeEdition(dataDir, second, "2026-11-27");
+  h.service.reload.check();
+  const feed = (await h.json("/api/changes?limit=1000")).body.data as { seq: number }[];
+  const received: { type: string; seq?: number }[] = [];
+  for await (const event of events) {
+    received.push(event);
+    if (event.seq === feed.at(-1)?.seq) break;
+  }
+  t.same(received.filter((event) => event.type === "change"), feed, "every event of the swap, in order");
+  t.ok(received.some((event) => event.type === "edition"), "and the edition message");
+
+  const again = api.live(["all"], { WebSocket: Tracked, since: feed.at(-1)!.seq, reconnectDelayMs: 50, onReconnect: (since: number | undefined) => resumed.push(since) });
+  while (sockets.at(-1)!.readyState !== WebSocket.OPEN) await new Promise((resolve) => setTimeout(resolve, 10));
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  sockets.at(-1)!.terminate();
+  writeEdition(dataDir, nextWeek(second, 32), "2026-12-04");
+  h.service.reload.check();
+  const missed = (await h.json(`/api/changes?limit=1000&since=${feed.at(-1)!.seq}`)).body.data as { seq: number }[];
+  const after: { type: string; seq?: number }[] = [];
+  for await (const event of again) {
+    if (event.type === "change") after.push(event);
+    if (event.seq === missed.at(-1)?.seq) break;
+  }
+  t.same(after, missed, "after the drop: exactly what was missed, nothing twice");
+  t.same(resumed, [feed.at(-1)!.seq], "resumed once, from the last event seen");
+
+  const refused = createClient({ baseUrl: h.base, apiKey: `2k_${"0".repeat(32)}` }).live(["all"], { WebSocket });
+  await t.rejects(refused.next(), { name: "LiveError", status: 401 }, "a bad key ends the iterator with the status");
+});

@@ -162,6 +162,14 @@ const SAMPLES: Readonly<Record<string, (f: Fixture) => Sample[]>> = {
     { path: `/api/players/${f.id}/attribute/charisma`, status: 200 },
     { path: "/api/players/nobody-at-all/attribute/overall", status: 200 },
   ],
+  "GET /api/changes": () => [
+    { path: "/api/changes", status: 200 },
+    { path: "/api/changes?since=2026-11-01&teamType=curr&team=boston-celtics&player=nobody&limit=5", status: 200 },
+    { path: "/api/changes?since=yesterday", status: 400, code: "INVALID_PARAMETER" },
+  ],
+  "GET /api/live": () => [
+    { path: "/api/live", status: 426, code: "UPGRADE_REQUIRED" },
+  ],
   "GET /api/trending": () => [
     { path: "/api/trending", status: 200 },
     { path: "/api/trending?days=90&direction=down&teamType=curr&limit=3", status: 200 },
@@ -347,6 +355,8 @@ t.test("real answers of every route validate against the document", async (t) =>
       await check(t, route, sample, response);
     }
     const documentedSuccess = Object.keys(dereferenced.paths[openApiPath(route.path)][route.method.toLowerCase()].responses).find((status) => /^2/.test(status));
+    // A WebSocket route's success is the 101 of an upgrade, which fetch cannot ask for: test/http/live.test.ts has it.
+    if (documentedSuccess === undefined && dereferenced.paths[openApiPath(route.path)][route.method.toLowerCase()].responses["101"] !== undefined) continue;
     t.ok(documentedSuccess !== undefined && seen.has(Number(documentedSuccess)), `${routeKey(route)}: its success answer was checked`);
   }
 });

@@ -5,6 +5,9 @@
 
 import createFetchClient, { type Client } from "openapi-fetch";
 import type { components, paths } from "./generated/openapi.js";
+import { liveEvents, type LiveEvent, type LiveOptions, type LiveTopic } from "./live.js";
+
+export { LiveError, type ChangeEvent, type EditionMessage, type LiveEvent, type LiveOptions, type LiveSocket, type LiveSocketClass, type LiveTopic } from "./live.js";
 
 export type { components, paths };
 export type Player = components["schemas"]["Player"];
@@ -88,6 +91,11 @@ export interface CourtsideHelpers {
   compare(ids: readonly string[], options?: Omit<CompareQuery, "ids">): Promise<CompareResult>;
   /** GET /api/teams/{teamName}/profile: a roster's means, bests, group ranks, badges and positions. */
   teamProfile(teamName: string, options?: TeamProfileQuery): Promise<TeamProfileResult>;
+  /**
+   * GET /api/live: change events (and `edition` messages) of the topics, as an async iterator;
+   * replays after `options.since` first, and reconnects from the last event seen when dropped.
+   */
+  live(topics: readonly LiveTopic[], options: LiveOptions): AsyncIterableIterator<LiveEvent>;
 }
 
 export type CourtsideClient = Client<paths> & CourtsideHelpers;
@@ -174,6 +182,9 @@ export function createClient(options: ClientOptions): CourtsideClient {
     },
     async teamProfile(teamName, options = {}) {
       return unwrap(await client.GET("/api/teams/{teamName}/profile", { params: { path: { teamName }, query: options } }));
+    },
+    live(topics, liveOptions) {
+      return liveEvents(options.baseUrl, options.apiKey, topics, liveOptions);
     },
   };
   return Object.assign(client, helpers);
