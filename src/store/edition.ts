@@ -193,10 +193,7 @@ export class Edition {
   teamRows(era: Era): TeamRow[] {
     return this.teams
       .filter((info) => info.teamType === era)
-      // The logo is always a string, "" when unknown (CONTRACT §9).
-      .map(({ teamName, slug, teamType, playerCount, averageRating, meanOverall, logo }) => ({
-        teamName, slug, teamType, playerCount, averageRating, meanOverall, logo: logo ?? "",
-      }))
+      .map(teamRowOf)
       .sort((a, b) => (a.teamName < b.teamName ? -1 : a.teamName > b.teamName ? 1 : 0));
   }
 
@@ -220,6 +217,11 @@ export function loadEdition(file: string): Edition {
 /** An Edition over snapshot bytes another thread loaded and checked (views only, nothing copied or hashed again). */
 export function editionOfBytes(file: string, bytes: Uint8Array): Edition {
   return new Edition(decodeSnapshot(file, bytes, { isVerified: true }), snapshotChecksum(bytes), bytes);
+}
+
+/** A team's wire row; the logo is always a string, "" when unknown (CONTRACT §9). */
+export function teamRowOf({ teamName, slug, teamType, playerCount, averageRating, meanOverall, logo }: TeamInfo): TeamRow {
+  return { teamName, slug, teamType, playerCount, averageRating, meanOverall, logo: logo ?? "" };
 }
 
 const IS_LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;

@@ -12,7 +12,7 @@ import { executeQuery } from "../../query/execute.js";
 import { defaultQuery } from "../../query/plan.js";
 import { compileParams, type ParamSchemas } from "../../query/params.js";
 import { attributeGroupsOf, attributeKeysOf, attributeValue, groupScores, teamGroupMean } from "../../store/attribute-profile.js";
-import type { Edition, TeamInfo } from "../../store/edition.js";
+import { teamRowOf, type Edition, type TeamInfo } from "../../store/edition.js";
 import type { RequestContext } from "../context.js";
 import { successReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
@@ -120,10 +120,7 @@ function profileOf(edition: Edition, team: TeamInfo): { data: Record<string, unk
   }];
   return {
     data: {
-      team: {
-        teamName: team.teamName, slug: team.slug, teamType: team.teamType, playerCount: team.playerCount, averageRating: team.averageRating,
-        ...(team.logo ? { logo: team.logo } : {}),
-      },
+      team: teamRowOf(team),
       attributes,
       groups: groupRows,
       badges: { ...byTier, ...(hasLists ? { byCategory } : {}) },
