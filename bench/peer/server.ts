@@ -22,8 +22,8 @@ import { readKeyStore } from "../../src/keys/key-store.js";
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
-/** A list row as the API shows it: no hot zones, badges without `top`. */
-type ListPlayer = Omit<PlayerRecord, "hotZones">;
+/** A list row as the API shows it (CONTRACT §9: the full record, hot zones included), badges without `top`. */
+type ListPlayer = PlayerRecord;
 interface Entry {
   player: ListPlayer;
   /** Folded once at load: the sort tie-break and the search haystack. */
@@ -36,7 +36,7 @@ const port = Number(process.env.PORT ?? 3103);
 
 const current = loadEditionSet(dataDir).current;
 // The peer holds plain objects, as most services would: every record decoded once at load.
-const entries: Entry[] = Array.from({ length: current.rowCount }, (_, row) => current.record(row)).map(({ hotZones: _hotZones, badges: { top: _top, ...badges }, ...rest }) => ({
+const entries: Entry[] = Array.from({ length: current.rowCount }, (_, row) => current.record(row)).map(({ badges: { top: _top, ...badges }, ...rest }) => ({
   player: { ...rest, badges },
   foldedName: foldName(rest.name),
 }));
@@ -177,10 +177,8 @@ app.get<{ Querystring: { q: string; teamType?: Era; limit?: number } }>("/api/pl
   const matches = entries
     .filter((entry) => (teamType === undefined || entry.player.teamType === teamType) && entry.foldedName.includes(needle))
     .sort(byOverallDesc);
-  const data = matches.slice(0, limit).map(({ player }) => ({
-    _id: player._id, name: player.name, slug: player.slug, team: player.team, teamType: player.teamType, overall: player.overall,
-    positions: player.positions, playerImage: player.playerImage, teamImg: player.teamImg,
-  }));
+  // CONTRACT §9: search answers full records, as the hosted service does.
+  const data = matches.slice(0, limit).map(({ player }) => player);
   return { success: true, data, meta: { count: data.length, total: matches.length, truncated: matches.length > data.length, timestamp: new Date().toISOString(), query: q } };
 });
 
