@@ -1,6 +1,7 @@
-// API keys at rest: the keys file (SHA-256 digests only, never a key), the operations the keys
-// command and the server run on it (each a read-modify-write under the keys file's lock), and the
-// registry the server checks presented keys against. No clock reads.
+// API keys at rest: the keys file (an append-only log of SHA-256 digests, never a key; its format is
+// key-log.ts's), the operations the keys command and the server run on it (each a catch-up, check
+// and one appended line under the keys file's lock), and the registry the server checks presented
+// keys against, kept current line by line. No clock reads.
 
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { closeSync, openSync, readFileSync, statSync, unlinkSync, unwatchFile, watchFile, writeSync } from "node:fs";
