@@ -7,7 +7,7 @@ import { foldName } from "../src/model/names.js";
 import type { Edition } from "../src/store/edition.js";
 import { mulberry32 } from "../test/fixtures/random-edition.js";
 
-export const MIX_NAMES = ["a", "b", "c", "d", "e", "f", "g", "h"] as const;
+export const MIX_NAMES = ["a", "b", "c", "d", "e", "f", "g", "h", "i"] as const;
 export type MixName = (typeof MIX_NAMES)[number];
 
 export interface Mix {
@@ -130,6 +130,28 @@ export function buildMixes(edition: Edition, seed = 5): Mix[] {
     }
   }
 
+  // (i) The profile routes (issue 24): players like one player (an era or a position scope, a
+  // limit), two to four players side by side, one team's profile. Without the response cache each
+  // `similar` scans its scope's rows once per attribute, each profile ranks its team's groups.
+  const profiles = new Set<string>();
+  const currentRows = everyRow.filter((row) => current.columns.era[row] === 0);
+  for (let attempt = 0; profiles.size < 1000 && attempt < 20_000; attempt++) {
+    const kind = random();
+    if (kind < 0.6) {
+      const params: [string, string | number][] = [];
+      if (chance(0.2)) params.push(["era", pick(["all", "curr", "class", "allt"])]);
+      if (chance(0.3)) params.push(["position", pick(["PG", "SG", "SF", "PF", "C", "guard", "wing", "big"])]);
+      if (chance(0.4)) params.push(["limit", pick([5, 20, 50])]);
+      profiles.add(`/api/players/${edition.record(pick(everyRow))._id}/similar${query(params)}`);
+    } else if (kind < 0.85) {
+      const ids = Array.from({ length: int(2, 4) }, () => edition.record(pick(currentRows))._id);
+      if (new Set(ids).size === ids.length) profiles.add(`/api/players/compare?ids=${ids.join(",")}`);
+    } else {
+      const team = pick(current.teams);
+      profiles.add(`/api/teams/${encodeURIComponent(team.slug)}/profile?teamType=${team.teamType}`);
+    }
+  }
+
   return [
     defaultPage,
     { name: "b", title: "2,000 distinct filtered/sorted/paged queries, cache off", isCacheOn: false, acceptEncoding: "", paths: [...filtered], hasPeer: true },
@@ -143,5 +165,6 @@ export function buildMixes(edition: Edition, seed = 5): Mix[] {
     // (g) without the response cache: every request slices the precomputed holder runs and
     // trending windows and renders from fragments; this is the routes' own cost per request.
     { name: "h", title: "the same 1,000 parity URLs, cache off", isCacheOn: false, acceptEncoding: "", paths: [...parity], hasPeer: false },
+    { name: "i", title: `${profiles.size} profile URLs: similar players, comparisons, team profiles, cache off (no peer: it has no such routes)`, isCacheOn: false, acceptEncoding: "", paths: [...profiles], hasPeer: false },
   ];
 }

@@ -10,6 +10,7 @@ import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { BUNDLE_ASSET, VERSION_ASSET } from "../src/assets.js";
+import { EXPLORE_BUNDLE } from "../src/http/routes/explore.js";
 import { DOCS_BUNDLE_FILES, DOCS_BUNDLE_PACKAGE } from "../src/http/routes/docs.js";
 import { UWS_ASSET } from "../src/http/uws.js";
 import { SUPPORTED_NODE_MAJOR } from "../src/node-version.js";
@@ -63,6 +64,8 @@ async function main(): Promise<void> {
   const docsDirectory = dirname(require.resolve(`${DOCS_BUNDLE_PACKAGE}/package.json`));
   const assets: Record<string, string> = { [BUNDLE_ASSET]: bundle, [UWS_ASSET]: uwsAddon, [VERSION_ASSET]: versionFile };
   for (const [file] of DOCS_BUNDLE_FILES) assets[`${DOCS_BUNDLE_PACKAGE}/${file}`] = join(docsDirectory, file);
+  // The explorer's script, as `npm run build` bundled it (build:binary builds first).
+  assets[EXPLORE_BUNDLE] = join(root, "dist", EXPLORE_BUNDLE);
 
   const blob = join(out, "courtside.blob");
   const seaConfig = join(out, "sea-config.json");

@@ -42,6 +42,24 @@ export async function bundleServer(root: string): Promise<void> {
   });
 }
 
+/** The explorer page's script with Chart.js, for browsers: one minified file the service serves (src/http/routes/explore.ts). */
+export async function bundleExplorer(root: string): Promise<void> {
+  const esbuild = await import("esbuild");
+  await esbuild.build({
+    entryPoints: [join(root, "src", "http", "explore", "explore.js")],
+    bundle: true,
+    platform: "browser",
+    format: "iife",
+    target: "es2020",
+    minify: true,
+    legalComments: "eof",
+    logLevel: "warning",
+    outfile: join(root, "dist", "explore", "explore.js"),
+  });
+}
+
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  await bundleServer(resolve(dirname(fileURLToPath(import.meta.url)), "..", ".."));
+  const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+  await bundleServer(root);
+  await bundleExplorer(root);
 }

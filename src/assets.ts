@@ -36,6 +36,26 @@ function packageFilePath(packageName: string, file: string): string {
   return path;
 }
 
+/**
+ * A file the build wrote under dist/ (`explore/explore.js`): from the repository's dist/ (found
+ * as the nearest package.json above this file, as under npm start and tap), or the binary's asset
+ * of the same name. Throws, saying what to run, when it has not been built.
+ */
+export function readBuiltFile(file: string): Buffer {
+  if (isSea()) return Buffer.from(getAsset(file));
+  let directory = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    if (existsSync(join(directory, "package.json"))) {
+      const path = join(directory, "dist", file);
+      if (!existsSync(path)) throw new Error(`${path} is missing: run npm run build`);
+      return readFileSync(path);
+    }
+    const parent = dirname(directory);
+    if (parent === directory) throw new Error(`no package.json above ${fileURLToPath(import.meta.url)} to find dist/${file}`);
+    directory = parent;
+  }
+}
+
 /** The version of the nearest package.json above this file (src/ under tap, dist/src/ once built), or the embedded one. */
 export function packageVersion(): string {
   if (isSea()) return getAsset(VERSION_ASSET, "utf8");

@@ -28,6 +28,10 @@ export interface Config {
   readonly registration: "open" | "closed";
   /** Redis shared by several replicas (keys, rate limits, usage); undefined: this process alone. */
   readonly redisUrl: string | undefined;
+  /** GET /api/live: open WebSocket connections one key may hold, across every worker. */
+  readonly liveConnectionsPerKey: number;
+  /** GET /api/live: bytes waiting to be sent to one socket before it is closed (1013) as not reading. */
+  readonly liveMaxBufferedBytes: number;
 }
 
 /** The flags `serve` takes (each also an environment variable); shown by `courtside serve --help`. */
@@ -79,5 +83,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
     trustProxy: parseTrustProxy(values["trust-proxy"] ?? env.TRUST_PROXY ?? "", (reason) => new ConfigError(`TRUST_PROXY ${reason}`)),
     registration,
     redisUrl: redisUrl === "" ? undefined : redisUrl,
+    liveConnectionsPerKey: integer("LIVE_CONNECTIONS_PER_KEY", env.LIVE_CONNECTIONS_PER_KEY, 20, 1, 1_000_000),
+    liveMaxBufferedBytes: integer("LIVE_MAX_BUFFERED_KB", env.LIVE_MAX_BUFFERED_KB, 1024, 16, 1_048_576) * 1024,
   });
 }

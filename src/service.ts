@@ -5,6 +5,7 @@
 import { KeyChanges, KeyRegistry } from "./keys/key-store.js";
 import { localKeyWriter, type KeyWriter } from "./keys/key-writer.js";
 import { loadEditionSet, type EditionSet } from "./store/editions.js";
+import { ChangeLog, type LoggedEvent } from "./store/change-log.js";
 import { watchDataDir, type ReloadEvent, type ReloadWatcher } from "./store/reload.js";
 import { createDispatcher } from "./http/app.js";
 import type { Dispatcher } from "./http/dispatch.js";
@@ -27,6 +28,8 @@ export interface Service {
   readonly usage: UsageRings;
   readonly reload: ReloadWatcher;
   editions(): EditionSet;
+  /** The current edition's change events, swapped with the editions. */
+  changes(): ChangeLog;
   /** Swaps the whole set at once (a worker handed a reloaded set by the supervisor). */
   replaceEditions(next: EditionSet): void;
   stats(): StatsSnapshot;
@@ -58,6 +61,10 @@ export interface ServiceOptions {
    * in this thread.
    */
   editions?: EditionSet;
+  /** Live connections per key slot: a row of KEY_SLOTS Int32 counters per worker, shared; a single-thread service allocates its own one row. */
+  liveConnections?: SharedArrayBuffer;
+  /** This worker's row in liveConnections (its index). */
+  liveRow?: number;
 }
 
 const NOT_WATCHING: ReloadWatcher = { check: () => [], close: () => undefined };
@@ -65,6 +72,26 @@ const NOT_WATCHING: ReloadWatcher = { check: () => [], close: () => undefined };
 export async function startService(config: Config, options: ServiceOptions = {}): Promise<Service> {
   const logger = options.logger;
   let editions = options.editions ?? loadEditionSet(config.dataDir);
+  // Built on first use (a request, a subscription or a swap), not at boot.
+  let changes: ChangeLog | undefined;
+  const changeLog = () => (changes ??= ChangeLog.of(editions));
+  let server: HttpServer | undefined;
+  /** A new set: the next change log, then its new events and the editions added or changed, to every live socket. */
+  const swap = (next: EditionSet) => {
+    const previous = editions;
+    const previousLog = changeLog();
+    const nextLog = previousLog.next(previous, next);
+    editions = next;
+    changes = nextLog;
+    try {
+      const swappedAt = Date.now();
+      const events = newEvents(previousLog, nextLog);
+      server?.live?.publish(events, editionMessages(previous, next, nextLog, swappedAt));
+      logger?.info({ swappedAt, events: events.length, sockets: server?.live?.count() ?? 0, publishMs: Date.now() - swappedAt }, "published change events");
+    } catch (error) {
+      logger?.error({ err: error }, "publishing the change events failed");
+    }
+  };
   const keyChanges = options.keyChanges ?? new KeyChanges();
   const isShared = config.redisUrl !== undefined;
   const keys = new KeyRegistry(config.keysFile, {
@@ -81,7 +108,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const reload = options.editions !== undefined ? NOT_WATCHING : watchDataDir(
     config.dataDir,
     () => editions,
-    (next) => { editions = next; },
+    swap,
     (event) => {
       if (event.kind === "loaded") logger?.info(event, `loaded ${event.file}`);
       else logger?.error(event, `refused ${event.file}: ${event.reason}`);
@@ -97,6 +124,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const usage: UsageSource = shared?.usage(rings, (slot) => keys.info(slot)?.id) ?? rings;
   dispatcher = createDispatcher({
     editions: () => editions,
+    changes: changeLog,
     keys,
     buckets,
     registrationBuckets: options.registrationBuckets ?? new TokenBuckets(0, REGISTRATION_SLOTS),
@@ -110,7 +138,6 @@ export async function startService(config: Config, options: ServiceOptions = {})
     stats,
     onError: (error, requestId) => logger?.error({ requestId, err: error }, "unexpected error"),
   }, { registry: keys, writer: keyWriter, usage, isRegistrationOpen: config.registration === "open" }, shared === undefined ? undefined : () => shared.link.state);
-  let server: HttpServer;
   try {
     server = await startServer({
       host: config.host,
@@ -119,6 +146,14 @@ export async function startService(config: Config, options: ServiceOptions = {})
       maxBodyBytes: config.maxBodyBytes,
       bodyTimeoutMs: config.bodyTimeoutMs,
       trustProxy: config.trustProxy,
+      live: {
+        changes: changeLog,
+        editions: () => editions,
+        connectionsPerKey: config.liveConnectionsPerKey,
+        maxBufferedBytes: config.liveMaxBufferedBytes,
+        connectionCounts: new Int32Array(options.liveConnections ?? new SharedArrayBuffer(KEY_SLOTS * Int32Array.BYTES_PER_ELEMENT)),
+        row: options.liveRow ?? 0,
+      },
       ipv6Prefix: config.ipv6Prefix,
       onResponse: (outgoing, request, durationMs) => {
         stats.record(outgoing.route, outgoing.status, durationMs / 1000);
@@ -134,19 +169,21 @@ export async function startService(config: Config, options: ServiceOptions = {})
     shared?.close();
     throw error;
   }
+  const running = server;
   const stopWatching = () => {
     keys.close();
     reload.close();
     shared?.close();
   };
   return {
-    port: server.port,
+    port: running.port,
     dispatcher,
     keys,
     usage: rings,
     reload,
     editions: () => editions,
-    replaceEditions: (next) => { editions = next; },
+    changes: changeLog,
+    replaceEditions: swap,
     stats: () => {
       const snapshot = stats.snapshot(editions.ordered.map((edition) => ({ gameVersion: edition.key, status: edition.payload.meta.status, players: edition.rowCount })));
       if (shared !== undefined) snapshot.redis = shared.link.state;
@@ -155,23 +192,46 @@ export async function startService(config: Config, options: ServiceOptions = {})
     sharedState: () => shared?.link.state,
     drain: async (graceMs = 8_000) => {
       isDraining = true;
-      server.stopListening();
+      running.stopListening();
       stopWatching();
+      // Every WebSocket gets 1001 after what was already queued for it.
+      await running.live?.closeAll();
       // Each keep-alive connection gets its next answer with Connection: close; once nothing is
       // in flight and no request has come for a moment, the idle connections left are closed,
       // so no response is ever cut off and the thread exits with no socket open.
       const deadline = Date.now() + graceMs;
-      while (Date.now() < deadline && (server.inFlight() > 0 || server.idleMs() < DRAIN_QUIET_MS)) {
+      while (Date.now() < deadline && (running.inFlight() > 0 || running.idleMs() < DRAIN_QUIET_MS)) {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
-      server.close();
+      running.close();
     },
     close: () => {
       isDraining = true;
       stopWatching();
-      server.close();
+      running.close();
     },
   };
+}
+
+/** Events of `next` that `previous` did not hold as they are now (new numbers, or a replaced newest week's corrections). */
+function newEvents(previous: ChangeLog, next: ChangeLog): LoggedEvent[] {
+  if (previous === next) return [];
+  const held = new Map(previous.events.slice(previous.firstAfter(next.oldestSequence - 1)).map((logged) => [logged.seq, logged.json]));
+  return next.events.filter((logged) => held.get(logged.seq) !== logged.json);
+}
+
+/** One `edition` message per edition of `next` that is new or whose snapshot changed. */
+function editionMessages(previous: EditionSet, next: EditionSet, log: ChangeLog, swappedAt: number): string[] {
+  return next.ordered
+    .filter((edition) => previous.byKey.get(edition.key)?.checksum !== edition.checksum)
+    .map((edition) => {
+      const { meta } = edition.payload;
+      return JSON.stringify({
+        type: "edition", event: previous.byKey.has(edition.key) ? "changed" : "added", gameVersion: edition.key, status: meta.status,
+        checksum: edition.checksum, playerCount: edition.rowCount, capturedAt: meta.capturedAt, newestSequence: log.newestSequence,
+        swappedAt: new Date(swappedAt).toISOString(),
+      });
+    });
 }
 
 interface Shared {

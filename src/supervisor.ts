@@ -30,6 +30,8 @@ export class Supervisor {
   private readonly keyChanges = new KeyChanges();
   /** The one writer thread's view of the keys file, kept between writes so each reads only what others appended. */
   private keyLogOf: KeyLog | undefined;
+  /** Open /api/live connections per key slot, a row per worker, summed for the per-key cap (see http/live.ts). */
+  private readonly liveConnections: SharedArrayBuffer;
   private isStopping = false;
   private restartCount = 0;
   private nextStatsId = 0;
@@ -47,7 +49,9 @@ export class Supervisor {
     private readonly logger: Logger,
     private readonly script: URL | string,
     private readonly options: { shareEditions?: boolean; reloadIntervalMs?: number } = {},
-  ) {}
+  ) {
+    this.liveConnections = new SharedArrayBuffer(config.workers * KEY_SLOTS * Int32Array.BYTES_PER_ELEMENT);
+  }
 
   /**
    * Resolves when the first generation of workers is listening. When the editions are shared,
@@ -90,7 +94,7 @@ export class Supervisor {
 
   private spawn(index: number, isBoot: boolean): Promise<void> {
     const data: WorkerData = {
-      config: this.config, buckets: this.buckets.buffer, registrations: this.registrations.buffer, owners: this.owners.buffer, usage: this.usage, keyChanges: this.keyChanges.buffer, index,
+      config: this.config, buckets: this.buckets.buffer, registrations: this.registrations.buffer, owners: this.owners.buffer, usage: this.usage, keyChanges: this.keyChanges.buffer, liveConnections: this.liveConnections, index,
       ...(this.editions ? { snapshots: sharedSnapshotsOf(this.editions) } : this.options.shareEditions === true ? { awaitEditions: true } : {}),
     };
     const worker = new Worker(this.script, { workerData: data, eval: typeof this.script === "string" });
@@ -121,6 +125,8 @@ export class Supervisor {
           return;
         }
         this.restartCount += 1;
+        // Its sockets died with it: its connections no longer count against any key's cap.
+        new Int32Array(this.liveConnections, index * KEY_SLOTS * Int32Array.BYTES_PER_ELEMENT, KEY_SLOTS).fill(0);
         this.logger.error({ worker: index, code }, `worker ${index} died (exit ${code}); restarting it`);
         this.spawn(index, false).catch((error: unknown) => this.logger.error({ worker: index, err: error }, "restart failed"));
       });

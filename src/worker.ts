@@ -21,6 +21,8 @@ export interface WorkerData {
   owners: SharedArrayBuffer;
   usage: SharedArrayBuffer;
   keyChanges: SharedArrayBuffer;
+  /** Open /api/live connections per key slot, shared by every worker. */
+  liveConnections: SharedArrayBuffer;
   index: number;
   /** The editions to serve, loaded once by the supervisor; without them the worker loads and watches its own. */
   snapshots?: SharedSnapshot[];
@@ -76,6 +78,8 @@ export async function runWorker(): Promise<void> {
       ownerBuckets: new TokenBuckets(KEY_SLOTS, 1, data.owners),
       usageBuffer: data.usage,
       keyChanges: new KeyChanges(data.keyChanges),
+      liveConnections: data.liveConnections,
+      liveRow: data.index,
       // The supervisor is the server's one writer of the keys file.
       ...(port ? { keyWriter: threadKeyWriter({ postMessage: (message) => port.postMessage(message), on: (event, listener) => port.on(event, listener) }) } : {}),
       logger,

@@ -1,8 +1,9 @@
 // Everything a handler may know about a request, read from uWS before any await.
 
 import type { QueryParams } from "../query/query-string.js";
+import type { ChangeLog } from "../store/change-log.js";
 import type { EditionSet } from "../store/editions.js";
-import type { ParamValues } from "../query/params.js";
+import type { ParamValues, ParamWarning } from "../query/params.js";
 import type { Reply } from "./reply.js";
 import type { Admission } from "./dispatch.js";
 
@@ -13,7 +14,11 @@ export interface RequestContext {
   query: QueryParams;
   /** The query validated against the route's schema. */
   values: ParamValues;
+  /** CONTRACT §9: what was read leniently; the dispatcher adds them to the answer's `meta.warnings`. */
+  warnings: ParamWarning[];
   editions: EditionSet;
+  /** The current edition's change events (store/change-log.ts); undefined where the service keeps none. */
+  changes: ChangeLog | undefined;
   requestId: string;
   body: Buffer | undefined;
   contentType: string;

@@ -7,11 +7,12 @@ import { randomBytes } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import { ApiError } from "../query/api-error.js";
 import { checkLength } from "../query/limits.js";
-import { validateParams } from "../query/params.js";
+import { validateParams, type ParamWarning } from "../query/params.js";
 import { parseQueryString } from "../query/query-string.js";
+import type { ChangeLog } from "../store/change-log.js";
 import type { EditionSet } from "../store/editions.js";
 import { chooseEncoding, encodedBody, matchesIfNoneMatch, type Encoding } from "./encoding.js";
-import { cacheControlOf, errorReply, ownedReply, type Reply } from "./reply.js";
+import { cacheControlOf, errorReply, ownedReply, withWarnings, type Reply } from "./reply.js";
 import type { RouteDefinition, Router } from "./router.js";
 import type { RequestStats } from "../ops/request-stats.js";
 import { ADDRESS_POLICY, KEY_POLICY, OWNER_POLICY, REGISTRATION_POLICY, rateLimitLines, refillPerMs, type SharedKeyBuckets, type TakeResult, type TokenBuckets } from "./token-buckets.js";
@@ -60,6 +61,8 @@ export interface KeyVerifier {
 export interface DispatchOptions {
   router: Router;
   editions: () => EditionSet;
+  /** The change log that goes with `editions()` (swapped with it). */
+  changes?: () => ChangeLog;
   keys: KeyVerifier;
   buckets: TokenBuckets;
   /** Registrations per client address (REGISTRATION_POLICY), shared by every worker like `buckets`. */
@@ -97,6 +100,12 @@ export interface Admission {
 type Limit = Admission;
 /** Admission decided now, or (shared buckets only) when the shared store answers. */
 type Admitted = Limit | undefined | Promise<Limit>;
+
+/** What an upgrade request gets: the reserved value, or the answer that refuses it. */
+export type UpgradeDecision<T> = { kind: "admitted"; value: T } | { kind: "refused"; outgoing: Outgoing };
+
+/** GET /api/live as admission sees it: a keyed route. */
+const LIVE_ROUTE = { path: "/api/live", access: "key" } as Pick<RouteDefinition, "path" | "access"> as RouteDefinition;
 
 /** A request line already answered with a cacheable reply: its route and that reply. */
 interface Answered { route: RouteDefinition; reply: Reply }
@@ -155,7 +164,7 @@ export class Dispatcher {
       }
       if (request.badHeader !== undefined) {
         const error = new ApiError("INVALID_PARAMETER", { parameter: request.badHeader, reason: "given more than once" }, `The ${request.badHeader} header is given more than once`);
-        return { ...this.respond(request, requestId, "(bad request)", errorReply(error, requestId), undefined), shouldClose: true };
+        return { ...this.respond(request, requestId, "(bad request)", errorReply(error, requestId, now), undefined), shouldClose: true };
       }
       const line = this.answeredLine(request);
       const answered = line === undefined ? undefined : this.answered?.get(line);
@@ -174,7 +183,7 @@ export class Dispatcher {
       if (match.kind === "wrong-method") {
         const allowed = match.allowed.flatMap((method) => (method === "GET" ? ["GET", "HEAD"] : [method]));
         const error = new ApiError("METHOD_NOT_ALLOWED", { allowed }, `${request.method} is not allowed on ${request.url}; use ${allowed.join(", ")}`);
-        return this.respond(request, requestId, "(method not allowed)", { ...errorReply(error, requestId), headers: [["Allow", allowed.join(", ")]] }, undefined);
+        return this.respond(request, requestId, "(method not allowed)", { ...errorReply(error, requestId, now), headers: [["Allow", allowed.join(", ")]] }, undefined);
       }
       const matched = match.route;
       route = matched;
@@ -189,21 +198,50 @@ export class Dispatcher {
     }
   }
 
+  /**
+   * A WebSocket upgrade (GET /api/live): admitted as a keyed request (the key, one token), then
+   * `reserve` (which may throw an ApiError, e.g. a connection cap) turns the admission into a value.
+   * A refusal is the envelope to write instead of upgrading. Never throws or rejects.
+   */
+  upgrade<T>(request: IncomingRequest, reserve: (admission: Admission) => T): UpgradeDecision<T> | Promise<UpgradeDecision<T>> {
+    const requestId = `${this.requestPrefix}-${(++this.requestCount).toString(36)}`;
+    const refuse = (error: unknown, limit?: Limit): UpgradeDecision<T> => {
+      const failed = this.failure(error, requestId, limit);
+      return { kind: "refused", outgoing: this.respond(request, requestId, LIVE_ROUTE.path, failed.reply, failed.limit) };
+    };
+    const decide = (limit: Limit): UpgradeDecision<T> => {
+      try {
+        return { kind: "admitted", value: reserve(limit) };
+      } catch (error) {
+        return refuse(error, limit);
+      }
+    };
+    if (this.options.isDraining()) return refuse(new ApiError("SERVICE_UNAVAILABLE"));
+    try {
+      const admitted = this.admit(LIVE_ROUTE, request, this.options.now());
+      if (admitted instanceof Promise) return admitted.then((limit) => decide(limit), (error: unknown) => refuse(error));
+      return decide(admitted as Limit);
+    } catch (error) {
+      return refuse(error);
+    }
+  }
+
   /** Parameters (400) → handler → the answer, for a request already admitted. */
   private handle(request: IncomingRequest, requestId: string, now: number, line: string | undefined, route: RouteDefinition, pathParams: Record<string, string>, limit: Limit | undefined): Outgoing | Promise<Outgoing> {
     let reply: Reply;
     try {
       if (route.bodySchema !== undefined) checkBody(request, this.options.maxBodyBytes);
       const query = parseQueryString(request.rawQuery);
-      const values = validateParams(route.params, query);
+      const warnings: ParamWarning[] = [];
+      const values = validateParams(route.params, query, warnings);
       const editions = this.options.editions();
       const handled = route.handle({
-        method: request.method, path: request.url, pathParams, query, values, editions, requestId,
+        method: request.method, path: request.url, pathParams, query, values, warnings, editions, changes: this.options.changes?.(), requestId,
         body: request.body, contentType: request.contentType, now, caller: limit,
         cached: (key, build) => this.cached(key, build),
       });
-      if (handled instanceof Promise) return this.settle(handled, request, requestId, route.path, limit);
-      reply = handled;
+      if (handled instanceof Promise) return this.settle(handled.then((settled) => withWarnings(settled, warnings)), request, requestId, route.path, limit);
+      reply = withWarnings(handled, warnings);
       if (line !== undefined && reply.status === 200 && reply.etag !== undefined && reply.isScratch !== true) this.answered?.set(line, { route, reply });
     } catch (error) {
       ({ reply, limit } = this.failure(error, requestId, limit));
@@ -238,7 +276,7 @@ export class Dispatcher {
       if (limit === undefined) limit = (error as ApiError & { limit?: Limit }).limit;
       if (this.options.stats) this.options.stats.rateLimited[limit?.policy === "free" || limit?.policy === "custom" || limit?.policy === "owner" ? "key" : "address"] += 1;
     }
-    return { reply: errorReply(apiError, requestId), limit };
+    return { reply: errorReply(apiError, requestId, this.options.now()), limit };
   }
 
   /** The memo key of a GET or HEAD, or undefined when the memo is off or the line too long. */

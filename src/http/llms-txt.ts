@@ -134,7 +134,7 @@ const heading = (document: Json): string[] => [
 export function renderLlmsTxt(document: Json): string {
   const lines = heading(document);
   lines.push(
-    "Every JSON answer is an envelope: `{ success: true, data, meta }` or `{ success: false, error: { code, message, details? } }`.",
+    "Every JSON answer is an envelope: `{ success: true, data, meta }` or `{ success: false, error: { code, message, details?, timestamp } }`.",
     "Send the API key in the `X-API-Key` header on routes marked (key).",
     "",
     "## Routes",
@@ -176,7 +176,7 @@ export function renderLlmsFullTxt(document: Json): string {
     if (schema.description) lines.push(schema.description as string, "");
     lines.push(...recordLines(schema), "");
   }
-  lines.push("## Errors", "", "Every error is `{ success: false, error: { code, message, details? } }` with one of these codes (HTTP status in brackets):", "");
+  lines.push("## Errors", "", "Every error is `{ success: false, error: { code, message, details?, timestamp } }` with one of these codes (HTTP status in brackets):", "");
   lines.push(...(document.components.schemas.ErrorCode.description as string).split("\n\n").map((line) => `- ${line}`), "");
   lines.push("## Headers", "");
   for (const [name, header] of Object.entries(document.components.headers as Record<string, Json>)) lines.push(`- \`${name}\`: ${header.description}`);

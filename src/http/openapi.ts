@@ -21,9 +21,11 @@ type Schema = Record<string, unknown>;
 /** Routes whose 200s carry an ETag, so If-None-Match can give a 304. */
 const CACHEABLE_PATHS = [
   /^\/api\/players$/, /^\/api\/players\/bulk$/, /^\/api\/teams$/, /^\/api\/teams\/\{teamName\}\/roster$/, /^\/api\/versions(\/.*)?$/,
-  /^\/api\/openapi\.json$/, /^\/docs(\/.*)?$/, /^\/llms(-full)?\.txt$/, /^\/dashboard(\/.*)?$/,
-  /^\/api\/stats$/, /^\/api\/players\/\{id\}(\/versions|\/attribute\/\{attr\})?$/,
-  /^\/api\/trending$/, /^\/api\/badges(\/.*)?$/, /^\/api\/public\/players$/,
+  /^\/api\/openapi\.json$/, /^\/docs(\/.*)?$/, /^\/llms(-full)?\.txt$/, /^\/dashboard(\/.*)?$/, /^\/explore(\/.*)?$/,
+  /^\/api\/stats$/, /^\/api\/players\/\{id\}(\/versions|\/attribute\/\{attr\}|\/history)?$/,
+  /^\/api\/players\/search$/, /^\/api\/players\/slug\/\{slug\}$/,
+  /^\/api\/trending$/, /^\/api\/changes$/, /^\/api\/badges(\/.*)?$/, /^\/api\/public\/players$/,
+  /^\/api\/players\/\{id\}\/similar$/, /^\/api\/players\/compare$/, /^\/api\/teams\/\{teamName\}\/profile$/,
 ];
 
 const PATH_PARAMS: Readonly<Record<string, Schema & { description: string }>> = {
@@ -42,7 +44,7 @@ const HEADERS: Record<string, Schema> = {
     schema: { type: "integer" },
   },
   "X-RateLimit-Remaining": { description: "Tokens left in the bucket", schema: { type: "integer" } },
-  "X-RateLimit-Reset": { description: "Unix time (seconds) when the bucket is full again", schema: { type: "integer" } },
+  "X-RateLimit-Reset": { description: "When the bucket is full again, an ISO 8601 time (as the hosted service sends it; the seconds are RateLimit's t=)", schema: { type: "string", format: "date-time" } },
   "RateLimit-Policy": { description: 'IETF draft form of the policy, e.g. `"free";q=500;w=3600`', schema: { type: "string" } },
   RateLimit: { description: 'IETF draft form of the state, e.g. `"free";r=499;t=8`', schema: { type: "string" } },
   "Retry-After": { description: "Seconds until the next token", schema: { type: "integer" } },
@@ -67,8 +69,9 @@ const DESCRIPTION = [
   "Basketball video-game player ratings, teams, rosters and per-edition archives.",
   `**Authentication.** Send your key in the \`X-API-Key\` header. Routes marked with a lock need it; the others are limited to ${ADDRESS_POLICY.capacity} requests per minute per client address. Get a key on the \`/dashboard\` page or with \`POST /api/register\` (${REGISTRATION_POLICY.capacity} registrations per client address per hour); the operator may close registration and hand out keys instead.`,
   `**Rate limits.** A token bucket per key (free tier: ${KEY_POLICY.capacity} requests per hour, refilled continuously). Every keyed response carries \`X-RateLimit-*\` and \`RateLimit\`/\`RateLimit-Policy\` headers; a 429 adds \`Retry-After\`. A 304 takes no token.`,
-  "**Caching.** Cacheable replies carry `Cache-Control: private, max-age=3600` and a weak `ETag`; send it back in `If-None-Match` for a 304.",
-  "**Errors.** Every error is `{ success: false, error: { code, message, details? } }`. Checks run in this order: route (404, or 405 with an `Allow` header for a known path and another method) → API key (401) → rate limit (429) → parameters (400). An unknown query parameter is a 400 `UNKNOWN_PARAMETERS` with a suggestion the route accepts: the hosted service's names (`page`, `offset`, `skip` → `cursor`, or `offset` where pages are offsets; `per_page`, `pagesize`, `page_size`, `count` → `limit`; `rating`, `overall`, `min_rating` → `minRating`; `max_rating` → `maxRating`; `type`, `roster_type`, `team_type`, `roster` → `teamType`; `pos`, `positions` → `position`; `team_name`, `teamname` → `team`; `query` → `q` or the `search` filter; `name`, `player`, `search` where it is no filter → `/api/players/search`), otherwise the closest valid name.",
+  "**Caching.** Cacheable replies carry `Cache-Control: private, max-age=3600` (search and history: 300 s) and a weak `ETag`; send it back in `If-None-Match` for a 304.",
+  "**Drop-in for the hosted service's clients.** As the hosted NBA 2K Ratings API does: an empty value is an absent one (`team=`; but `limit=` is a 400); numbers may carry spaces or decimals (`minRating=75.5` compares exactly, `limit=2.5` is 2); a `sort` direction is read in any case, anything but asc meaning desc; `fields` may hold spaces and empty entries; an unknown `position`, `badge`, `badgeTier`, badge `category` or `tier`, and `minRating` over `maxRating`, answer 200 with an empty page; `cursor=abc` reads as 0. What was read leniently is said in `meta.warnings: [{ parameter, value, message, suggestions? }]`. Unknown parameters are ignored (with a warning, silently for names starting with `_`, such as the cache buster `?_=…`) on `/`, `/api/health`, `/api/stats`, `/api/dashboard/usage`, `/api/players/{id}/history`, `/attribute/{attr}`, `/versions`, `/api/trending`, the badge routes and the batch route's query; elsewhere they are a 400.",
+  "**Errors.** Every error is `{ success: false, error: { code, message, details?, timestamp } }` (`timestamp`: when it was answered, ISO 8601). Checks run in this order: route (404, or 405 with an `Allow` header for a known path and another method) → API key (401) → rate limit (429) → parameters (400). An unknown query parameter is a 400 `UNKNOWN_PARAMETERS` with a suggestion the route accepts: the hosted service's names (`page`, `offset`, `skip` → `cursor`, or `offset` where pages are offsets; `per_page`, `pagesize`, `page_size`, `count` → `limit`; `rating`, `overall`, `min_rating` → `minRating`; `max_rating` → `maxRating`; `type`, `roster_type`, `team_type`, `roster` → `teamType`; `pos`, `positions` → `position`; `team_name`, `teamname` → `team`; `query` → `q` or the `search` filter; `name`, `player`, `search` where it is no filter → `/api/players/search`), otherwise the closest valid name.",
   "**Protocol.** HEAD works wherever GET does. Bodies over 1 KiB are compressed with brotli or gzip by `Accept-Encoding`.",
 ].join("\n\n");
 
@@ -155,7 +158,7 @@ function isRequiredParam(route: RouteDefinition, name: string, schema: ParamSche
 
 function queryParameter(route: RouteDefinition, name: string, schema: ParamSchema): Schema {
   const isRequired = isRequiredParam(route, name, schema);
-  const isCaseInsensitive = schema["x-normalise"] !== undefined && !/any case/i.test(schema.description);
+  const isCaseInsensitive = schema["x-normalise"] !== undefined && schema["x-normalise"] !== "cursor" && !/any case/i.test(schema.description);
   return {
     name,
     in: "query",
@@ -251,7 +254,7 @@ function success(route: RouteDefinition): { status: number; description: string;
     return { status: 200, description: route.summary, content: { "application/json": { schema: { description: `Undocumented: ${route.summary}` } } } };
   }
   if (response.kind === "body") {
-    return { status: 200, description: response.description, content: Object.fromEntries(Object.entries(response.content).map(([type, schema]) => [type, { schema }])) };
+    return { status: response.status ?? 200, description: response.description, content: Object.fromEntries(Object.entries(response.content).map(([type, schema]) => [type, { schema }])) };
   }
   return { status: response.status ?? 200, description: response.description, content: { "application/json": { schema: envelopeSchema(response) } } };
 }

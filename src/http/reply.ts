@@ -2,6 +2,7 @@
 // adds rate-limit, caching and encoding headers; handlers never touch uWS.
 
 import { ERROR_TABLE, type ApiError } from "../query/api-error.js";
+import type { ParamWarning } from "../query/params.js";
 import { hashBytes } from "../store/hash.js";
 
 export interface Reply {
@@ -64,14 +65,40 @@ export function successReply(data: unknown, meta: Record<string, unknown>, optio
   return jsonReply(200, { success: true, data, meta }, options);
 }
 
-export function errorReply(error: ApiError, requestId: string): Reply {
+/** An error's envelope; `timestamp` (ISO 8601) is when it was answered, as the hosted service says it (CONTRACT §9). */
+export function errorReply(error: ApiError, requestId: string, nowMs: number): Reply {
   const details = error.code === "INTERNAL_ERROR" ? { requestId } : error.details;
   return {
     ...jsonReply(error.status, {
       success: false,
-      error: { code: error.code, message: error.message || ERROR_TABLE[error.code].message, ...(details ? { details } : {}) },
+      error: { code: error.code, message: error.message || ERROR_TABLE[error.code].message, ...(details ? { details } : {}), timestamp: new Date(nowMs).toISOString() },
     }),
     cacheControl: NO_STORE,
+  };
+}
+
+/**
+ * The reply with `meta.warnings` (CONTRACT §9: what a lenient answer did not understand as sent).
+ * Rare (a request with a value read leniently), so it re-reads the body instead of threading the
+ * warnings through every renderer; the ETag is folded again from the new body.
+ */
+export function withWarnings(reply: Reply, warnings: readonly ParamWarning[]): Reply {
+  if (warnings.length === 0 || reply.status !== 200 || (reply.contentType !== undefined && !reply.contentType.startsWith("application/json"))) return reply;
+  const value = JSON.parse(reply.body.toString("utf8")) as Record<string, unknown>;
+  if (value.success !== true) return reply;
+  const meta = (typeof value.meta === "object" && value.meta !== null ? value.meta : {}) as Record<string, unknown>;
+  // A route's own warnings (kept in its cached body) come first; the request's are added after them.
+  value.meta = { ...meta, warnings: [...(Array.isArray(meta.warnings) ? meta.warnings : []), ...warnings] };
+  const body = Buffer.from(JSON.stringify(value), "utf8");
+  return {
+    status: reply.status,
+    body,
+    ...(reply.etag === undefined ? {} : { etag: weakEtag(hashBytes(body), body.length) }),
+    ...(reply.headers === undefined ? {} : { headers: reply.headers }),
+    ...(reply.cacheControl === undefined ? {} : { cacheControl: reply.cacheControl }),
+    ...(reply.contentType === undefined ? {} : { contentType: reply.contentType }),
+    // A per-request body (search's timestamp) stays per request: never remembered by request line.
+    ...(reply.isScratch === true ? { isScratch: true } : {}),
   };
 }
 

@@ -11,7 +11,7 @@ export type JsonSchema = Readonly<Record<string, unknown>>;
 
 export const COMPONENT_NAMES = [
   "Player", "PlayerFields", "SummaryPlayer", "Team", "BadgeCounts", "EditionEntry", "RatingSnapshot",
-  "TrendingPlayer", "Badge", "BadgeHolder", "PublicPlayer", "ErrorCode", "ErrorEnvelope",
+  "TrendingPlayer", "ChangeEvent", "Badge", "BadgeHolder", "PublicPlayer", "ErrorCode", "ErrorEnvelope",
 ] as const;
 export type ComponentName = (typeof COMPONENT_NAMES)[number];
 
@@ -20,8 +20,12 @@ export type ComponentName = (typeof COMPONENT_NAMES)[number];
  * for a creation), or a body outside it (this document, a page, a file), by media type.
  */
 export type RouteResponse =
-  | { kind: "envelope"; status?: 200 | 201; description: string; data: JsonSchema; meta?: JsonSchema }
-  | { kind: "body"; description: string; content: Readonly<Record<string, JsonSchema>> };
+  | {
+    kind: "envelope"; status?: 200 | 201; description: string; data: JsonSchema; meta?: JsonSchema;
+    /** Keys beside the envelope's own (`/` and `/api/health` carry the hosted service's unenveloped keys there, CONTRACT §9). */
+    topLevel?: Readonly<Record<string, JsonSchema>>;
+  }
+  | { kind: "body"; status?: 101; description: string; content: Readonly<Record<string, JsonSchema>> };
 
 /** A record schema from src/model as a mutable, `$id`-free copy (an `$id` would rebase `$ref`s). */
 function fromModel(schema: object, description: string, extraProperties: Record<string, JsonSchema> = {}): Record<string, unknown> {
@@ -65,16 +69,28 @@ export function exactObject(properties: Record<string, JsonSchema>, optional: re
 export const gameVersion: JsonSchema = { type: "string", pattern: "^2K\\d{2}$", description: "Edition key, e.g. 2K26", examples: ["2K26"] };
 export const era: JsonSchema = { enum: [...ERAS], description: "curr, class or allt" };
 export const timestamp = (description: string): JsonSchema => ({ type: "string", format: "date-time", description });
-export const filtersMeta: JsonSchema = { type: "object", description: "Every filter applied, as parsed" };
+export const filtersMeta: JsonSchema = {
+  type: "object",
+  description: "The hosted service's five filters, every one present (null when unset), then every other filter applied, as parsed",
+  required: ["teamType", "team", "minRating", "maxRating", "position"],
+  properties: {
+    teamType: { enum: [...ERAS, null], description: "The era applied; null for every era" },
+    team: { type: ["string", "null"] },
+    minRating: { type: ["number", "null"] },
+    maxRating: { type: ["number", "null"] },
+    position: { type: ["string", "null"] },
+  },
+};
 
-/** `meta.pagination` of the cursor-paged routes. */
+/** `meta.pagination` of the cursor-paged routes: the hosted service's five fields, plus `cursor`. */
 export const cursorPagination = (totalDescription: string): JsonSchema => exactObject({
-  total: integer(totalDescription),
-  limit: integer("Page size"),
-  cursor: text("The offset of this page"),
-  nextCursor: { type: ["string", "null"], description: "Pass as `cursor` for the next page; null on the last page" },
   hasMore: boolean("True when another page follows"),
-});
+  nextCursor: { type: "string", description: "Pass as `cursor` for the next page; absent on the last page (as the hosted service sends it)" },
+  count: integer("Rows on this page"),
+  limit: integer("Page size"),
+  total: integer(totalDescription),
+  cursor: text("The offset of this page"),
+}, ["nextCursor"]);
 
 const tier: JsonSchema = oneOf(BADGE_TIERS, "Bronze < Silver < Gold < Hall of Fame < Legendary");
 const tierChange = exactObject({ name: text("Badge"), from: tier, to: tier });
@@ -116,6 +132,24 @@ const { required: _required, ...playerFields } = wirePlayer(
   "A player record trimmed by `fields` to the fields asked for: any of the Player fields, each optional.",
 );
 
+/** What moved in a player's ratings from one weekly snapshot to the next (the history's `changes`, and a change event's). */
+const weekChanges: JsonSchema = exactObject({
+  attributes: {
+    type: "object",
+    description: "Every attribute whose rating moved, by camelCase key",
+    additionalProperties: exactObject({ from: { type: "integer" }, to: { type: "integer" } }),
+  },
+  badges: exactObject({
+    added: arrayOf(exactObject({ name: text("Badge"), tier })),
+    removed: arrayOf(exactObject({ name: text("Badge"), tier })),
+    upgraded: arrayOf(tierChange),
+    downgraded: arrayOf(tierChange),
+  }, [], "Only where both weeks kept badge lists"),
+}, ["badges"], "What moved since the week before (absent on the first week)");
+
+const teamRef = exactObject({ team: text("Full team name"), slug: text("Team slug") });
+const nullableText = (description: string): JsonSchema => ({ type: ["string", "null"], description });
+
 export const COMPONENT_SCHEMAS: Readonly<Record<ComponentName, JsonSchema>> = {
   Player: player,
   PlayerFields: playerFields,
@@ -131,38 +165,61 @@ export const COMPONENT_SCHEMAS: Readonly<Record<ComponentName, JsonSchema>> = {
     slug: text("Lower-case hyphenated team name, accepted wherever a team name is"),
     teamType: era,
     playerCount: integer("Players on the roster"),
-    averageRating: { type: "number", description: "Mean overall, one decimal" },
-    logo: { type: "string", format: "uri" },
-  }, ["logo"]),
+    averageRating: { type: "integer", description: "Mean overall, rounded to an integer (as the hosted service sends it)" },
+    meanOverall: { type: "number", description: "The exact mean overall" },
+    logo: { type: "string", description: "Logo URL; an empty string when unknown" },
+  }),
   BadgeCounts: fromModel(badgeCountsSchema, "Badge counts per tier"),
   EditionEntry: fromModel(editionEntrySchema, "One game edition: `current` follows the live data, `archived` never changes"),
   RatingSnapshot: exactObject({
-    date: { type: "string", format: "date" },
+    _id: text("This record's id: the player's _id and the week's date"),
+    playerId: text("The player's _id"),
+    scrapedAt: timestamp("The week's snapshot time (its date, midnight UTC)"),
     gameVersion,
+    previousOverall: { type: "integer", minimum: 0, maximum: 99, description: "The overall the week before (absent on the first week)" },
+    newOverall: { type: "integer", minimum: 0, maximum: 99, description: "The overall this week" },
+    overallDelta: { type: "integer", description: "newOverall − previousOverall, when it moved" },
+    attributeChanges: {
+      type: "object",
+      description: "Every attribute that moved since the week before, by camelCase key (the hosted service's shape)",
+      additionalProperties: exactObject({ prev: { type: "integer" }, new: { type: "integer" } }),
+    },
+    badgeChanges: exactObject({
+      added: arrayOf(exactObject({ name: text("Badge"), tier })),
+      removed: arrayOf(exactObject({ name: text("Badge"), tier })),
+      upgraded: arrayOf(exactObject({ name: text("Badge"), fromTier: tier, toTier: tier })),
+      downgraded: arrayOf(exactObject({ name: text("Badge"), fromTier: tier, toTier: tier })),
+    }, [], "Badges that moved since the week before (the hosted service's shape)"),
+    changeType: oneOf(["initial", "update", "unchanged"], "initial: the first week held; update: something moved; unchanged (ours): nothing did"),
+    date: { type: "string", format: "date" },
     overall: { type: "integer", minimum: 0, maximum: 99 },
     delta: { type: "integer", description: "Change of overall since the previous snapshot (absent on the first)" },
     attributes: copyOf(playerProperties.attributes),
     badges: ref("BadgeCounts"),
-    changes: exactObject({
-      attributes: {
-        type: "object",
-        description: "Every attribute whose rating moved, by camelCase key",
-        additionalProperties: exactObject({ from: { type: "integer" }, to: { type: "integer" } }),
-      },
-      badges: exactObject({
-        added: arrayOf(exactObject({ name: text("Badge"), tier })),
-        removed: arrayOf(exactObject({ name: text("Badge"), tier })),
-        upgraded: arrayOf(tierChange),
-        downgraded: arrayOf(tierChange),
-      }, [], "Only where both weeks kept badge lists"),
-    }, ["badges"], "What moved since the week before (absent on the first week)"),
-  }, ["delta", "changes"], "One weekly snapshot of a player's ratings in the current edition"),
+    changes: weekChanges,
+  }, ["previousOverall", "overallDelta", "attributeChanges", "badgeChanges", "delta", "changes"], "One weekly snapshot of a player's ratings in the current edition, as a change record"),
   TrendingPlayer: exactObject({
     playerId: text("The player's _id"),
     totalDelta: { type: "integer", description: "Sum of the overall's weekly changes in the window" },
     changes: integer("Weeks in the window in which the overall changed"),
     player: { type: "object", additionalProperties: false, required: ["_id", "name", "slug", "team", "teamType", "overall"], properties: pick(["_id", "name", "slug", "team", "teamType", "overall", "playerImage"]) },
   }),
+  ChangeEvent: exactObject({
+    type: { const: "change" },
+    seq: integer("Sequence number: the same on every replica for the same snapshots (day of the week's date × 2^21 + position in that week)"),
+    kind: oneOf(["changed", "added", "removed", "traded"], "changed: ratings moved; added/removed: in this week's snapshot and not the week before, or the reverse; traded: only the team changed"),
+    date: { type: "string", format: "date", description: "The weekly snapshot the change appeared in" },
+    gameVersion,
+    playerId: text("The player's _id"),
+    name: nullableText("Name (null when a removed player is unknown to this server)"),
+    slug: nullableText("Slug"),
+    team: nullableText("Team"),
+    teamSlug: nullableText("Team slug"),
+    teamType: { enum: [...ERAS, null], description: "curr, class or allt" },
+    overall: exactObject({ from: { type: "integer" }, to: { type: "integer" } }, ["from", "to"], "Overall the week before (absent when added) and this week (absent when removed)"),
+    changes: weekChanges,
+    trade: exactObject({ from: teamRef, to: teamRef }, [], "The team changed when this edition replaced the one before it"),
+  }, ["changes", "trade"], "One change event of /api/changes and /api/live"),
   Badge: exactObject({
     _id: text("Stable id of the badge (24 hexadecimal characters of its slug)"),
     name: text("Badge name, e.g. Post-Up Poet"),
@@ -201,11 +258,12 @@ export const COMPONENT_SCHEMAS: Readonly<Record<ComponentName, JsonSchema>> = {
       error: {
         type: "object",
         additionalProperties: false,
-        required: ["code", "message"],
+        required: ["code", "message", "timestamp"],
         properties: {
           code: { $ref: "#/components/schemas/ErrorCode" },
           message: text("What went wrong, for people"),
           details: { type: "object", description: "For some codes: the parameter, value, reason, allowed values, suggestions, hint" },
+          timestamp: timestamp("When the error was answered (as the hosted service says it)"),
         },
       },
     },
@@ -218,13 +276,29 @@ export const playerRows: JsonSchema = arrayOf(
   "Full player records, or with `fields` only the fields asked for",
 );
 
+/** CONTRACT §9: `meta.warnings`, what a lenient answer did not understand as sent. */
+export const warningsSchema: JsonSchema = arrayOf(exactObject({
+  parameter: text("The parameter"),
+  value: text("Its value as sent (at most 100 characters)"),
+  message: text("What was not understood, and what was done instead"),
+  suggestions: arrayOf({ type: "string" }, "What was probably meant"),
+}, ["suggestions"]), "Present when a value was read leniently (an unknown value matching nothing, a decimal rounded down, an unknown parameter ignored)");
+
+/** A meta object that may also carry `warnings` (every envelope's meta may). */
+function withWarnings(meta: JsonSchema): JsonSchema {
+  const properties = meta.properties as Record<string, JsonSchema> | undefined;
+  if (meta.type !== "object" || properties === undefined || "warnings" in properties) return meta;
+  return { ...meta, properties: { ...properties, warnings: warningsSchema } };
+}
+
 /** The success envelope around a route's data and meta. */
 export function envelopeSchema(response: Extract<RouteResponse, { kind: "envelope" }>): JsonSchema {
   const hasMeta = response.meta !== undefined;
+  const topLevel = response.topLevel ?? {};
   return {
     type: "object",
     additionalProperties: false,
-    required: hasMeta ? ["success", "data", "meta"] : ["success", "data"],
-    properties: { success: { const: true }, data: response.data, ...(hasMeta ? { meta: response.meta } : {}) },
+    required: [...(hasMeta ? ["success", "data", "meta"] : ["success", "data"]), ...Object.keys(topLevel)],
+    properties: { success: { const: true }, data: response.data, ...(hasMeta ? { meta: withWarnings(response.meta as JsonSchema) } : {}), ...topLevel },
   };
 }

@@ -60,7 +60,12 @@ export type RouteMatch =
 
 const isParam = (segment: string): boolean => segment.startsWith(":");
 
-/** Negative when `a` outranks `b`: at the first position where one has a literal and the other a parameter. */
+/**
+ * Negative when `a` outranks `b`: at the first position where one has a literal and the other a
+ * parameter; otherwise the shorter first (patterns of different lengths never match the same
+ * path, but the order must be total for the sort to be one: without it a route appended late
+ * could stay behind a parameter route it outranks).
+ */
 export function comparePrecedence(a: readonly string[], b: readonly string[]): number {
   const length = Math.min(a.length, b.length);
   for (let i = 0; i < length; i++) {
@@ -68,7 +73,7 @@ export function comparePrecedence(a: readonly string[], b: readonly string[]): n
     const bParam = isParam(b[i] as string);
     if (aParam !== bParam) return aParam ? 1 : -1;
   }
-  return 0;
+  return a.length - b.length;
 }
 
 export class Router {

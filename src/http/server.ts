@@ -6,11 +6,12 @@ import type { HttpRequest, HttpResponse } from "uWebSockets.js";
 import type { Dispatcher, IncomingRequest, Outgoing } from "./dispatch.js";
 import { addressKey, createClientAddress, DEFAULT_IPV6_PREFIX, type ProxyTrust } from "./trust-proxy.js";
 import { loadUws } from "./uws.js";
+import { attachLive, type LiveHub, type LiveOptions } from "./live.js";
 
 const STATUS_TEXT: Readonly<Record<number, string>> = {
   200: "200 OK", 201: "201 Created", 204: "204 No Content", 304: "304 Not Modified", 400: "400 Bad Request", 401: "401 Unauthorized",
   403: "403 Forbidden", 404: "404 Not Found", 405: "405 Method Not Allowed", 408: "408 Request Timeout", 413: "413 Payload Too Large",
-  415: "415 Unsupported Media Type", 429: "429 Too Many Requests", 500: "500 Internal Server Error", 503: "503 Service Unavailable",
+  415: "415 Unsupported Media Type", 426: "426 Upgrade Required", 429: "429 Too Many Requests", 500: "500 Internal Server Error", 503: "503 Service Unavailable",
 };
 
 /**
@@ -29,6 +30,8 @@ export interface HttpServer {
   idleMs(): number;
   /** Stops accepting connections; open connections finish their requests. */
   stopListening(): void;
+  /** The WebSocket stream's sockets (undefined when the server has none). */
+  readonly live: LiveHub | undefined;
   /** Closes every connection at once. */
   close(): void;
 }
@@ -42,6 +45,8 @@ export interface ServerOptions {
   bodyTimeoutMs: number;
   /** TRUST_PROXY: peers whose X-Forwarded-For names the client; undefined = the header is ignored. */
   trustProxy?: ProxyTrust | undefined;
+  /** GET /api/live (the change stream); without it the route answers 426 and nothing upgrades. */
+  live?: LiveOptions | undefined;
   /** IPv6 clients are limited per this prefix (bits); default 64. */
   ipv6Prefix?: number;
   onResponse?: (outgoing: Outgoing, request: IncomingRequest, durationMs: number) => void;
@@ -64,7 +69,7 @@ export function startServer(options: ServerOptions): Promise<HttpServer> {
     try {
       outgoing = options.dispatcher.dispatch(request);
     } catch {
-      outgoing = CRASH;
+      outgoing = crash();
     }
     if (!(outgoing instanceof Promise)) {
       finish(res, request, started, outgoing);
@@ -77,18 +82,15 @@ export function startServer(options: ServerOptions): Promise<HttpServer> {
       isAborted = true;
       release();
     });
-    outgoing.catch(() => CRASH).then((settled) => {
+    outgoing.catch(crash).then((settled) => {
       if (isAborted) return;
       res.cork(() => finish(res, request, started, settled));
     });
   };
-  app.any("/*", (res, req) => {
-    const started = performance.now();
-    counter.inFlight++;
-    counter.lastRequestAt = started;
+  const readRequest = (res: HttpResponse, req: HttpRequest): IncomingRequest => {
     // Read now (req is only valid in this call), and only when it can matter.
     const forwardedFor = isProxyTrusted ? forwardedForOf(req) : "";
-    const request: IncomingRequest = {
+    return {
       method: req.getCaseSensitiveMethod().toUpperCase(),
       url: req.getUrl(),
       rawQuery: req.getQuery() ?? "",
@@ -102,6 +104,16 @@ export function startServer(options: ServerOptions): Promise<HttpServer> {
       body: undefined,
       isBodyTooLarge: false,
     };
+  };
+  // Registered before the catch-all: a GET of /api/live without an upgrade falls through to it (426).
+  const live = options.live === undefined
+    ? undefined
+    : attachLive(app, uWS, options.dispatcher, options.live, readRequest, (res, outgoing) => write(res, outgoing, () => undefined));
+  app.any("/*", (res, req) => {
+    const started = performance.now();
+    counter.inFlight++;
+    counter.lastRequestAt = started;
+    const request = readRequest(res, req);
     // Two lengths for one body: whichever we read, a proxy in front may have read the other
     // (request smuggling). Refused before the body, and the connection is closed.
     if (req.getHeader("content-length") !== "" && headerCount(req, "content-length") > 1) {
@@ -129,6 +141,7 @@ export function startServer(options: ServerOptions): Promise<HttpServer> {
       };
       resolve({
         port: uWS.us_socket_local_port(socket),
+        live,
         inFlight: () => counter.inFlight,
         idleMs: () => performance.now() - counter.lastRequestAt,
         stopListening,
@@ -162,11 +175,14 @@ function headerCount(req: HttpRequest, wanted: string): number {
   return count;
 }
 
-/** The dispatcher has its own funnel; this only guards the process against a bug in it. */
-const CRASH: Outgoing = {
-  status: 500, headers: "Content-Type: application/json; charset=utf-8", body: Buffer.from('{"success":false,"error":{"code":"INTERNAL_ERROR","message":"Internal error"}}'),
-  contentLength: 0, route: "(crash)", requestId: "", keySlot: -1,
-};
+/** The dispatcher has its own funnel; this only guards the process against a bug in it. Every error carries its time (CONTRACT §9). */
+function crash(): Outgoing {
+  return {
+    status: 500, headers: "Content-Type: application/json; charset=utf-8",
+    body: Buffer.from(`{"success":false,"error":{"code":"INTERNAL_ERROR","message":"Internal error","timestamp":"${new Date().toISOString()}"}}`),
+    contentLength: 0, route: "(crash)", requestId: "", keySlot: -1,
+  };
+}
 
 /**
  * Counts bytes as they stream; past the cap it stops collecting and answers 413 once the rest has

@@ -121,8 +121,12 @@ export interface TeamRow {
   slug: string;
   teamType: Era;
   playerCount: number;
+  /** Mean overall rounded to an integer (the hosted service's field). */
   averageRating: number;
-  logo?: string;
+  /** The exact mean overall. */
+  meanOverall: number;
+  /** The team's logo URL; "" when unknown. */
+  logo: string;
 }
 
 export interface EditionEntry {

@@ -1,7 +1,11 @@
 // Query-parameter schemas per route (ajv-compiled once; the OpenAPI document is generated from
 // the same objects) and validation of a raw parameter map against them. Values are strings on
-// the wire: strict decimal integers are converted before validation, so `1e2`, `0x10`, ` 5` and
-// `2.5` fail as non-integers; case-insensitive enums are canonicalised first.
+// the wire. CONTRACT §9: what the hosted service answers, we answer: an empty value is an absent
+// one (except where the hosted service refuses it, `x-empty: "refuse"`); numbers are read as the
+// hosted service reads them (surrounding spaces, decimals: `limit=2.5` is 2, `minRating=75.5`
+// compares as 75.5); an unknown value of a lenient enum (`x-lenient`) matches nothing instead of
+// failing; a cursor that is no number reads as 0. Whatever was not understood as sent is said in
+// `meta.warnings` (ParamWarning); case-insensitive enums are canonicalised first.
 
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { ATTRIBUTE_BY_PARAM_NAME } from "../model/attributes.js";
@@ -24,8 +28,31 @@ export interface ParamSchema {
   default?: string | number;
   /** Why a pattern failed, in words (an annotation ajv ignores). */
   "x-reason"?: string;
-  /** Canonicalise before validation (case-insensitive enums). */
-  "x-normalise"?: "lower" | "position" | "badgeTier";
+  /** Canonicalise before validation (case-insensitive enums; a cursor read as the hosted service reads it). */
+  "x-normalise"?: "lower" | "position" | "badgeTier" | "cursor";
+  /** An empty value is a 400 (the hosted service refuses it: `limit=`, `teamType=`), not an absent one. */
+  "x-empty"?: "refuse";
+  /** A decimal is kept as sent (bounds compared exactly) instead of rounded down (sizes, offsets). */
+  "x-decimal"?: "exact";
+  /** A value outside the enum matches nothing (a 200 with an empty answer and a warning), not a 400. */
+  "x-lenient"?: true;
+}
+
+/** CONTRACT §9: what a lenient answer adds in `meta.warnings`. */
+export interface ParamWarning {
+  parameter: string;
+  value: string;
+  message: string;
+  suggestions?: string[];
+}
+
+/** Warnings echo at most this much of a value (values are up to MAX_PARAMETER_LENGTH). */
+const WARNED_VALUE_LENGTH = 100;
+export function paramWarning(parameter: string, value: string, message: string, suggestions?: readonly string[]): ParamWarning {
+  return {
+    parameter, value: value.slice(0, WARNED_VALUE_LENGTH), message,
+    ...(suggestions !== undefined && suggestions.length > 0 ? { suggestions: [...suggestions] } : {}),
+  };
 }
 
 export type ParamSchemas = Readonly<Record<string, ParamSchema>>;
@@ -36,8 +63,9 @@ const era = (withAll: boolean): ParamSchema => ({
   enum: withAll ? [...ERA_VALUES, "all"] : ERA_VALUES,
   description: withAll ? "Era: curr (default), class, allt, or all" : "Era: curr (default), class or allt",
   "x-normalise": "lower",
+  "x-empty": "refuse",
 });
-const rating = (description: string): ParamSchema => ({ type: "integer", minimum: 0, maximum: 99, description });
+const rating = (description: string): ParamSchema => ({ type: "integer", minimum: 0, maximum: 99, description: `${description} (a decimal compares exactly)`, "x-decimal": "exact" });
 
 /** `{attribute}_gte` / `{attribute}_lte` for every snake_case name and alias. */
 const attributeBoundParams: ParamSchemas = Object.fromEntries(
@@ -57,8 +85,9 @@ export function playerFilterParams(options: { withAllEras: boolean }): ParamSche
     position: {
       type: "string",
       enum: [...POSITIONS, ...Object.keys(POSITION_GROUPS)],
-      description: "PG, SG, SF, PF, C, or a group: guard (PG, SG), wing (SG, SF), big (PF, C); any case",
+      description: "PG, SG, SF, PF, C, or a group: guard (PG, SG), wing (SG, SF), big (PF, C); any case (another value matches nothing, with a warning)",
       "x-normalise": "position",
+      "x-lenient": true,
     },
     team: { type: "string", description: "Exact full team name (historic teams use the season prefix), or its slug" },
     search: {
@@ -70,33 +99,40 @@ export function playerFilterParams(options: { withAllEras: boolean }): ParamSche
     minRating: rating("Lowest overall"),
     maxRating: rating("Highest overall"),
     ...attributeBoundParams,
-    badge: { type: "string", enum: BADGES.map((badge) => badge.slug), description: "Badge slug, e.g. post-up-poet" },
+    badge: { type: "string", enum: BADGES.map((badge) => badge.slug), description: "Badge slug, e.g. post-up-poet (an unknown one matches nothing, with a warning)", "x-lenient": true },
     badgeTier: {
       type: "string",
       enum: BADGE_TIERS,
-      description: "Badge tier (Hall of Fame, hall-of-fame, hallOfFame, any case); with badge the exact tier, alone any badge of that tier",
+      description: "Badge tier (Hall of Fame, hall-of-fame, hallOfFame, any case); with badge the exact tier, alone any badge of that tier (an unknown one matches nothing, with a warning)",
       "x-normalise": "badgeTier",
+      "x-lenient": true,
     },
     sort: {
       type: "string",
-      pattern: "^[a-z_]+(:(asc|desc))?$",
-      description: "<field>:<asc|desc>: overall, name or any attribute's snake_case name; default overall:desc",
+      pattern: "^\\s*[a-z_]+\\s*(:[^:]*)?$",
+      maxLength: 64,
+      description: "<field>:<asc|desc>: overall, name or any attribute's snake_case name; default overall:desc. The direction is read in any case, anything but asc meaning desc",
       "x-reason": "must look like <field>:<asc|desc>, e.g. three_point_shot:desc",
     },
     fields: {
       type: "string",
-      pattern: "^[A-Za-z_]+(,[A-Za-z_]+)*$",
-      description: "Comma-separated top-level fields to return, e.g. name,overall,attributes",
+      pattern: "^[A-Za-z_,\\s]*$",
+      description: "Comma-separated top-level fields to return, e.g. name,overall,attributes (spaces and empty entries are ignored)",
       "x-reason": "must be a comma-separated list of field names",
     },
   };
 }
 
-export const CURSOR_PARAM: ParamSchema = { type: "string", pattern: "^\\d{1,9}$", description: "Offset cursor from meta.pagination.nextCursor", "x-reason": "must be a non-negative decimal integer" };
+export const CURSOR_PARAM: ParamSchema = {
+  type: "string", pattern: "^\\d{1,10}$", description: "Offset cursor from meta.pagination.nextCursor (read as the hosted service reads it: its leading digits, otherwise 0, with a warning)",
+  "x-reason": "must be a non-negative decimal integer", "x-normalise": "cursor",
+};
 export const OFFSET_PARAM: ParamSchema = { type: "integer", minimum: 0, maximum: 1_000_000_000, default: 0, description: "Rows to skip" };
 export const limitParam = (maximum: number, fallback: number): ParamSchema => ({
-  type: "integer", minimum: 1, maximum, default: fallback, description: `Page size, 1 to ${maximum}, default ${fallback}`,
+  type: "integer", minimum: 1, maximum, default: fallback, description: `Page size, 1 to ${maximum}, default ${fallback} (a decimal is rounded down; empty is refused)`, "x-empty": "refuse",
 });
+/** Cursors past this read as it (an empty page), so a huge number never becomes a float. */
+const MAX_CURSOR = 1_000_000_000;
 
 /**
  * Names people try → what to use instead, best first: the hosted service's table (CONTRACT §6)
@@ -129,9 +165,17 @@ export const SUGGESTED_NAMES: readonly string[] = [...SUGGESTIONS.keys()];
 const ajv = new Ajv({ ...REQUEST_AJV_OPTIONS, allErrors: false });
 ajv.addKeyword({ keyword: "x-reason" });
 ajv.addKeyword({ keyword: "x-normalise" });
+ajv.addKeyword({ keyword: "x-empty" });
+ajv.addKeyword({ keyword: "x-decimal" });
+ajv.addKeyword({ keyword: "x-lenient" });
 
 export interface CompiledParams {
   readonly schemas: ParamSchemas;
+  /**
+   * CONTRACT §9: routes where the hosted service ignores unknown parameters (cache busters such as
+   * `?_=1735000000`) ignore them too, with a warning unless the name starts with `_`.
+   */
+  readonly ignoresUnknown: boolean;
   readonly names: readonly string[];
   /** One validator per parameter: a request pays for the parameters it sends, not for all ~100. */
   readonly validators: ReadonlyMap<string, ValidateFunction>;
@@ -150,9 +194,10 @@ function compileOne(schema: ParamSchema): ValidateFunction {
   return validate;
 }
 
-export function compileParams(schemas: ParamSchemas): CompiledParams {
+export function compileParams(schemas: ParamSchemas, options: { ignoresUnknown?: boolean } = {}): CompiledParams {
   return {
     schemas,
+    ignoresUnknown: options.ignoresUnknown === true,
     names: Object.keys(schemas),
     validators: new Map(Object.entries(schemas).map(([name, schema]) => [name, compileOne(schema)])),
   };
@@ -160,10 +205,20 @@ export function compileParams(schemas: ParamSchemas): CompiledParams {
 
 export type ParamValues = Record<string, string | number>;
 
-/** Unknown names → UNKNOWN_PARAMETERS; bad values → INVALID_PARAMETER naming parameter, value and reason. */
-export function validateParams(compiled: CompiledParams, params: QueryParams): ParamValues {
+/**
+ * Unknown names → UNKNOWN_PARAMETERS (or, where the route ignores them, a warning); bad values →
+ * INVALID_PARAMETER naming parameter, value and reason. What was accepted leniently (CONTRACT §9)
+ * is pushed onto `warnings`.
+ */
+export function validateParams(compiled: CompiledParams, params: QueryParams, warnings: ParamWarning[] = []): ParamValues {
   const unknown = [...params.keys()].filter((name) => !Object.hasOwn(compiled.schemas, name));
-  if (unknown.length > 0) {
+  if (unknown.length > 0 && compiled.ignoresUnknown) {
+    for (const name of unknown) {
+      if (name.startsWith("_")) continue;
+      const suggestion = suggestParam(name, compiled.names);
+      warnings.push(paramWarning(name.slice(0, WARNED_VALUE_LENGTH), params.get(name) ?? "", "unknown parameter, ignored", suggestion === undefined ? undefined : [suggestion]));
+    }
+  } else if (unknown.length > 0) {
     throw new ApiError(
       "UNKNOWN_PARAMETERS",
       {
@@ -178,13 +233,50 @@ export function validateParams(compiled: CompiledParams, params: QueryParams): P
   }
   const values: ParamValues = {};
   for (const [name, raw] of params) {
+    // hasOwn above: a name outside the schemas is ignored here (the route ignores unknown names).
+    if (!Object.hasOwn(compiled.schemas, name)) continue;
     const schema = compiled.schemas[name] as ParamSchema;
-    const value = normalise(schema, raw);
+    // An empty value is an absent one (`team=` from a form left blank), unless the hosted service refuses it.
+    if (raw.trim().length === 0 && schema["x-empty"] !== "refuse") continue;
+    if (schema.type === "integer") {
+      values[name] = readNumber(name, schema, raw, warnings);
+      continue;
+    }
+    const value = normalise(schema, raw, name, warnings);
     const validate = compiled.validators.get(name) as ValidateFunction;
-    if (!validate(value)) throw describeFailure(name, schema, raw, validate.errors?.[0]);
+    if (!validate(value)) {
+      const error = validate.errors?.[0];
+      if (error?.keyword === "enum" && schema["x-lenient"] === true && schema.enum !== undefined) {
+        // Kept as sent: the route reads it as matching nothing.
+        warnings.push(paramWarning(name, raw, `${raw.slice(0, WARNED_VALUE_LENGTH)} is not a known ${name}: nothing matches it`, closest(raw, schema.enum, 3)));
+        values[name] = value;
+        continue;
+      }
+      throw describeFailure(name, schema, raw, error);
+    }
     values[name] = value;
   }
   return values;
+}
+
+/**
+ * A number as the hosted service reads one (`Number()` of the text: spaces around it, decimals,
+ * exponents); then the schema's range. A decimal is kept for exact bounds, rounded down (with a
+ * warning) for sizes and offsets.
+ */
+function readNumber(name: string, schema: ParamSchema, raw: string, warnings: ParamWarning[]): number {
+  const text = raw.trim();
+  const value = text.length === 0 ? Number.NaN : Number(text);
+  const minimum = schema.minimum ?? 0;
+  const maximum = schema.maximum ?? Number.MAX_SAFE_INTEGER;
+  if (!Number.isFinite(value) || value < minimum || value > maximum) {
+    throw invalidParameter(name, raw, `must be a number from ${minimum} to ${schema.maximum ?? "any"}`);
+  }
+  if (Number.isInteger(value) || schema["x-decimal"] === "exact") return value;
+  const whole = Math.floor(value);
+  if (whole < minimum) throw invalidParameter(name, raw, `must be a number from ${minimum} to ${schema.maximum ?? "any"}`);
+  warnings.push(paramWarning(name, raw, `${name} is a whole number: ${text} was read as ${whole}`));
+  return whole;
 }
 
 /**
@@ -199,12 +291,21 @@ export function suggestParam(param: string, names: readonly string[]): string | 
   return closest(param, names, 1)[0];
 }
 
-function normalise(schema: ParamSchema, raw: string): string | number {
-  if (schema.type === "integer") return /^-?\d{1,10}$/.test(raw) ? Number(raw) : raw;
+function normalise(schema: ParamSchema, raw: string, name: string, warnings: ParamWarning[]): string {
   switch (schema["x-normalise"]) {
-    case "lower": return raw.toLowerCase();
-    case "position": return /^(pg|sg|sf|pf|c)$/i.test(raw) ? raw.toUpperCase() : raw.toLowerCase();
-    case "badgeTier": return parseBadgeTier(raw) ?? raw;
+    case "lower": return raw.trim().toLowerCase();
+    case "position": {
+      const text = raw.trim();
+      return /^(pg|sg|sf|pf|c)$/i.test(text) ? text.toUpperCase() : text.toLowerCase();
+    }
+    case "badgeTier": return parseBadgeTier(raw.trim()) ?? raw.trim();
+    case "cursor": {
+      // The hosted service's parseInt: leading digits count, anything else is 0.
+      const digits = /^\s*\+?(\d+)/.exec(raw)?.[1];
+      const offset = digits === undefined ? 0 : Math.min(Number(digits.slice(0, 10)), MAX_CURSOR);
+      if (digits === undefined || digits !== raw.trim()) warnings.push(paramWarning(name, raw, `not an offset: read as ${offset}`));
+      return String(offset);
+    }
     default: return raw;
   }
 }

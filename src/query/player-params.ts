@@ -10,7 +10,8 @@ import { keyOf } from "../store/dictionary-column.js";
 import type { Edition } from "../store/edition.js";
 import { ALL_FIELDS_MASK, FIELD_BIT, PLAYER_FIELDS, type PlayerField } from "../store/fragments.js";
 import { invalidParameter } from "./api-error.js";
-import type { ParamValues } from "./params.js";
+import { closest } from "./suggest.js";
+import { paramWarning, type ParamValues, type ParamWarning } from "./params.js";
 import { ALL_ERAS_MASK, type AttributeBound, type PlayerQuery, type SortKey } from "./plan.js";
 
 export interface PlayerSelection {
@@ -29,6 +30,11 @@ export interface PlayerSelection {
   sortKey: SortKey;
   isDescending: boolean;
   fieldMask: number;
+  /**
+   * CONTRACT §9: a filter that can match nothing (an unknown position, badge or tier, minRating
+   * over maxRating) answers an empty page with a warning, never a 400.
+   */
+  matchesNothing: boolean;
   /** Every applied filter as the client would write it, canonicalised (bulk's meta.filters, cache keys). */
   filters: Record<string, string | number>;
 }
@@ -39,7 +45,7 @@ const SORT_NAMES: ReadonlyMap<string, SortKey> = new Map<string, SortKey>([
   ...[...ATTRIBUTE_BY_PARAM_NAME].map(([name, column]) => [name, column] as [string, SortKey]),
 ]);
 
-export function selectPlayers(values: ParamValues, defaults: { era: Era | "all" }): PlayerSelection {
+export function selectPlayers(values: ParamValues, defaults: { era: Era | "all" }, warnings: ParamWarning[] = []): PlayerSelection {
   const text = (name: string) => (typeof values[name] === "string" ? (values[name] as string) : undefined);
   const number = (name: string) => (typeof values[name] === "number" ? (values[name] as number) : undefined);
   const filters: Record<string, string | number> = {};
@@ -51,7 +57,10 @@ export function selectPlayers(values: ParamValues, defaults: { era: Era | "all" 
   if (team !== undefined) filters.team = team;
 
   const position = text("position");
-  const positionMask = position === undefined ? 0 : (parsePositionMask(position) ?? 0);
+  const parsedPosition = position === undefined ? undefined : parsePositionMask(position);
+  // An unknown position (warned of when validated) matches nothing.
+  let matchesNothing = position !== undefined && parsedPosition === undefined;
+  const positionMask = parsedPosition ?? 0;
   if (position !== undefined) filters.position = position;
 
   // The search is matched folded (case, accents and punctuation never matter), so it is echoed
@@ -65,11 +74,17 @@ export function selectPlayers(values: ParamValues, defaults: { era: Era | "all" 
   const college = text("college");
   if (college !== undefined) filters.college = keyOf(college);
 
-  const minOverall = number("minRating") ?? 0;
-  const maxOverall = number("maxRating") ?? 99;
-  if (minOverall > maxOverall) throw invalidParameter("minRating", minOverall, `must not exceed maxRating (${maxOverall})`);
-  if (number("minRating") !== undefined) filters.minRating = minOverall;
-  if (number("maxRating") !== undefined) filters.maxRating = maxOverall;
+  // Ratings are whole numbers: a decimal bound compares exactly (75.5 keeps 76 and up).
+  const minRating = number("minRating");
+  const maxRating = number("maxRating");
+  const minOverall = Math.ceil(minRating ?? 0);
+  const maxOverall = Math.floor(maxRating ?? 99);
+  if (minRating !== undefined) filters.minRating = minRating;
+  if (maxRating !== undefined) filters.maxRating = maxRating;
+  if (minRating !== undefined && maxRating !== undefined && minRating > maxRating) {
+    warnings.push(paramWarning("minRating", String(minRating), `minRating is above maxRating (${maxRating}): nothing matches`, [String(maxRating)]));
+  }
+  if (minOverall > maxOverall) matchesNothing = true;
 
   // Every bound given is a bound, 0 and 99 included: it excludes the rows lacking the attribute,
   // so it is echoed (and keys the cache) whatever its value.
@@ -80,13 +95,16 @@ export function selectPlayers(values: ParamValues, defaults: { era: Era | "all" 
     if (!match || column === undefined || typeof value !== "number") continue;
     const bound = bounds.get(column) ?? { column, min: 0, max: 99, hasMin: false, hasMax: false };
     if (match[2] === "gte") {
-      bound.min = Math.max(bound.min, value);
+      bound.min = Math.max(bound.min, Math.ceil(value));
       bound.hasMin = true;
     } else {
-      bound.max = Math.min(bound.max, value);
+      bound.max = Math.min(bound.max, Math.floor(value));
       bound.hasMax = true;
     }
-    if (bound.min > bound.max) throw invalidParameter(name, value, `leaves an empty range for ${ATTRIBUTE_PARAM_NAMES[column]} (${bound.min} to ${bound.max})`);
+    if (bound.min > bound.max && !matchesNothing) {
+      warnings.push(paramWarning(name, String(value), `leaves an empty range for ${ATTRIBUTE_PARAM_NAMES[column]} (${bound.min} to ${bound.max}): nothing matches`));
+      matchesNothing = true;
+    }
     bounds.set(column, bound);
   }
   const attributeBounds: AttributeBound[] = [];
@@ -100,38 +118,51 @@ export function selectPlayers(values: ParamValues, defaults: { era: Era | "all" 
   const badgeSlug = text("badge");
   const badge = badgeSlug === undefined ? -1 : (BADGE_INDEX_BY_SLUG.get(badgeSlug) ?? -1);
   if (badgeSlug !== undefined) filters.badge = badgeSlug;
+  if (badgeSlug !== undefined && badge < 0) matchesNothing = true;
   const tier = text("badgeTier") as BadgeTier | undefined;
   const badgeTier = tier === undefined ? 0 : (TIER_CODE.get(tier) ?? 0);
   if (tier !== undefined) filters.badgeTier = tier;
+  if (tier !== undefined && badgeTier === 0) matchesNothing = true;
 
-  const { sortKey, isDescending, canonical } = parseSort(text("sort"));
+  const { sortKey, isDescending, canonical } = parseSort(text("sort"), warnings);
   filters.sort = canonical;
 
   const fieldMask = parseFields(text("fields"));
-  return { era, positionMask, team, search, archetype, college, minOverall, maxOverall, attributeBounds, badge, badgeTier, sortKey, isDescending, fieldMask, filters };
+  return { era, positionMask, team, search, archetype, college, minOverall, maxOverall, attributeBounds, badge, badgeTier, sortKey, isDescending, fieldMask, matchesNothing, filters };
 }
 
-function parseSort(sort: string | undefined): { sortKey: SortKey; isDescending: boolean; canonical: string } {
+/** `<field>:<direction>`: the direction in any case, anything but asc meaning desc (as the hosted service reads it). */
+function parseSort(sort: string | undefined, warnings: ParamWarning[]): { sortKey: SortKey; isDescending: boolean; canonical: string } {
   if (sort === undefined) return { sortKey: "overall", isDescending: true, canonical: "overall:desc" };
-  const [name = "", direction] = sort.split(":");
+  const colon = sort.indexOf(":");
+  const name = (colon === -1 ? sort : sort.slice(0, colon)).trim();
+  const direction = colon === -1 ? undefined : sort.slice(colon + 1).trim().toLowerCase();
   const sortKey = SORT_NAMES.get(name);
   if (sortKey === undefined) throw invalidParameter("sort", sort, `${name} is not a sortable field`, ["overall", "name", ...ATTRIBUTE_PARAM_NAMES]);
   // Without a direction, ratings sort best first and names alphabetically.
-  const isDescending = direction === undefined ? sortKey !== "name" : direction === "desc";
+  const isDescending = direction === undefined || direction === "" ? sortKey !== "name" : direction !== "asc";
+  if (direction !== undefined && direction !== "" && direction !== "asc" && direction !== "desc") {
+    warnings.push(paramWarning("sort", sort, `the direction ${direction} is neither asc nor desc: read as desc`, closest(direction, ["asc", "desc"], 1)));
+  }
   const canonicalName = typeof sortKey === "number" ? (ATTRIBUTE_PARAM_NAMES[sortKey] as string) : sortKey;
   return { sortKey, isDescending, canonical: `${canonicalName}:${isDescending ? "desc" : "asc"}` };
 }
 
+/** Comma-separated field names; spaces and empty entries are ignored, and nothing named at all means every field. */
 export function parseFields(fields: string | undefined): number {
   if (fields === undefined) return ALL_FIELDS_MASK;
   let mask = 0;
-  for (const field of fields.split(",")) {
+  let named = 0;
+  for (const entry of fields.split(",")) {
+    const field = entry.trim();
+    if (field === "") continue;
+    named += 1;
     // hasOwn: `fields=constructor` must not find Object's members.
     const bit = Object.hasOwn(FIELD_BIT, field) ? FIELD_BIT[field as PlayerField] : undefined;
     if (bit === undefined) throw invalidParameter("fields", fields, `${field} is not a player field`, [...PLAYER_FIELDS]);
     mask |= bit;
   }
-  return mask;
+  return named === 0 ? ALL_FIELDS_MASK : mask;
 }
 
 /** Resolves the selection in one edition. A badge filter on an edition without badge lists is a 400. */
@@ -140,9 +171,12 @@ export function planQuery(edition: Edition, selection: PlayerSelection): PlayerQ
     throw invalidParameter("badge", selection.filters.badge, `edition ${edition.key} is an archive that keeps badge counts, not badge lists, so it cannot filter by badge`);
   }
   const eraMask = selection.era === "all" ? ALL_ERAS_MASK : 1 << ERA_CODE[selection.era];
-  const teamCodes = selection.team === undefined
-    ? null
-    : edition.findTeams(selection.team, undefined).map((team) => team.code);
+  // No team code at all matches no row: how a selection that matches nothing is asked.
+  const teamCodes = selection.matchesNothing
+    ? []
+    : selection.team === undefined
+      ? null
+      : edition.findTeams(selection.team, undefined).map((team) => team.code);
   return {
     eraMask,
     positionMask: selection.positionMask,

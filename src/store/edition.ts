@@ -22,7 +22,10 @@ export interface TeamInfo extends TeamEntry {
   firstRow: number;
   endRow: number;
   playerCount: number;
+  /** The mean overall rounded to an integer, as the hosted service sends it (CONTRACT §9). */
   averageRating: number;
+  /** The exact mean overall (ours, beside the hosted service's rounded one). */
+  meanOverall: number;
 }
 
 export class Edition {
@@ -82,7 +85,8 @@ export class Edition {
       const stats = teamStats[code] as { firstRow: number; endRow: number; sum: number; count: number };
       return {
         ...entry, code, firstRow: stats.firstRow, endRow: stats.endRow, playerCount: stats.count,
-        averageRating: stats.count === 0 ? 0 : Math.round((stats.sum / stats.count) * 10) / 10,
+        averageRating: stats.count === 0 ? 0 : Math.round(stats.sum / stats.count),
+        meanOverall: stats.count === 0 ? 0 : stats.sum / stats.count,
       };
     });
     this.teamsByName = groupBy(this.teams, (info) => info.teamName, (info) => info.code);
@@ -189,9 +193,7 @@ export class Edition {
   teamRows(era: Era): TeamRow[] {
     return this.teams
       .filter((info) => info.teamType === era)
-      .map(({ teamName, slug, teamType, playerCount, averageRating, logo }) => ({
-        teamName, slug, teamType, playerCount, averageRating, ...(logo ? { logo } : {}),
-      }))
+      .map(teamRowOf)
       .sort((a, b) => (a.teamName < b.teamName ? -1 : a.teamName > b.teamName ? 1 : 0));
   }
 
@@ -215,6 +217,11 @@ export function loadEdition(file: string): Edition {
 /** An Edition over snapshot bytes another thread loaded and checked (views only, nothing copied or hashed again). */
 export function editionOfBytes(file: string, bytes: Uint8Array): Edition {
   return new Edition(decodeSnapshot(file, bytes, { isVerified: true }), snapshotChecksum(bytes), bytes);
+}
+
+/** A team's wire row; the logo is always a string, "" when unknown (CONTRACT §9). */
+export function teamRowOf({ teamName, slug, teamType, playerCount, averageRating, meanOverall, logo }: TeamInfo): TeamRow {
+  return { teamName, slug, teamType, playerCount, averageRating, meanOverall, logo: logo ?? "" };
 }
 
 const IS_LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;

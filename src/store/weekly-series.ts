@@ -86,6 +86,11 @@ export class WeeklySeries {
     return value === ABSENT_RATING || week.overall[slot] === ABSENT_RATING ? undefined : value;
   }
 
+  /** A slot's attribute values in a week (ATTRIBUTE_COUNT of them, ABSENT_RATING where absent): what weekChanges compares. */
+  attributeValues(week: HistoryWeek, slot: number): Uint8Array {
+    return week.attributes.subarray(slot * ATTRIBUTE_COUNT, (slot + 1) * ATTRIBUTE_COUNT);
+  }
+
   /** A slot's badge tier codes in a week (BADGE_COUNT of them), undefined where the week has no lists. */
   badgeTiers(week: HistoryWeek, slot: number): Uint8Array | undefined {
     return week.badgeTiers?.subarray(slot * BADGE_COUNT, (slot + 1) * BADGE_COUNT);

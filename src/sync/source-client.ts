@@ -150,7 +150,7 @@ export class SourceClient {
     await this.options.sleep(delayMs);
   }
 
-  /** Retry-After (seconds or an HTTP date), else X-RateLimit-Reset (Unix seconds); undefined if neither. */
+  /** Retry-After (seconds or an HTTP date), else X-RateLimit-Reset (an ISO 8601 time, or Unix seconds from older servers); undefined if neither. */
   private retryAfterMs(headers: IncomingHttpHeaders): number | undefined {
     const now = this.options.now();
     const retryAfter = headers["retry-after"];
@@ -161,6 +161,8 @@ export class SourceClient {
     }
     const reset = headers["x-ratelimit-reset"];
     if (typeof reset === "string" && /^\d+$/.test(reset.trim())) return Math.max(0, Number(reset.trim()) * 1000 - now);
+    const resetAt = typeof reset === "string" ? Date.parse(reset) : Number.NaN;
+    if (!Number.isNaN(resetAt)) return Math.max(0, resetAt - now);
     return undefined;
   }
 

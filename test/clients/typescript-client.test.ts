@@ -73,6 +73,11 @@ t.test("the usage example type-checks and runs against a live server", async (t)
   t.same(out.batch.unmatched, ["Nobody Atall"]);
   t.same(out.teams, (await h.json("/api/teams?era=allt")).body.data.map((team: { teamName: string }) => team.teamName));
   t.same(out.missing, { status: 404, code: "PLAYER_NOT_FOUND" });
+  const similar = (await h.json(`/api/players/${expected.data[0]._id}/similar?limit=3`)).body.data;
+  t.same(out.similar, similar.map((entry: { player: { slug: string }; similarity: number }) => ({ slug: entry.player.slug, similarity: entry.similarity })), "similar");
+  t.same(out.compare.players, [expected.data[0].slug, expected.data[1].slug], "compare, in the order asked");
+  const profile = (await h.json(`/api/teams/${encodeURIComponent(expected.data[0].team)}/profile`)).body.data;
+  t.same(out.profile, { team: expected.data[0].team, groups: profile.groups.map((group: { group: string }) => group.group) }, "teamProfile");
 });
 
 t.test("a misspelt field or parameter is a type error, exactly where marked", async (t) => {
@@ -149,4 +154,59 @@ t.test("helpers: ETag revalidation, the error envelope as an exception, one wait
   await t.rejects(wrongKey.search("x"), { status: 401, code: "INVALID_API_KEY", message: "The API key is invalid" });
   const invalid = await api.players({ limit: 0 }).catch((error: unknown) => error);
   t.match(invalid, { status: 400, code: "INVALID_PARAMETER", details: { parameter: "limit" } });
+});
+
+t.test("client.live: events as an async iterator, a dropped connection resumed from the last event, a bad key thrown", async (t) => {
+  const { createClient } = (await import(pathToFileURL(join(client, "dist", "src", "index.js")).href)) as ClientModule;
+  const { default: WebSocket } = await import("ws");
+  const { writeEdition } = await import("../../src/data/build-edition.js");
+  const { nextWeek } = await import("../fixtures/next-week.js");
+  const { fixtureEditions } = await import("../http/harness.js");
+  const h = await startHarness();
+  t.teardown(() => h.close());
+  const dataDir = join(h.dir, "data");
+  const first = fixtureEditions()[0]!;
+  // The test's handle on the socket in use, to drop it as a network would.
+  const sockets: InstanceType<typeof WebSocket>[] = [];
+  class Tracked extends WebSocket {
+    constructor(url: string, options: { headers: Record<string, string> }) {
+      super(url, options);
+      sockets.push(this);
+    }
+  }
+  const resumed: (number | undefined)[] = [];
+  const api = createClient({ baseUrl: h.base, apiKey: h.key });
+  const events = api.live(["all"], { WebSocket: Tracked, reconnectDelayMs: 50, onReconnect: (since: number | undefined) => resumed.push(since) });
+  // The first message is only sent once subscribed: wait for the socket's welcome.
+  while (sockets.length === 0 || sockets[0]!.readyState !== WebSocket.OPEN) await new Promise((resolve) => setTimeout(resolve, 10));
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const second = nextWeek(first, 31);
+  writeEdition(dataDir, second, "2026-11-27");
+  h.service.reload.check();
+  const feed = (await h.json("/api/changes?limit=1000")).body.data as { seq: number }[];
+  const received: { type: string; seq?: number }[] = [];
+  for await (const event of events) {
+    received.push(event);
+    if (event.seq === feed.at(-1)?.seq) break;
+  }
+  t.same(received.filter((event) => event.type === "change"), feed, "every event of the swap, in order");
+  t.ok(received.some((event) => event.type === "edition"), "and the edition message");
+
+  const again = api.live(["all"], { WebSocket: Tracked, since: feed.at(-1)!.seq, reconnectDelayMs: 50, onReconnect: (since: number | undefined) => resumed.push(since) });
+  while (sockets.at(-1)!.readyState !== WebSocket.OPEN) await new Promise((resolve) => setTimeout(resolve, 10));
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  sockets.at(-1)!.terminate();
+  writeEdition(dataDir, nextWeek(second, 32), "2026-12-04");
+  h.service.reload.check();
+  const missed = (await h.json(`/api/changes?limit=1000&since=${feed.at(-1)!.seq}`)).body.data as { seq: number }[];
+  const after: { type: string; seq?: number }[] = [];
+  for await (const event of again) {
+    if (event.type === "change") after.push(event);
+    if (event.seq === missed.at(-1)?.seq) break;
+  }
+  t.same(after, missed, "after the drop: exactly what was missed, nothing twice");
+  t.same(resumed, [feed.at(-1)!.seq], "resumed once, from the last event seen");
+
+  const refused = createClient({ baseUrl: h.base, apiKey: `2k_${"0".repeat(32)}` }).live(["all"], { WebSocket });
+  await t.rejects(refused.next(), { name: "LiveError", status: 401 }, "a bad key ends the iterator with the status");
 });

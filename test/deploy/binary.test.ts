@@ -101,6 +101,9 @@ t.test("from an empty directory: serve builds the demo and prints a key; keys cr
   const css = await send(`${base}/docs/assets/swagger-ui.css`);
   t.equal(css.status, 200, "the embedded Swagger UI files are served");
   t.ok(css.body.length > 10_000);
+  const explorer = await send(`${base}/explore/assets/explore.js`);
+  t.equal(explorer.status, 200, "the explorer's script (with Chart.js) is embedded");
+  t.ok(explorer.body.length > 100_000);
   t.equal(JSON.parse((await send(`${base}/api/openapi.json`)).body.toString()).info.version, VERSION);
   t.match((await send(`http://127.0.0.1:${metricsPort}/metrics`)).body.toString(), /courtside_http_requests_total/);
 

@@ -1,11 +1,17 @@
 // The shipped reverse-proxy configs, run: nginx (deploy/nginx.conf) and Caddy (deploy/Caddyfile)
 // in front of the real service, only their ports changed. Every main route answers through each
 // as it does directly; HTTP/1.0 clients and `_` header names get an answer; an oversized batch
-// body gets the service's 413; TRUST_PROXY gives each client behind the proxy its own budget.
+// body gets the service's 413; TRUST_PROXY gives each client behind the proxy its own budget; the
+// /api/live WebSocket passes through.
 
 import t from "tap";
 import { gunzipSync } from "node:zlib";
-import { startHarness, type Harness } from "../http/harness.js";
+import { join } from "node:path";
+import { writeEdition } from "../../src/data/build-edition.js";
+import type { EditionSource } from "../../src/model/player.js";
+import { fixtureEditions, startHarness, type Harness } from "../http/harness.js";
+import { connectLive, mustConnect, subscribe } from "../fixtures/live-client.js";
+import { nextWeek } from "../fixtures/next-week.js";
 import { missingProxy, send, sendRaw, startProxy, type ProxyKind } from "./proxy-harness.js";
 
 // Longer than tap's 30 s per file: two proxies and four services start and stop here, and the machine may be busy.
@@ -89,6 +95,30 @@ for (const kind of KINDS) {
     t.test("a header name with _ does not stall the request", async (t) => {
       const answer = await sendRaw(port, `GET /api/versions HTTP/1.1\r\nHost: localhost\r\nX_Custom_Thing: 1\r\nConnection: close\r\n\r\n`);
       t.match(answer, /^HTTP\/1\.1 200 /);
+    });
+
+    t.test("the change stream (/api/live) passes through: events, a reconnect with since, a bad key's 401", async (t) => {
+      const url = `ws://127.0.0.1:${port}/api/live`;
+      const client = await mustConnect(url, h.key);
+      await subscribe(client, ["all"]);
+      const dataDir = join(h.dir, "data");
+      const first = fixtureEditions()[0] as EditionSource;
+      writeEdition(dataDir, nextWeek(first, 21), "2026-11-27");
+      t.same(h.service.reload.check().map((event) => event.kind), ["loaded"]);
+      const feed = JSON.parse((await send(`${base}/api/changes?limit=1000`, { headers: key })).body.toString()).data as { seq: number }[];
+      t.ok(feed.length > 0);
+      const last = await client.next((message) => message.type === "change" && message.seq === feed.at(-1)?.seq);
+      t.same(client.changes(), feed, "every event, through the proxy");
+      client.close();
+      await client.closed;
+      writeEdition(dataDir, nextWeek(nextWeek(first, 21), 22), "2026-12-04");
+      h.service.reload.check();
+      const missed = JSON.parse((await send(`${base}/api/changes?limit=1000&since=${last.seq}`, { headers: key })).body.toString()).data;
+      const again = await mustConnect(url, h.key);
+      t.equal((await subscribe(again, ["all"], last.seq)).replayed, missed.length);
+      t.same(again.changes(), missed, "a reconnect with since gets only what was missed");
+      again.close();
+      t.match(await connectLive(url, "2k_wrong"), { refused: true, status: 401, body: { error: { code: "INVALID_API_KEY" } } }, "401 before the upgrade");
     });
 
     t.test("429 with Retry-After and the rate-limit headers once the address budget is spent", async (t) => {

@@ -31,7 +31,9 @@ t.test("names resolve ignoring case, accents and punctuation; exact names give e
   ]);
   t.same(body.meta.unmatched, [{ query: "nobody whatsoever", reason: "not_found" }]);
   t.equal(body.meta.requested, 4);
-  t.equal(body.meta.matched, 3);
+  // CONTRACT §9: matched counts the rows returned, as the hosted service does; resolved the identifiers.
+  t.equal(body.meta.matched, 4);
+  t.equal(body.meta.resolved, 3);
   const scoped = await (await post(JSON.stringify({ names: ["bogdan scepanovic"], teamType: "allt" }))).json() as any;
   t.same(scoped.data.map((p: any) => p.team), ["All-Time Dallas Mavericks"]);
 });
@@ -52,7 +54,7 @@ t.test("a close but not exact name resolves when unique and is ambiguous otherwi
     t.equal(ambiguous.meta.unmatched[0].reason, "ambiguous");
     t.ok(ambiguous.meta.unmatched[0].candidates.length > 1);
   } else {
-    t.equal(ambiguous.meta.matched, 1);
+    t.equal(ambiguous.meta.resolved, 1);
   }
 });
 
@@ -61,10 +63,8 @@ t.test("the body is validated: JSON, shape, at least one and at most 100 identif
     ["{not json", 400, "INVALID_JSON"],
     ["[]", 400, "VALIDATION_ERROR"],
     ['{"names":"x"}', 400, "VALIDATION_ERROR"],
-    ['{"names":[""]}', 400, "VALIDATION_ERROR"],
-    [JSON.stringify({ names: ["x".repeat(101)] }), 400, "VALIDATION_ERROR"],
     ['{"names":[],"slugs":[]}', 400, "VALIDATION_ERROR"],
-    ['{"names":["a"],"extra":1}', 400, "VALIDATION_ERROR"],
+    ['{"names":[1]}', 400, "VALIDATION_ERROR"],
     ['{"names":["a"],"teamType":"now"}', 400, "VALIDATION_ERROR"],
     ['{"names":["a"],"fields":"name,salary"}', 400, "INVALID_PARAMETER"],
     [JSON.stringify({ names: Array.from({ length: 60 }, (_, i) => `n${i}`), slugs: Array.from({ length: 41 }, (_, i) => `s${i}`) }), 400, "TOO_MANY_IDENTIFIERS"],
@@ -75,6 +75,18 @@ t.test("the body is validated: JSON, shape, at least one and at most 100 identif
     t.equal((await response.json() as any).error.code, code, body.slice(0, 40));
   }
   t.equal((await post(JSON.stringify({ names: Array.from({ length: 100 }, (_, i) => `n${i}`) }))).status, 200, "exactly 100 is fine");
+});
+
+t.test("as the hosted service: unknown body keys are ignored, an empty name is unmatched as empty, an over-long one not_found", async (t) => {
+  // CONTRACT §9 (these were 400 VALIDATION_ERROR before).
+  const response = await post(JSON.stringify({ names: ["", "x".repeat(101), "Bogdan Scepanovic"], extra: 1 }));
+  t.equal(response.status, 200);
+  const body = await response.json() as any;
+  t.same(body.meta.unmatched, [{ query: "", reason: "empty" }, { query: "x".repeat(100), reason: "not_found" }]);
+  t.equal(body.meta.matched, body.data.length);
+  t.equal(body.meta.resolved, 1);
+  const busted = await fetch(`${h.base}/api/players/batch?_=1735000000`, { method: "POST", headers: { "x-api-key": h.key, "content-type": "application/json" }, body: '{"names":["a"]}' });
+  t.equal(busted.status, 200, "a cache buster in the query is ignored");
 });
 
 t.test("a wrong content type is 415 and an oversized body 413, after the key check", async (t) => {

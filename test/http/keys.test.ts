@@ -161,7 +161,11 @@ t.test("usage: holder, remaining, reset and the last ten requests by route templ
   t.notOk(JSON.stringify(usage.body).includes(secret), "no query string");
   t.notOk(JSON.stringify(usage.body).includes(h.key), "never the key itself");
   t.equal(String(data.remaining), usage.headers.get("x-ratelimit-remaining"));
-  t.equal(Date.parse(data.resetAt) / 1000, Number(usage.headers.get("x-ratelimit-reset")));
+  // CONTRACT §9: X-RateLimit-Reset is an ISO 8601 time (it was Unix seconds), the same as resetAt.
+  t.equal(data.resetAt, usage.headers.get("x-ratelimit-reset"));
+  t.equal(data.requestsRemaining, data.remaining, "the hosted service's requestsRemaining");
+  t.equal(data.rateLimit, data.apiKey.rateLimit, "the hosted service's rateLimit");
+  t.equal(data.requestCount, data.rateLimit - data.remaining, "the hosted service's requestCount: tokens taken this window");
 
   for (let i = 0; i < 12; i++) await call(h, "GET", `/api/teams?i=${i}`, { key: h.key });
   const later = await call(h, "GET", "/api/dashboard/usage", { key: h.key });
@@ -171,7 +175,10 @@ t.test("usage: holder, remaining, reset and the last ten requests by route templ
 
   t.equal((await call(h, "GET", "/api/dashboard/usage")).body.error.code, "MISSING_API_KEY");
   t.equal((await call(h, "GET", "/api/dashboard/usage", { key: "2k_" + "1".repeat(32) })).body.error.code, "INVALID_API_KEY");
-  t.equal((await call(h, "GET", "/api/dashboard/usage?verbose=1", { key: h.key })).body.error.code, "UNKNOWN_PARAMETERS");
+  // CONTRACT §9: the hosted service ignores unknown parameters here (it was a 400): a warning says so.
+  const verbose = await call(h, "GET", "/api/dashboard/usage?verbose=1&_=1735000000", { key: h.key });
+  t.equal(verbose.status, 200);
+  t.same(verbose.body.meta.warnings.map((w: any) => w.parameter), ["verbose"], "the cache buster _ is ignored silently");
 });
 
 t.test("regenerate: 201 with a new key; the old one is refused by the very next request; usage stays with the holder", async (t) => {

@@ -72,8 +72,10 @@ t.test("the players list documents its query parameters with the validating sche
     t.ok(byName.has(name), name);
   }
   t.same((byName.get("limit") as Json).schema, { type: "integer", minimum: 1, maximum: 100, default: 50 });
+  t.match((byName.get("limit") as Json).description, /decimal is rounded down/, "the lenient reading is documented (CONTRACT §9)");
   t.same((byName.get("era") as Json).schema.enum, ["curr", "class", "allt", "all"]);
-  t.match((byName.get("sort") as Json).schema.pattern, /asc\|desc/);
+  // CONTRACT §9: the direction is read in any case, anything but asc meaning desc; the description says so.
+  t.match((byName.get("sort") as Json).description, /anything but asc meaning desc/);
   t.ok(parameters.filter((p: Json) => /_(gte|lte)$/.test(p.name)).length >= 90, "every attribute bound is listed");
   t.ok(parameters.every((p: Json) => !("x-normalise" in p.schema)), "annotations for the validator are dropped");
   t.match(doc.components.parameters.three_ball_gte, { in: "query", schema: { type: "integer", minimum: 0, maximum: 99 } });
@@ -123,7 +125,8 @@ t.test("responses: envelopes with the model's records, error codes from the tabl
   for (const path of ["/api/teams", "/api/teams/{teamName}/roster", "/api/versions", OPENAPI_PATH]) {
     t.ok(doc.paths[path].get.responses[304], `${path} documents 304`);
   }
-  t.equal(doc.paths["/api/players/slug/{slug}"].get.responses[304], undefined, "single player replies carry no ETag");
+  // CONTRACT §9: search, slug and history answers carry an ETag (the slug route did not).
+  for (const path of ["/api/players/slug/{slug}", "/api/players/search", "/api/players/{id}/history"]) t.ok(doc.paths[path].get.responses[304], `${path} documents 304`);
   t.equal(doc.paths["/health"].get.responses[429], undefined, "health is not limited");
   t.match(doc.paths["/api/teams/{teamName}/roster"].get.responses[404].description, /TEAM_NOT_FOUND/);
   for (const [path, item] of Object.entries(doc.paths) as [string, Json][]) {

@@ -29,9 +29,13 @@ t.test("/api/stats: no key, per-address limit, public cache for 30 minutes, ETag
   const response = await fetch(`${h.base}/api/stats`);
   const body = await response.json() as any;
   t.equal(response.status, 200);
-  const average = Math.round((players.reduce((sum, p) => sum + p.overall, 0) / players.length) * 10) / 10;
+  // CONTRACT §9: avgOverall is an integer, as the hosted service sends it; the exact mean is meanOverall.
+  const mean = players.reduce((sum, p) => sum + p.overall, 0) / players.length;
+  const average = Math.round(mean);
   t.same(body.data.byType, { curr: players.filter((p) => p.teamType === "curr").length, class: players.filter((p) => p.teamType === "class").length, allt: players.filter((p) => p.teamType === "allt").length });
   t.match(body.data, { gameVersion: "2K27", totalPlayers: players.length, avgOverall: average, uniqueTeams: new Set(players.map((p) => p.team)).size });
+  t.ok(Number.isInteger(body.data.avgOverall));
+  t.ok(Math.abs(body.data.meanOverall - mean) < 1e-9, "the exact mean");
   t.equal(response.headers.get("cache-control"), "public, max-age=1800");
   t.equal(response.headers.get("x-ratelimit-limit"), "60");
   const etag = response.headers.get("etag")!;
@@ -41,7 +45,10 @@ t.test("/api/stats: no key, per-address limit, public cache for 30 minutes, ETag
   t.equal((await h.json("/api/stats?gameVersion=2k26")).body.data.totalPlayers, 300);
   t.equal((await h.json("/api/stats?gameVersion=2K99")).status, 404);
   t.equal((await h.json("/api/stats?gameVersion=26")).body.error.code, "INVALID_PARAMETER");
-  t.equal((await h.json("/api/stats?edition=2K26")).body.error.code, "UNKNOWN_PARAMETERS");
+  // CONTRACT §9: the hosted service ignores unknown parameters on /api/stats (it was a 400).
+  const unknown = await h.json("/api/stats?edition=2K26");
+  t.equal(unknown.status, 200);
+  t.equal(unknown.body.meta.warnings[0].parameter, "edition");
 });
 
 t.test("/api/players/:id: the full record by _id; INVALID_ID for another shape; 404 for an unknown id", async (t) => {
@@ -82,7 +89,8 @@ t.test("/api/players/:id/versions: the overall in every edition, by _id or slug"
     : [{ gameVersion: "2K27", overall: player.overall }]);
   t.equal((await h.json(`/api/players/${player.slug}/versions?teamType=${player.teamType}`)).body.data.playerId, player._id);
   t.equal((await h.json("/api/players/nobody-at-all/versions")).status, 404);
-  t.equal((await h.json(`/api/players/${player._id}/versions?limit=3`)).body.error.code, "UNKNOWN_PARAMETERS");
+  // CONTRACT §9: unknown parameters are ignored here, as the hosted service does (it was a 400).
+  t.equal((await h.json(`/api/players/${player._id}/versions?limit=3`)).status, 200);
 });
 
 t.test("/api/players/:id/attribute/:attr: one attribute over the weeks, oldest first", async (t) => {
@@ -92,19 +100,26 @@ t.test("/api/players/:id/attribute/:attr: one attribute over the weeks, oldest f
   for (const name of ["speed", "speed"]) {
     const { status, body } = await h.json(`/api/players/${player._id}/attribute/${name}`);
     t.equal(status, 200);
-    t.same(body.data, weeks.map(({ date, entry }) => ({ date, value: entry.attributes.speed })));
-    t.same(body.meta, { playerId: player._id, attribute: "speed", dataPoints: 3 });
+    // CONTRACT §9: points carry scrapedAt, and meta echoes the path's id and attribute (ours: id, key).
+    t.same(body.data, weeks.map(({ date, entry }) => ({ date, scrapedAt: `${date}T00:00:00.000Z`, value: entry.attributes.speed })));
+    t.same(body.meta, { playerId: player._id, attribute: "speed", dataPoints: 3, id: player._id, key: "speed" });
   }
   const three = await h.json(`/api/players/${player._id}/attribute/three_ball?limit=2`);
   t.same(three.body.data.map((point: any) => point.date), WEEK_DATES.slice(1), "the last `limit` points");
-  t.equal(three.body.meta.attribute, "threePointShot");
-  t.equal((await h.json(`/api/players/${player._id}/attribute/three_point_shot`)).body.meta.attribute, "threePointShot");
+  t.equal(three.body.meta.attribute, "three_ball", "as asked");
+  t.equal(three.body.meta.key, "threePointShot");
+  t.equal((await h.json(`/api/players/${player._id}/attribute/three_point_shot`)).body.meta.key, "threePointShot");
   const overall = await h.json(`/api/players/${player._id}/attribute/overall`);
   t.same(overall.body.data.map((point: any) => point.value), weeks.map(({ entry }) => entry.overall));
+  // CONTRACT §9: an unknown attribute (it was a 400) or player is 200 with data: [], as the hosted service answers.
   const bad = await h.json(`/api/players/${player._id}/attribute/jumping`);
-  t.equal(bad.status, 400);
-  t.equal(bad.body.error.code, "INVALID_PARAMETER");
-  t.ok(bad.body.error.details.allowed.includes("overall") && bad.body.error.details.allowed.includes("threePointShot"));
+  t.equal(bad.status, 200);
+  t.same(bad.body.data, []);
+  t.same(bad.body.meta, { playerId: player._id, attribute: "jumping", dataPoints: 0, warnings: bad.body.meta.warnings });
+  t.equal(bad.body.meta.warnings[0].parameter, "attr");
+  const nobody = await h.json("/api/players/nobody-at-all/attribute/speed");
+  t.equal(nobody.status, 200);
+  t.same(nobody.body.data, []);
   t.equal((await h.json(`/api/players/${player._id}/attribute/speed?limit=0`)).status, 400);
 });
 
@@ -160,7 +175,12 @@ t.test("/api/trending: the window, its order, era filter before limit, direction
   t.equal(twoWeeks.body.meta.from, WEEK_DATES[0]);
   const up = await h.json("/api/trending?direction=UP&limit=50");
   t.ok(up.body.data.length > 0 && up.body.data.every((entry: any) => entry.totalDelta > 0));
-  for (const bad of ["days=0", "days=91", "limit=51", "direction=sideways", "teamType=all", "days=1.5"]) {
+  // CONTRACT §9: days=1.5 is read as 1 now (with a warning), as the hosted service reads numbers.
+  const fractional = await h.json("/api/trending?days=1.5&_=1");
+  t.equal(fractional.status, 200);
+  t.equal(fractional.body.meta.days, 1);
+  t.same(fractional.body.meta.warnings.map((w: any) => w.parameter), ["days"]);
+  for (const bad of ["days=0", "days=91", "limit=51", "direction=sideways", "teamType=all", "days=", "teamType="]) {
     const { status: badStatus, body: badBody } = await h.json(`/api/trending?${bad}`);
     t.equal(badStatus, 400, bad);
     t.equal(badBody.error.code, "INVALID_PARAMETER", bad);
@@ -191,7 +211,11 @@ t.test("badge routes: catalogue, categories, one badge, holders", async (t) => {
   t.ok(typeof deadeye.description === "string" && deadeye.description.length > 10);
   const shooting = await h.json("/api/badges?category=SHOOTING");
   t.ok(shooting.body.data.length === 5 && shooting.body.data.every((badge: any) => badge.category === "Outside Scoring"), "the legacy name shooting still selects the category, under 2kratings' name (CONTRACT §9)");
-  t.equal((await h.json("/api/badges?category=passing")).status, 400);
+  // CONTRACT §9: an unknown category lists nothing, with a warning (it was a 400).
+  const passing = await h.json("/api/badges?category=passing");
+  t.equal(passing.status, 200);
+  t.same(passing.body.data, []);
+  t.equal(passing.body.meta.warnings[0].parameter, "category");
 
   const categories = await h.json("/api/badges/categories");
   t.same(categories.body.data.find((entry: any) => entry.category === "Rebounding"), { category: "Rebounding", count: 2 });
@@ -202,7 +226,11 @@ t.test("badge routes: catalogue, categories, one badge, holders", async (t) => {
   t.equal(unknown.status, 404);
   t.equal(unknown.body.error.code, "BADGE_NOT_FOUND");
   t.ok(unknown.body.error.details.suggestions.includes("deadeye"));
-  t.equal((await h.json("/api/badges/dead-eyes/players")).body.error.code, "BADGE_NOT_FOUND");
+  // CONTRACT §9: the holders of an unknown badge are nobody (200, data: []), as the hosted service answers.
+  const noHolders = await h.json("/api/badges/dead-eyes/players");
+  t.equal(noHolders.status, 200);
+  t.same(noHolders.body.data, []);
+  t.ok(noHolders.body.meta.warnings[0].suggestions.includes("deadeye"));
 
   const page1 = await h.json("/api/badges/deadeye/players?limit=7");
   t.same(page1.body.data.map((p: any) => [p._id, p.badgeTier]), holders.slice(0, 7).map((x) => [x.player._id, x.tier]));
@@ -212,8 +240,15 @@ t.test("badge routes: catalogue, categories, one badge, holders", async (t) => {
   t.same(page2.body.data.map((p: any) => p._id), holders.slice(7, 14).map((x) => x.player._id));
   const gold = await h.json("/api/badges/deadeye/players?tier=gold&teamType=class&limit=100");
   t.same(gold.body.data.map((p: any) => p._id), oracleHolders("deadeye", (p) => p.teamType === "class").filter((x) => x.tier === "Gold").map((x) => x.player._id));
-  t.equal((await h.json("/api/badges/deadeye/players?tier=platinum")).status, 400);
-  t.equal((await h.json("/api/badges/deadeye/players?cursor=-1")).status, 400);
+  // CONTRACT §9: an unknown tier matches nothing and cursor=-1 reads as 0, each with a warning (they were 400s).
+  const platinum = await h.json("/api/badges/deadeye/players?tier=platinum");
+  t.equal(platinum.status, 200);
+  t.same(platinum.body.data, []);
+  t.equal(platinum.body.meta.warnings[0].parameter, "tier");
+  const negative = await h.json("/api/badges/deadeye/players?cursor=-1&limit=7");
+  t.same(negative.body.data.map((p: any) => p._id), page1.body.data.map((p: any) => p._id));
+  t.equal(negative.body.meta.warnings[0].parameter, "cursor");
+  t.equal((await h.json("/api/badges/deadeye/players?limit=0")).status, 400);
 });
 
 t.test("an archived edition without badge lists answers the badge routes with 400 naming it", async (t) => {
@@ -226,7 +261,7 @@ t.test("an archived edition without badge lists answers the badge routes with 40
   t.equal((await h.json("/api/badges?gameVersion=2K19")).body.error.code, "VERSION_NOT_FOUND");
 });
 
-t.test("/api/public/players: no key, summary players plus height, cursor pages, public cache", async (t) => {
+t.test("/api/public/players: no key, full records, cursor pages, public cache", async (t) => {
   const response = await fetch(`${h.base}/api/public/players?teamType=allt&limit=5`);
   const body = await response.json() as any;
   t.equal(response.status, 200);
@@ -234,8 +269,11 @@ t.test("/api/public/players: no key, summary players plus height, cursor pages, 
   t.equal(response.headers.get("x-ratelimit-limit"), "60");
   const expected = players.filter((p) => p.teamType === "allt").sort((a, b) => b.overall - a.overall || compareNames(a, b));
   t.same(body.data.map((p: any) => p._id), expected.slice(0, 5).map((p) => p._id));
-  t.same(Object.keys(body.data[0]).sort(), ["_id", "height", "name", "overall", "positions", "slug", "team", "teamType"].sort());
-  t.match(body.meta.pagination, { total: expected.length, limit: 5, cursor: "0", nextCursor: "5", hasMore: true });
+  // CONTRACT §9: full player records, the rows /api/players answers (they were summary players plus height).
+  const keyed = await h.json("/api/players?teamType=allt&limit=5");
+  t.same(body.data, keyed.body.data);
+  t.ok(body.data.every((p: any) => typeof p.attributes === "object" && typeof p.badges === "object"));
+  t.match(body.meta.pagination, { total: expected.length, limit: 5, count: 5, cursor: "0", nextCursor: "5", hasMore: true });
   const bad = await fetch(`${h.base}/api/public/players?fields=name`);
   t.equal(bad.status, 400, "only the public parameters");
 });

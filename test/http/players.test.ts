@@ -89,10 +89,11 @@ t.test("every filter agrees with the oracle", async (t) => {
 });
 
 t.test("walking the cursor to the end yields exactly total players", async (t) => {
-  let cursor: string | null = "0";
+  // CONTRACT §9: nextCursor is absent on the last page (it was null), as the hosted service sends it.
+  let cursor: string | undefined = "0";
   const seen = new Set<string>();
   let total = 0;
-  while (cursor !== null) {
+  while (cursor !== undefined) {
     const { body } = await h.json(`/api/players?era=all&limit=100&sort=name:asc&cursor=${cursor}`);
     total = body.meta.pagination.total;
     for (const player of body.data) seen.add(player._id);
@@ -127,12 +128,13 @@ t.test("teamType is an alias of era and era wins when both are given", async (t)
 });
 
 t.test("invalid values are 400 INVALID_PARAMETER naming parameter, value and reason", async (t) => {
+  // CONTRACT §9 moved the values the hosted service answers (limit=2.5, cursor=-1 or 1.5,
+  // minRating over maxRating, an unknown position, badge or tier, sort=overall:up, limit=0x10,
+  // limit=%205) to 200s with meta.warnings (test/http/hosted-clients.test.ts); these stay 400s.
   const cases: [string, string][] = [
-    ["limit=2.5", "limit"], ["limit=", "limit"], ["limit=101", "limit"], ["limit=0", "limit"], ["minRating=abc", "minRating"],
-    ["minRating=100", "minRating"], ["minRating=80&maxRating=70", "minRating"], ["cursor=-1", "cursor"], ["cursor=1.5", "cursor"],
-    ["era=future", "era"], ["position=center", "position"], ["sort=height:desc", "sort"], ["sort=overall:up", "sort"],
-    ["fields=name,salary", "fields"], ["badge=deadeyes", "badge"], ["badgeTier=platinum", "badgeTier"], ["speed_gte=1e2", "speed_gte"],
-    ["speed_gte=90&speed_lte=80", "speed_lte"], ["limit=0x10", "limit"], ["limit=%205", "limit"],
+    ["limit=", "limit"], ["limit=101", "limit"], ["limit=0", "limit"], ["minRating=abc", "minRating"],
+    ["minRating=100", "minRating"], ["era=future", "era"], ["era=", "era"], ["sort=height:desc", "sort"],
+    ["fields=name,salary", "fields"], ["speed_gte=1e2", "speed_gte"], ["limit=0.5", "limit"], ["maxRating=-1", "maxRating"],
   ];
   for (const [query, parameter] of cases) {
     const { status, body } = await h.json(`/api/players?${query}`);
@@ -160,7 +162,7 @@ t.test("a filter that matches nothing is a 200 with an empty page", async (t) =>
   t.equal(status, 200);
   t.same(body.data, []);
   t.equal(body.meta.pagination.total, 0);
-  t.equal(body.meta.pagination.nextCursor, null);
+  t.notOk("nextCursor" in body.meta.pagination, "no nextCursor on the last page (CONTRACT §9)");
 });
 
 t.test("a player by slug comes in full with hot zones, rating history and variants", async (t) => {
@@ -226,7 +228,8 @@ t.test("search, archetype and college filter every listing route and combine wit
 
   const bulk = await h.json(`/api/players/bulk?${query}&college=${encodeURIComponent("Université de Montréal")}`);
   t.equal(bulk.status, 200);
-  t.same(bulk.body.meta.filters, { era: "all", search: "jok", archetype: "sharpshooter", college: "université de montréal" });
+  // CONTRACT §9: the hosted service's five filters first (null when unset), then ours.
+  t.same(bulk.body.meta.filters, { teamType: null, team: null, minRating: null, maxRating: null, position: null, era: "all", search: "jok", archetype: "sharpshooter", college: "université de montréal" });
   t.equal(bulk.body.meta.total, all.filter((p) => p.college === "Université de Montréal").length);
 
   const versioned = await h.json(`/api/versions/2K26/players?era=all&college=duke&position=guard&sort=speed:desc&limit=100`);
@@ -235,7 +238,7 @@ t.test("search, archetype and college filter every listing route and combine wit
   const versionedBulk = await h.json("/api/versions/2K26/players/bulk?era=class&search=nikola");
   t.equal(versionedBulk.status, 200);
   t.equal(versionedBulk.body.meta.total, recordsOf(archived).filter((p) => p.teamType === "class" && p.name.startsWith("Nikola ")).length);
-  t.same(versionedBulk.body.meta.filters, { era: "class", search: "nikola" });
+  t.same(versionedBulk.body.meta.filters, { teamType: "class", team: null, minRating: null, maxRating: null, position: null, era: "class", search: "nikola" });
 
   // Each filter changes the ETag and the cache key: the same query without one answers differently.
   const without = await h.get("/api/players?era=all&search=jok&limit=5");
@@ -248,8 +251,14 @@ t.test("search, archetype and college filter every listing route and combine wit
   t.same(noMatch.body.data, []);
 });
 
-t.test("search, archetype and college reject blank, punctuation-only and over-long values", async (t) => {
-  for (const [query, parameter] of [["search=", "search"], ["search=%20!!%20", "search"], [`search=${"a".repeat(81)}`, "search"], ["archetype=", "archetype"], ["college=", "college"], [`college=${"x".repeat(101)}`, "college"]] as const) {
+t.test("search, archetype and college reject punctuation-only and over-long values; empty ones are absent", async (t) => {
+  // CONTRACT §9: an empty value is an absent one (search=, archetype=, college= were 400s).
+  for (const query of ["search=", "archetype=", "college=", "search=%20%20"]) {
+    const { status, body } = await h.json(`/api/players?${query}&limit=3`);
+    t.equal(status, 200, query);
+    t.equal(body.meta.pagination.total, (await h.json("/api/players?limit=3")).body.meta.pagination.total, `${query} filters nothing`);
+  }
+  for (const [query, parameter] of [["search=%20!!%20", "search"], [`search=${"a".repeat(81)}`, "search"], [`college=${"x".repeat(101)}`, "college"]] as const) {
     for (const route of ["/api/players", "/api/players/bulk", "/api/versions/2K27/players", "/api/versions/2K27/players/bulk"]) {
       const { status, body } = await h.json(`${route}?${query}`);
       t.equal(status, 400, `${route}?${query}`);

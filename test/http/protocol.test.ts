@@ -152,7 +152,11 @@ t.test("teams list each era's teams with counts and averages, sorted by name", a
       t.equal(team.teamType, era);
       const players = recordsOf(edition).filter((p) => p.teamType === era && p.team === team.teamName);
       t.equal(team.playerCount, players.length);
-      t.equal(team.averageRating, Math.round((players.reduce((s, p) => s + p.overall, 0) / players.length) * 10) / 10);
+      // CONTRACT §9: averageRating is an integer, as the hosted service sends it; meanOverall the exact mean.
+      const mean = players.reduce((s, p) => s + p.overall, 0) / players.length;
+      t.equal(team.averageRating, Math.round(mean));
+      t.ok(Math.abs(team.meanOverall - mean) < 1e-9);
+      t.equal(typeof team.logo, "string", "logo always a string");
     }
   }
   t.equal((await h.json("/api/teams?era=all")).status, 400, "teams take no `all` era");
@@ -162,9 +166,15 @@ t.test("a roster resolves by full name or slug, overall desc; unknown teams sugg
   const byName = await h.json(`/api/teams/${encodeURIComponent("1995-96 Chicago Bulls")}/roster`);
   t.equal(byName.status, 200);
   const bySlug = await h.json("/api/teams/1995-96-chicago-bulls/roster");
-  t.same(bySlug.body, byName.body);
+  t.same(bySlug.body.data, byName.body.data);
+  // CONTRACT §9: meta.team and meta.teamType are as asked (the hosted service echoes them); the team
+  // found is meta.teamName, meta.slug and meta.era.
   t.equal(byName.body.meta.team, "1995-96 Chicago Bulls");
-  t.equal(byName.body.meta.teamType, "class");
+  t.equal(bySlug.body.meta.team, "1995-96-chicago-bulls");
+  t.equal(byName.body.meta.teamType, "all");
+  t.equal((await h.json("/api/teams/1995-96-chicago-bulls/roster?teamType=class")).body.meta.teamType, "class");
+  t.match(bySlug.body.meta, { teamName: "1995-96 Chicago Bulls", slug: "1995-96-chicago-bulls", era: "class" });
+  t.ok(Number.isInteger(byName.body.meta.averageRating));
   t.equal(byName.body.meta.count, byName.body.data.length);
   const overalls = byName.body.data.map((p: any) => p.overall);
   t.same(overalls, [...overalls].sort((a: number, b: number) => b - a));

@@ -55,7 +55,11 @@ t.test("a real player by _id, its versions and an attribute series", async (t) =
     t.same(both.body.data.ratingHistory.map((r: any) => r.gameVersion), ["2K26", "2K25"], `${inBoth.name} is in both editions`);
   }
   const three = await h.json("/api/players/nikola-jokic/attribute/three_ball");
-  t.same(three.body.data, [{ date: "2025-08-01", value: jokic.attributes.threePointShot }, { date: "2025-08-08", value: jokic.attributes.threePointShot }]);
+  // CONTRACT §9: points carry scrapedAt.
+  t.same(three.body.data, [
+    { date: "2025-08-01", scrapedAt: "2025-08-01T00:00:00.000Z", value: jokic.attributes.threePointShot },
+    { date: "2025-08-08", scrapedAt: "2025-08-08T00:00:00.000Z", value: jokic.attributes.threePointShot },
+  ]);
   const overall = await h.json(`/api/players/${jokic._id}/attribute/overall`);
   const i = players.indexOf(jokic);
   t.same(overall.body.data.map((p: any) => p.value), [isMoved(i) ? jokic.overall - 1 : jokic.overall, jokic.overall]);
@@ -104,5 +108,6 @@ t.test("public players on real data", async (t) => {
   const response = await fetch(`${h.base}/api/public/players?team=Denver%20Nuggets&limit=3`);
   const body = await response.json() as any;
   t.equal(response.status, 200);
-  t.ok(body.data.length === 3 && body.data.every((p: any) => p.team === "Denver Nuggets" && p.height !== undefined && p.attributes === undefined));
+  // CONTRACT §9: full records, as /api/players answers them (they were summary players plus height).
+  t.ok(body.data.length === 3 && body.data.every((p: any) => p.team === "Denver Nuggets" && p.height !== undefined && typeof p.attributes === "object"));
 });

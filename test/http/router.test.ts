@@ -15,6 +15,13 @@ t.test("a literal beats a parameter at the first position where the patterns dif
   t.ok(comparePrecedence(["api", "players", "slug", ":slug"], ["api", "players", ":id", "versions"]) < 0);
   t.ok(comparePrecedence(["api", "players", ":id", "versions"], ["api", "players", "slug", ":slug"]) > 0);
   t.equal(comparePrecedence(["api", ":a"], ["api", ":b"]), 0);
+  // A total order: a literal route appended after routes of other lengths still outranks its parameter twin.
+  const late = new Router([
+    ...["/api/versions/:version/players/:slug", "/api/players/:id/similar", "/api/versions/:version/players", "/api/players/:id"].map((path) => route("GET", path)),
+    route("GET", "/api/versions/:version/players/compare"),
+  ]);
+  const found = late.match("GET", ["api", "versions", "2K26", "players", "compare"]);
+  t.equal(found.kind === "found" ? found.route.path : found.kind, "/api/versions/:version/players/compare");
   // Whatever order the table lists them in.
   for (const order of [0, 1]) {
     const table = [route("GET", "/api/players/:id/versions"), route("GET", "/api/players/slug/:slug"), route("GET", "/api/players/:id"), route("GET", "/api/players/bulk"), route("POST", "/api/players/batch")];

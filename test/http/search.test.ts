@@ -26,20 +26,46 @@ async function get(path: string, apiKey: string | null = h.key): Promise<Answer>
 
 const SUMMARY_FIELDS = ["_id", "name", "slug", "team", "teamType", "overall", "positions", "playerImage", "teamImg"];
 
-t.test("a search answers summary players, best first, with count, total, truncated, timestamp and query", async (t) => {
+t.test("a search answers full player records, best first, with count, total, truncated, timestamp and query", async (t) => {
   const { status, body, headers } = await get("/api/players/search?q=lebron%20james&teamType=curr");
   t.equal(status, 200);
   t.equal(body.success, true);
   t.equal(body.data[0].name, "LeBron James");
   t.equal(body.data[0].team, "Los Angeles Lakers");
+  // CONTRACT §9: full player records, as the hosted search returns (they were summary players):
+  // the rows /api/players answers for the same players.
   for (const player of body.data) {
-    t.same(Object.keys(player).filter((key) => !SUMMARY_FIELDS.includes(key)), [], `${player.name}: summary fields only`);
-    for (const key of ["_id", "name", "slug", "team", "teamType", "overall", "positions"]) t.ok(key in player, `${player.name} has ${key}`);
+    for (const key of SUMMARY_FIELDS) if (key !== "playerImage" && key !== "teamImg") t.ok(key in player, `${player.name} has ${key}`);
+    t.ok(typeof player.attributes === "object" && typeof player.badges === "object", `${player.name} is a full record`);
   }
+  const listed = await get(`/api/players?team=${encodeURIComponent(body.data[0].team)}&limit=100`);
+  t.same(listed.body.data.find((p: any) => p._id === body.data[0]._id), body.data[0], "the same row as /api/players");
   t.same(body.meta, { count: body.data.length, total: body.data.length, truncated: false, timestamp: "2026-11-22T12:00:00.000Z", query: "lebron james" });
   t.match(body.meta.timestamp, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
-  t.equal(headers.get("etag"), null, "not cacheable: every body has its own timestamp");
-  t.equal(headers.get("cache-control"), "no-store");
+  // CONTRACT §9: an ETag and a max-age like the other cacheable routes; the weak ETag names the
+  // results (the same whatever the timestamp), so a revalidation is a 304.
+  const etag = headers.get("etag");
+  t.match(etag, /^W\/"/);
+  t.equal(headers.get("cache-control"), "private, max-age=300");
+  h.clock.now = Date.parse("2026-11-22T12:05:00Z");
+  const later = await fetch(h.base + "/api/players/search?q=lebron%20james&teamType=curr", { headers: { "x-api-key": h.key, "if-none-match": etag! } });
+  h.clock.now = Date.parse("2026-11-22T12:00:00Z");
+  t.equal(later.status, 304);
+  const other = await get("/api/players/search?q=curry&teamType=curr");
+  t.not(other.headers.get("etag"), etag, "other results, another ETag");
+});
+
+t.test("a search read leniently (limit=2.5 is 2, with a warning) still carries each request's own timestamp", async (t) => {
+  h.clock.now = Date.parse("2026-11-23T08:30:00Z");
+  const first = await get("/api/players/search?q=curry&limit=2.5");
+  h.clock.now = Date.parse("2026-11-23T08:31:00Z");
+  const second = await get("/api/players/search?q=curry&limit=2.5");
+  h.clock.now = Date.parse("2026-11-22T12:00:00Z");
+  t.equal(first.status, 200);
+  t.ok(first.body.data.length <= 2);
+  t.equal(first.body.meta.warnings[0].parameter, "limit");
+  t.equal(first.body.meta.timestamp, "2026-11-23T08:30:00.000Z");
+  t.equal(second.body.meta.timestamp, "2026-11-23T08:31:00.000Z", "not a remembered answer");
 });
 
 t.test("the timestamp is the time of the request", async (t) => {
@@ -117,7 +143,8 @@ t.test("a missing or blank q is 400 MISSING_PARAMETER", async (t) => {
 
 t.test("bad values are 400 INVALID_PARAMETER naming the parameter", async (t) => {
   const cases: [string, string][] = [
-    ["limit=51", "limit"], ["limit=0", "limit"], ["limit=2.5", "limit"], ["limit=", "limit"],
+    // CONTRACT §9: limit=2.5 is read as 2 now (with a warning); limit= and limit=51 stay 400s.
+    ["limit=51", "limit"], ["limit=0", "limit"], ["limit=", "limit"], ["teamType=", "teamType"],
     ["teamType=all", "teamType"], ["teamType=legends", "teamType"], [`q=${"a".repeat(101)}`, "q"],
   ];
   for (const [query, parameter] of cases) {

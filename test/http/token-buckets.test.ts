@@ -159,12 +159,13 @@ t.test("rate-limit headers carry the exact values", async (t) => {
     "",
     "X-RateLimit-Limit: 500",
     "X-RateLimit-Remaining: 499",
-    "X-RateLimit-Reset: 1740000009",
+    // CONTRACT §9: an ISO 8601 time (it was Unix seconds, 1740000009); t= keeps the seconds.
+    "X-RateLimit-Reset: 2025-02-19T21:20:09.000Z",
     'RateLimit-Policy: "free";q=500;w=3600',
     'RateLimit: "free";r=499;t=8',
   ].join("\r\n"));
   const full = rateLimitLines({ isAllowed: true, remaining: 60, resetSeconds: 0, retryAfterSeconds: 0 }, 60, 60, "address", 1_740_000_000_000).split("\r\n");
-  t.equal(full[3], "X-RateLimit-Reset: 1740000000", "a full bucket resets now");
+  t.equal(full[3], "X-RateLimit-Reset: 2025-02-19T21:20:00.000Z", "a full bucket resets now");
   t.equal(full[5], 'RateLimit: "address";r=60;t=0');
 });
 

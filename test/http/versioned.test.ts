@@ -116,7 +116,8 @@ t.test("bulk is never read as a slug", async (t) => {
 t.test("versioned bulk: era default curr, no all, filters echoed, overall desc", async (t) => {
   const { body } = await h.json("/api/versions/2K26/players/bulk?position=big&minRating=72");
   t.ok(body.data.every((p: any) => p.teamType === "curr" && p.overall >= 72 && p.positions.some((x: string) => x === "PF" || x === "C")));
-  t.same(body.meta.filters, { era: "curr", position: "big", minRating: 72 });
+  // CONTRACT §9: the hosted service's five filters are always present (null when unset), ours follow.
+  t.same(body.meta.filters, { teamType: "curr", team: null, minRating: 72, maxRating: null, position: "big", era: "curr" });
   const overalls = body.data.map((p: any) => p.overall);
   t.same(overalls, [...overalls].sort((a: number, b: number) => b - a));
   t.equal((await h.json("/api/versions/2K26/players/bulk?era=all")).status, 400);
@@ -128,7 +129,7 @@ t.test("bulk of the current edition defaults to every era and is cached with an 
   const body = await response.json() as any;
   t.equal(body.meta.count, 400 + 3);
   t.equal(body.meta.total, 403);
-  t.same(body.meta.filters, { era: "all" });
+  t.same(body.meta.filters, { teamType: null, team: null, minRating: null, maxRating: null, position: null, era: "all" });
   const etag = response.headers.get("etag")!;
   t.equal((await h.get("/api/players/bulk", { "if-none-match": etag })).status, 304);
   const trimmed = await h.json("/api/players/bulk?fields=name,overall&era=class");
@@ -151,14 +152,22 @@ t.test("history answers by _id or slug, newest first, with limit", async (t) => 
   t.equal(byId.body.meta.playerId, player._id);
   t.equal(byId.body.meta.slug, player.slug);
   t.ok(byId.body.data.length >= 1);
-  t.same(Object.keys(byId.body.data[0]).filter((k) => k !== "delta").sort(), ["attributes", "badges", "date", "gameVersion", "overall"]);
+  // CONTRACT §9: each week is also the hosted service's change record (its optional fields only when something moved).
+  const optional = ["delta", "changes", "previousOverall", "overallDelta", "attributeChanges", "badgeChanges"];
+  t.same(Object.keys(byId.body.data[0]).filter((k) => !optional.includes(k)).sort(), ["_id", "attributes", "badges", "changeType", "date", "gameVersion", "newOverall", "overall", "playerId", "scrapedAt"]);
   t.equal(byId.body.data[0].overall, player.overall);
+  t.equal(byId.body.data[0].newOverall, player.overall);
+  t.equal(byId.body.data[0].playerId, player._id);
+  t.equal(byId.body.data[byId.body.data.length - 1].changeType, "initial");
   const bySlug = await h.json(`/api/players/${player.slug}/history?limit=1`);
   t.equal(bySlug.body.data.length, 1);
   t.equal(bySlug.body.meta.playerId, player._id);
+  // CONTRACT §9: an unknown player's history is 200 with data: [] (it was a 404), as the hosted service answers.
   const missing = await h.json("/api/players/nobody/history");
-  t.equal(missing.status, 404);
-  t.equal(missing.body.error.code, "PLAYER_NOT_FOUND");
+  t.equal(missing.status, 200);
+  t.same(missing.body.data, []);
+  t.same((await h.json(`/api/players/${player._id}/history?gameVersion=2K20`)).body.data, [], "another edition holds no weekly history");
+  t.equal((await h.json(`/api/players/${player._id}/history?gameVersion=2k27&_=1`)).body.data.length, byId.body.data.length);
   t.equal((await h.json(`/api/players/${player.slug}/history?limit=101`)).status, 400);
 });
 

@@ -14,6 +14,9 @@ const everyone = await api.bulk({ era: "curr" });
 const again = await api.bulk({ era: "curr" });
 const resolved = await api.batch([fastest?.name ?? "", "Nobody Atall"], { fields: "name,slug" });
 const teams = await api.GET("/api/teams", { params: { query: { era: "allt" } } });
+const alike = await api.similar(fastest?._id ?? "", { limit: 3 });
+const sideBySide = await api.compare([fastest?._id ?? "", page.data[1]?.slug ?? ""]);
+const profile = await api.teamProfile(fastest?.team ?? "");
 
 let missing: { status: number; code: string } | undefined;
 try {
@@ -31,4 +34,7 @@ console.log(JSON.stringify({
   batch: { matched: resolved.meta.matched, unmatched: resolved.meta.unmatched.map((entry) => entry.query) },
   teams: teams.data?.data.map((team) => team.teamName),
   missing,
+  similar: alike.data.map((entry) => ({ slug: entry.player.slug, similarity: entry.similarity })),
+  compare: { players: sideBySide.data.players.map((player) => player.slug), best: sideBySide.data.overall.best },
+  profile: { team: profile.data.team.teamName, groups: profile.data.groups.map((group) => group.group) },
 }));

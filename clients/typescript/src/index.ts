@@ -5,10 +5,14 @@
 
 import createFetchClient, { type Client } from "openapi-fetch";
 import type { components, paths } from "./generated/openapi.js";
+import { liveEvents, type LiveEvent, type LiveOptions, type LiveTopic } from "./live.js";
+
+export { LiveError, type ChangeEvent, type EditionMessage, type LiveEvent, type LiveOptions, type LiveSocket, type LiveSocketClass, type LiveTopic } from "./live.js";
 
 export type { components, paths };
 export type Player = components["schemas"]["Player"];
 export type PlayerFields = components["schemas"]["PlayerFields"];
+/** SPEC's summary fields: a subset of Player (search answers full records since CONTRACT §9). */
 export type SummaryPlayer = components["schemas"]["SummaryPlayer"];
 export type ErrorCode = components["schemas"]["ErrorCode"];
 
@@ -28,6 +32,12 @@ export type BulkQuery = QueryOf<Operation<"/api/players/bulk", "get">>;
 export type BulkResult = SuccessOf<Operation<"/api/players/bulk", "get">>;
 export type BatchBody = NonNullable<Operation<"/api/players/batch", "post">["requestBody"]>["content"]["application/json"];
 export type BatchResult = SuccessOf<Operation<"/api/players/batch", "post">>;
+export type SimilarQuery = QueryOf<Operation<"/api/players/{id}/similar", "get">>;
+export type SimilarResult = SuccessOf<Operation<"/api/players/{id}/similar", "get">>;
+export type CompareQuery = QueryOf<Operation<"/api/players/compare", "get">>;
+export type CompareResult = SuccessOf<Operation<"/api/players/compare", "get">>;
+export type TeamProfileQuery = QueryOf<Operation<"/api/teams/{teamName}/profile", "get">>;
+export type TeamProfileResult = SuccessOf<Operation<"/api/teams/{teamName}/profile", "get">>;
 
 /** An answer outside 2xx/304, as the error envelope says it (or `UNEXPECTED_RESPONSE` when there is none). */
 export class CourtsideError extends Error {
@@ -75,6 +85,17 @@ export interface CourtsideHelpers {
   bulk(query: BulkQuery): Promise<BulkResult>;
   /** POST /api/players/batch: resolve up to 100 names (and slugs, with `options.slugs`). */
   batch(names: readonly string[], options?: Omit<BatchBody, "names">): Promise<BatchResult>;
+  /** GET /api/players/{id}/similar: the closest attribute profiles to one player's (`id`: _id or slug). */
+  similar(id: string, options?: SimilarQuery): Promise<SimilarResult>;
+  /** GET /api/players/compare: two to four players (ids or slugs) side by side. */
+  compare(ids: readonly string[], options?: Omit<CompareQuery, "ids">): Promise<CompareResult>;
+  /** GET /api/teams/{teamName}/profile: a roster's means, bests, group ranks, badges and positions. */
+  teamProfile(teamName: string, options?: TeamProfileQuery): Promise<TeamProfileResult>;
+  /**
+   * GET /api/live: change events (and `edition` messages) of the topics, as an async iterator;
+   * replays after `options.since` first, and reconnects from the last event seen when dropped.
+   */
+  live(topics: readonly LiveTopic[], options: LiveOptions): AsyncIterableIterator<LiveEvent>;
 }
 
 export type CourtsideClient = Client<paths> & CourtsideHelpers;
@@ -152,6 +173,18 @@ export function createClient(options: ClientOptions): CourtsideClient {
     },
     async batch(names, options = {}) {
       return unwrap(await client.POST("/api/players/batch", { body: { ...options, names: [...names] } }));
+    },
+    async similar(id, options = {}) {
+      return unwrap(await client.GET("/api/players/{id}/similar", { params: { path: { id }, query: options } }));
+    },
+    async compare(ids, options = {}) {
+      return unwrap(await client.GET("/api/players/compare", { params: { query: { ...options, ids: ids.join(",") } } }));
+    },
+    async teamProfile(teamName, options = {}) {
+      return unwrap(await client.GET("/api/teams/{teamName}/profile", { params: { path: { teamName }, query: options } }));
+    },
+    live(topics, liveOptions) {
+      return liveEvents(options.baseUrl, options.apiKey, topics, liveOptions);
     },
   };
   return Object.assign(client, helpers);

@@ -6,34 +6,59 @@ import { compileParams } from "../../query/params.js";
 import type { Edition } from "../../store/edition.js";
 import { DOCS_PATH, OPENAPI_PATH } from "../openapi.js";
 import type { RequestContext } from "../context.js";
-import { NO_STORE, successReply, type Reply } from "../reply.js";
+import { jsonReply, NO_STORE, successReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
-import { arrayOf, exactObject, gameVersion, integer, text, timestamp, type RouteResponse } from "../response-schemas.js";
+import { arrayOf, exactObject, gameVersion, integer, text, timestamp, type JsonSchema, type RouteResponse } from "../response-schemas.js";
 import { resolveEdition } from "./edition-param.js";
 import { packageVersion } from "../../assets.js";
 
 export const STATS_CACHE_CONTROL = "public, max-age=1800";
-const noParams = compileParams({});
+/** CONTRACT §9: these routes ignore unknown parameters (cache busters), as the hosted service does. */
+const noParams = compileParams({}, { ignoresUnknown: true });
 const statsParams = compileParams({
   gameVersion: {
     type: "string", pattern: "^2[Kk]\\d{2}$", description: "Edition key (2K26, any case); default the current edition",
     "x-reason": "must be 2K followed by two digits, e.g. 2K26",
   },
-});
+}, { ignoresUnknown: true });
 
 const version = packageVersion();
 
-function about(context: RequestContext): Reply {
+const SERVICE = "Courtside";
+const WELCOME = "Courtside: basketball video-game player ratings, a drop-in for the NBA 2K Ratings API";
+const NOTE = "Every /api route but /api/versions, /api/stats, /api/public/players and /api/health needs an X-API-Key header; get a key at /dashboard";
+
+function aboutData(context: RequestContext): Record<string, unknown> {
   const { editions } = context;
-  return successReply({
-    service: "Courtside",
+  return {
+    service: SERVICE,
     version,
     status: "ok",
     current: editions.current.key,
     editions: editions.keys(),
     timestamp: new Date(context.now).toISOString(),
     links: { docs: DOCS_PATH, openapi: OPENAPI_PATH, versions: "/api/versions", health: "/api/health" },
-  }, {}, { cacheControl: NO_STORE });
+  };
+}
+
+/**
+ * CONTRACT §9: the hosted service answers `/` and `/api/health` outside an envelope, so their keys
+ * sit at the top level beside ours (`success`, `data`, `meta`).
+ */
+function root(context: RequestContext): Reply {
+  return jsonReply(200, {
+    success: true, data: aboutData(context), meta: {},
+    service: SERVICE, version, message: WELCOME,
+    links: { documentation: DOCS_PATH, getApiKey: "/dashboard", health: "/api/health", stats: "/api/stats", openapi: OPENAPI_PATH, versions: "/api/versions" },
+    note: NOTE,
+  }, { cacheControl: NO_STORE });
+}
+
+function health(context: RequestContext): Reply {
+  return jsonReply(200, {
+    success: true, data: aboutData(context), meta: {},
+    status: "ok", timestamp: new Date(context.now).toISOString(), service: SERVICE, version,
+  }, { cacheControl: NO_STORE });
 }
 
 function editionStats(edition: Edition): Record<string, unknown> {
@@ -49,7 +74,9 @@ function editionStats(edition: Edition): Record<string, unknown> {
     totalPlayers: edition.rowCount,
     byType,
     uniqueTeams: edition.teams.filter((team) => team.playerCount > 0).length,
-    avgOverall: edition.rowCount === 0 ? 0 : Math.round((sum / edition.rowCount) * 10) / 10,
+    // An integer, as the hosted service sends it (CONTRACT §9); the exact mean beside it.
+    avgOverall: edition.rowCount === 0 ? 0 : Math.round(sum / edition.rowCount),
+    meanOverall: edition.rowCount === 0 ? 0 : sum / edition.rowCount,
     lastUpdated: edition.payload.meta.capturedAt,
   };
 }
@@ -61,20 +88,38 @@ function stats(context: RequestContext): Reply {
     successReply(editionStats(edition), { gameVersion: edition.key }, { isCacheable: true, cacheControl: STATS_CACHE_CONTROL }));
 }
 
-const aboutResponse: RouteResponse = {
-  kind: "envelope",
-  description: "What this service is, its editions and where to go next",
-  data: exactObject({
+const aboutDataSchema: JsonSchema = exactObject({
     service: { const: "Courtside" }, version: text("Service version"), status: { const: "ok" }, current: gameVersion,
     editions: arrayOf(gameVersion), timestamp: timestamp("Now, by the service's clock"),
     links: exactObject({ docs: text("API reference page"), openapi: text("OpenAPI document"), versions: text("Edition list"), health: text("This status") }),
-  }),
+});
+
+const rootResponse: RouteResponse = {
+  kind: "envelope",
+  description: "What this service is, its editions and where to go next; the hosted service's keys (service, version, message, links, note) beside the envelope",
+  data: aboutDataSchema,
   meta: exactObject({}),
+  topLevel: {
+    service: text("Service name"), version: text("Service version"), message: text("Welcome"),
+    links: exactObject({
+      documentation: text("API reference page"), getApiKey: text("Where to get a key"), health: text("Health"), stats: text("Statistics"),
+      openapi: text("OpenAPI document"), versions: text("Edition list"),
+    }),
+    note: text("How to get a key"),
+  },
+};
+
+const healthResponse: RouteResponse = {
+  kind: "envelope",
+  description: "Service status; the hosted service's keys (status, timestamp, service, version) beside the envelope",
+  data: aboutDataSchema,
+  meta: exactObject({}),
+  topLevel: { status: { const: "ok" }, timestamp: timestamp("Now, by the service's clock"), service: text("Service name"), version: text("Service version") },
 };
 
 export const aboutRoutes: RouteDefinition[] = [
-  { method: "GET", path: "/", access: "none", params: noParams, summary: "What this service is, its editions and where its documentation lives (no API key)", response: aboutResponse, handle: about },
-  { method: "GET", path: "/api/health", access: "none", params: noParams, summary: "Service status, version and editions (no API key)", response: aboutResponse, handle: about },
+  { method: "GET", path: "/", access: "none", params: noParams, summary: "What this service is, its editions and where its documentation lives (no API key)", response: rootResponse, handle: root },
+  { method: "GET", path: "/api/health", access: "none", params: noParams, summary: "Service status, version and editions (no API key)", response: healthResponse, handle: health },
   {
     method: "GET", path: "/api/stats", access: "address", cacheControl: STATS_CACHE_CONTROL, params: statsParams, summary: "One edition in numbers: players per era, teams, average overall (no API key)",
     response: {
@@ -83,7 +128,8 @@ export const aboutRoutes: RouteDefinition[] = [
       data: exactObject({
         gameVersion, totalPlayers: integer("Players of every era"),
         byType: exactObject({ curr: integer("Current rosters"), class: integer("Classic"), allt: integer("All-time") }),
-        uniqueTeams: integer("Teams with players"), avgOverall: { type: "number", description: "Mean overall, one decimal" },
+        uniqueTeams: integer("Teams with players"), avgOverall: { type: "integer", description: "Mean overall, rounded (as the hosted service sends it)" },
+        meanOverall: { type: "number", description: "The exact mean overall" },
         lastUpdated: text("When the edition's data was captured (ISO 8601)"),
       }),
       meta: exactObject({ gameVersion }),

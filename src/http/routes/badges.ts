@@ -10,7 +10,7 @@ import { compareText } from "../../model/badge-summary.js";
 import { ERAS, isEra } from "../../model/eras.js";
 import { ApiError, invalidParameter } from "../../query/api-error.js";
 import { closest } from "../../query/suggest.js";
-import { compileParams, CURSOR_PARAM, limitParam, type ParamSchema } from "../../query/params.js";
+import { compileParams, CURSOR_PARAM, limitParam, paramWarning, type ParamSchema } from "../../query/params.js";
 import { groupOfTierCode, holderCounts, holderRange, type BadgeHolders } from "../../store/badge-holders.js";
 import type { Edition } from "../../store/edition.js";
 import { FIELD_BIT } from "../../store/fragments.js";
@@ -20,6 +20,7 @@ import type { RouteDefinition } from "../router.js";
 import { arrayOf, cursorPagination, era, exactObject, gameVersion, integer, oneOf, ref, text } from "../response-schemas.js";
 import { resolveEdition } from "./edition-param.js";
 import { rowObjectsReply } from "./player-ref.js";
+import { cursorPaging } from "./players.js";
 
 /** `,"badgeTier":"Gold"` by tier code (index 0 unused: holders hold a tier). */
 const TIER_FIELD: readonly string[] = ["", ...BADGE_TIERS.map((tier) => `,"badgeTier":${JSON.stringify(tier)}`)];
@@ -35,18 +36,26 @@ const CATEGORY_BY_LOWER: ReadonlyMap<string, string> = new Map([
   ...Object.entries(LEGACY_BADGE_CATEGORIES).map(([legacy, category]) => [legacy.toLowerCase(), category] as const),
 ]);
 
+// CONTRACT §9: the four badge routes ignore unknown parameters, and an unknown category or tier
+// matches nothing (a 200 with an empty list and a warning), as the hosted service answers them.
 const listParams = compileParams({
   gameVersion: gameVersionParam,
-  category: { type: "string", enum: [...CATEGORY_BY_LOWER.keys()], description: `Badge category: ${BADGE_CATEGORIES.join(", ")}; any case`, "x-normalise": "lower" },
-});
-const oneParams = compileParams({ gameVersion: gameVersionParam });
+  category: {
+    type: "string", enum: [...CATEGORY_BY_LOWER.keys()], description: `Badge category: ${BADGE_CATEGORIES.join(", ")}; any case (another matches nothing, with a warning)`,
+    "x-normalise": "lower", "x-lenient": true,
+  },
+}, { ignoresUnknown: true });
+const oneParams = compileParams({ gameVersion: gameVersionParam }, { ignoresUnknown: true });
 const holdersParams = compileParams({
   gameVersion: gameVersionParam,
-  tier: { type: "string", enum: BADGE_TIERS, description: "Only holders of this tier (Hall of Fame, hall-of-fame, hallOfFame, any case)", "x-normalise": "badgeTier" },
+  tier: {
+    type: "string", enum: BADGE_TIERS, description: "Only holders of this tier (Hall of Fame, hall-of-fame, hallOfFame, any case; another matches nothing, with a warning)",
+    "x-normalise": "badgeTier", "x-lenient": true,
+  },
   teamType: { type: "string", enum: ERAS, description: "curr, class or allt; omitted: every era", "x-normalise": "lower" },
   limit: limitParam(100, 50),
   cursor: CURSOR_PARAM,
-});
+}, { ignoresUnknown: true });
 
 /** The edition asked for, with its holder runs; 400 naming the edition when it keeps no badge lists. */
 function badgeEdition(context: RequestContext): { edition: Edition; holders: BadgeHolders } {
@@ -89,12 +98,14 @@ const BY_CATEGORY_THEN_NAME: readonly number[] = BADGES.map((_, i) => i)
 
 function listBadges(context: RequestContext): Reply {
   const { edition, holders } = badgeEdition(context);
-  const category = typeof context.values.category === "string" ? CATEGORY_BY_LOWER.get(context.values.category) : undefined;
-  return context.cached(`badges|${edition.checksum}|${category ?? ""}`, () => {
+  const asked = typeof context.values.category === "string" ? context.values.category : undefined;
+  // An unknown category (warned of when validated) lists nothing.
+  const category = asked === undefined ? undefined : (CATEGORY_BY_LOWER.get(asked) ?? null);
+  return context.cached(`badges|${edition.checksum}|${category === null ? "\u0000none" : (category ?? "")}`, () => {
     const data = BY_CATEGORY_THEN_NAME
       .filter((i) => category === undefined || (BADGES[i] as BadgeDefinition).category === category)
       .map((i) => badgeObject(edition, holders, BADGES[i] as BadgeDefinition, i));
-    return successReply(data, { gameVersion: edition.key, count: data.length, ...(category ? { category } : {}) }, { isCacheable: true });
+    return successReply(data, { gameVersion: edition.key, count: data.length, ...(asked !== undefined ? { category: category ?? asked } : {}) }, { isCacheable: true });
   });
 }
 
@@ -113,16 +124,35 @@ function oneBadge(context: RequestContext): Reply {
     successReply(badgeObject(edition, holders, BADGES[index] as BadgeDefinition, index), { gameVersion: edition.key }, { isCacheable: true }));
 }
 
+/** CONTRACT §9: the holders of an unknown badge are no one (200, `data: []`, a warning naming the closest badges). */
+function noHolders(context: RequestContext, edition: Edition, slug: string, limit: number, offset: number): Reply {
+  context.warnings.push(paramWarning("slug", slug, `${slug.slice(0, 100)} is not a badge: nobody holds it`, closest(slug.toLowerCase(), BADGES.map((badge) => badge.slug), 3)));
+  return successReply([], {
+    gameVersion: edition.key, badge: slug.slice(0, 100), tier: typeof context.values.tier === "string" ? context.values.tier : "all",
+    count: 0, pagination: cursorPaging(offset, 0, limit, 0),
+  }, { isCacheable: true });
+}
+
 function badgeHolders(context: RequestContext): Reply {
   const { edition, holders } = badgeEdition(context);
-  const index = badgeIndex(context.pathParams.slug ?? "");
-  const tier = typeof context.values.tier === "string" ? (context.values.tier as BadgeTier) : undefined;
-  const era = typeof context.values.teamType === "string" && isEra(context.values.teamType) ? context.values.teamType : undefined;
   const limit = (context.values.limit as number | undefined) ?? 50;
   const offset = Number(context.values.cursor ?? 0);
+  const slug = context.pathParams.slug ?? "";
+  let index: number;
+  try {
+    index = badgeIndex(slug);
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.code !== "BADGE_NOT_FOUND") throw error;
+    return noHolders(context, edition, slug, limit, offset);
+  }
+  const asked = typeof context.values.tier === "string" ? context.values.tier : undefined;
+  // An unknown tier (warned of when validated) is held by no one.
+  const isUnknownTier = asked !== undefined && !TIER_CODE.has(asked as BadgeTier);
+  const tier = asked as BadgeTier | undefined;
+  const era = typeof context.values.teamType === "string" && isEra(context.values.teamType) ? context.values.teamType : undefined;
   return context.cached(`badge-holders|${edition.checksum}|${index}|${tier ?? ""}|${era ?? ""}|${limit}|${offset}`, () => {
-    const group = tier === undefined ? undefined : groupOfTierCode(TIER_CODE.get(tier) as number);
-    const [start, end] = holderRange(holders, index, group);
+    const group = tier === undefined || isUnknownTier ? undefined : groupOfTierCode(TIER_CODE.get(tier) as number);
+    const [start, end] = isUnknownTier ? [0, 0] : holderRange(holders, index, group);
     // The run is in answer order. Without an era the page is a slice of it; with one, rows of
     // other eras are skipped and every match is counted.
     let page: ArrayLike<number>;
@@ -143,7 +173,6 @@ function badgeHolders(context: RequestContext): Reply {
       page = kept;
     }
     const tierCodes = edition.payload.columns.badgeTiers as Uint8Array;
-    const next = offset + page.length;
     return rowObjectsReply(edition, page, HOLDER_MASK, {
       inside: (k) => TIER_FIELD[tierCodes[(page[k] as number) * BADGES.length + index] as number] as string,
     }, {
@@ -152,7 +181,7 @@ function badgeHolders(context: RequestContext): Reply {
       tier: tier ?? "all",
       ...(era ? { teamType: era } : {}),
       count: page.length,
-      pagination: { total, limit, cursor: String(offset), nextCursor: next < total ? String(next) : null, hasMore: next < total },
+      pagination: cursorPaging(offset, page.length, limit, total),
     }, { isCacheable: true });
   });
 }
@@ -164,7 +193,7 @@ export const badgeRoutes: RouteDefinition[] = [
       kind: "envelope",
       description: "Every badge with holders per tier, by category then name",
       data: arrayOf(ref("Badge")),
-      meta: exactObject({ gameVersion, count: integer("Badges returned"), category: text("The category filter, when given") }, ["category"]),
+      meta: exactObject({ gameVersion, count: integer("Badges returned"), category: text("The category filter, when given (an unknown one as asked)") }, ["category"]),
     },
     handle: listBadges,
   },
@@ -188,14 +217,13 @@ export const badgeRoutes: RouteDefinition[] = [
     method: "GET", path: "/api/badges/:slug/players", access: "key", params: holdersParams, summary: "Holders of one badge: best tier first, then overall desc, then name",
     response: {
       kind: "envelope",
-      description: "The badge's holders: best tier first, then overall desc, then name",
+      description: "The badge's holders: best tier first, then overall desc, then name (an unknown badge: none)",
       data: arrayOf(ref("BadgeHolder")),
       meta: exactObject({
-        gameVersion, badge: text("Badge slug"), tier: oneOf([...BADGE_TIERS, "all"], "The tier filter, or all"), teamType: era,
+        gameVersion, badge: text("Badge slug (an unknown one as asked)"), tier: text("The tier filter (Bronze … Legendary, an unknown one as asked), or all"), teamType: era,
         count: integer("Rows on this page"), pagination: cursorPagination("Holders matching"),
       }, ["teamType"]),
     },
-    errors: ["BADGE_NOT_FOUND"],
     handle: badgeHolders,
   },
 ];

@@ -20,16 +20,22 @@ import { arrayOf, exactObject, integer, oneOf, playerRows, text } from "../respo
 import { playerPage } from "./players.js";
 
 export const MAX_IDENTIFIERS = 100;
-const identifier = { type: "string", minLength: 1, maxLength: LENGTH_LIMITS.identifier } as const;
+/**
+ * Longer identifiers are answered not_found without a lookup (CONTRACT §9: the hosted service
+ * answers them, so they are not a 400), which bounds a lookup's work as the length limit did.
+ */
+const MAX_IDENTIFIER_LENGTH = LENGTH_LIMITS.identifier;
+const identifier = { type: "string" } as const;
 
+/** CONTRACT §9: unknown body keys are ignored, as the hosted service ignores them. */
 export const batchBodySchema = {
   type: "object",
-  additionalProperties: false,
+  additionalProperties: true,
   properties: {
     names: { type: "array", items: identifier, description: "Player names; case, accents and punctuation are ignored" },
     slugs: { type: "array", items: identifier, description: "Player slugs (roster slugs or a name's own slug)" },
     teamType: { enum: [...ERAS, "all"], description: "Era scope, default every era" },
-    fields: { type: "string", pattern: "^[A-Za-z_]+(,[A-Za-z_]+)*$", description: "Comma-separated fields to return" },
+    fields: { type: "string", pattern: "^[A-Za-z_,\\s]*$", description: "Comma-separated fields to return (spaces and empty entries are ignored)" },
   },
 } as const;
 
@@ -42,7 +48,7 @@ interface BatchBody {
 
 const validateBody = validatorOnFirstUse<BatchBody>(new Ajv({ ...REQUEST_AJV_OPTIONS, allErrors: true }), batchBodySchema);
 
-type Unmatched = { query: string; reason: "not_found" | "ambiguous"; candidates?: string[] };
+type Unmatched = { query: string; reason: "not_found" | "ambiguous" | "empty"; candidates?: string[] };
 
 function parseBody(body: Buffer | undefined): BatchBody {
   let value: unknown;
@@ -65,7 +71,16 @@ function inScope(edition: Edition, eraMask: number) {
   return (row: number) => (eraMask & (1 << (edition.payload.columns.era[row] as number))) !== 0;
 }
 
+/** CONTRACT §9: an empty identifier is unmatched as `empty`, an over-long one `not_found`, both without a lookup. */
+function unlookedUp(identifier: string): Unmatched | undefined {
+  if (identifier.trim().length === 0) return { query: identifier, reason: "empty" };
+  if (identifier.length > MAX_IDENTIFIER_LENGTH) return { query: identifier.slice(0, MAX_IDENTIFIER_LENGTH), reason: "not_found" };
+  return undefined;
+}
+
 function resolveName(edition: Edition, name: string, eraMask: number): number[] | Unmatched {
+  const refused = unlookedUp(name);
+  if (refused !== undefined) return refused;
   const isInScope = inScope(edition, eraMask);
   const folded = foldName(name);
   const exact = edition.rowsWithFoldedName(folded).filter(isInScope);
@@ -78,6 +93,8 @@ function resolveName(edition: Edition, name: string, eraMask: number): number[] 
 }
 
 function resolveSlug(edition: Edition, slug: string, eraMask: number): number[] | Unmatched {
+  const refused = unlookedUp(slug);
+  if (refused !== undefined) return refused;
   const wanted = slugify(slug);
   const rows = edition.rowsForSlug(wanted, eraMask);
   if (rows.length > 0) return rows;
@@ -94,13 +111,13 @@ function batch(context: RequestContext): Reply {
   const seen = new Set<number>();
   const rows: number[] = [];
   const unmatched: Unmatched[] = [];
-  let matched = 0;
+  let resolved = 0;
   const take = (result: number[] | Unmatched) => {
     if (!Array.isArray(result)) {
       unmatched.push(result);
       return;
     }
-    matched += 1;
+    resolved += 1;
     for (const row of result) {
       if (seen.has(row)) continue;
       seen.add(row);
@@ -110,7 +127,8 @@ function batch(context: RequestContext): Reply {
   for (const name of request.names ?? []) take(resolveName(edition, name, eraMask));
   for (const slug of request.slugs ?? []) take(resolveSlug(edition, slug, eraMask));
   const requested = (request.names?.length ?? 0) + (request.slugs?.length ?? 0);
-  const reply = playerPage(edition, rows, { fieldMask, isVersioned: false }, { requested, matched, count: rows.length, unmatched });
+  // meta.matched is the rows returned, as the hosted service counts it; resolved (ours) the identifiers that found someone.
+  const reply = playerPage(edition, rows, { fieldMask, isVersioned: false }, { requested, matched: rows.length, resolved, count: rows.length, unmatched });
   // A POST answer is not revalidated: no ETag.
   const { etag: _etag, ...uncached } = reply;
   return uncached;
@@ -118,7 +136,7 @@ function batch(context: RequestContext): Reply {
 
 export const batchRoutes: RouteDefinition[] = [
   {
-    method: "POST", path: "/api/players/batch", access: "key", params: compileParams({}), bodySchema: batchBodySchema, errors: ["INVALID_JSON", "TOO_MANY_IDENTIFIERS"],
+    method: "POST", path: "/api/players/batch", access: "key", params: compileParams({}, { ignoresUnknown: true }), bodySchema: batchBodySchema, errors: ["INVALID_JSON", "TOO_MANY_IDENTIFIERS"],
     summary: "Resolve up to 100 names and/or slugs in one call",
     response: {
       kind: "envelope",
@@ -126,11 +144,12 @@ export const batchRoutes: RouteDefinition[] = [
       data: playerRows,
       meta: exactObject({
         requested: integer("Identifiers sent"),
-        matched: integer("Identifiers resolved"),
-        count: integer("Players returned (a name may resolve to several rosters)"),
+        matched: integer("Players returned, as the hosted service counts them"),
+        resolved: integer("Identifiers that found someone (a name may resolve to several rosters)"),
+        count: integer("Players returned"),
         unmatched: arrayOf(exactObject({
-          query: text("The name or slug as sent"),
-          reason: oneOf(["not_found", "ambiguous"]),
+          query: text("The name or slug as sent (an over-long one cut to 100 characters)"),
+          reason: oneOf(["not_found", "ambiguous", "empty"]),
           candidates: arrayOf({ type: "string" }, "The closest names (ambiguous) or slugs (not found)"),
         }, ["candidates"])),
       }),

@@ -28,9 +28,27 @@ function withoutSort(schemas: ReturnType<typeof playerFilterParams>) {
 const bulkParams = compileParams(withoutSort(playerFilterParams({ withAllEras: true })));
 const versionedBulkParams = compileParams(withoutSort(playerFilterParams({ withAllEras: false })));
 
+/**
+ * `meta.filters`: the hosted service's five keys, every one present (null when unset), then every
+ * other filter applied, as parsed (CONTRACT §9). `teamType` is the era applied (null for every era).
+ */
+function filtersOf(selection: PlayerSelection): Record<string, unknown> {
+  const { sort: _sort, ...applied } = selection.filters;
+  const era = applied.era;
+  return {
+    teamType: era === undefined || era === "all" ? null : era,
+    team: applied.team ?? null,
+    minRating: applied.minRating ?? null,
+    maxRating: applied.maxRating ?? null,
+    position: applied.position ?? null,
+    ...applied,
+  };
+}
+
 function bulkReply(context: RequestContext, edition: Edition, selection: PlayerSelection, isVersioned: boolean): Reply {
-  const { sort: _sort, ...filters } = selection.filters;
-  const canonical = JSON.stringify(filters);
+  const { sort: _sort, ...applied } = selection.filters;
+  const canonical = JSON.stringify(applied);
+  const filters = filtersOf(selection);
   const build = (): Reply => {
     const { total, rows } = executeQuery(edition, planQuery(edition, selection), 0, BULK_MAX_ROWS);
     const meta = isVersioned
@@ -39,7 +57,7 @@ function bulkReply(context: RequestContext, edition: Edition, selection: PlayerS
     return playerPage(edition, rows, { fieldMask: selection.fieldMask, isVersioned }, meta);
   };
   // Only the era is set: the whole era (or edition) in full, the body most clients download.
-  const isFullEdition = Object.keys(filters).length === 1 && selection.fieldMask === ALL_FIELDS_MASK;
+  const isFullEdition = Object.keys(applied).length === 1 && selection.fieldMask === ALL_FIELDS_MASK;
   if (!isFullEdition) return context.cached(`bulk|${edition.checksum}|${isVersioned}|${canonical}|${selection.fieldMask}`, build);
   const memoKey = `bulk|${isVersioned}|${canonical}`;
   let reply = edition.memo.get(memoKey) as Reply | undefined;
@@ -62,7 +80,7 @@ export const bulkRoutes: RouteDefinition[] = [
       data: playerRows,
       meta: exactObject({ count: integer("Rows returned"), total: integer("Players matching"), filters: filtersMeta }),
     },
-    handle: (context) => bulkReply(context, context.editions.current, selectPlayers(context.values, { era: "all" }), false),
+    handle: (context) => bulkReply(context, context.editions.current, selectPlayers(context.values, { era: "all" }, context.warnings), false),
   },
   {
     method: "GET", path: "/api/versions/:version/players/bulk", access: "key", params: versionedBulkParams,
@@ -78,7 +96,7 @@ export const bulkRoutes: RouteDefinition[] = [
     },
     handle: (context) => {
       const edition = resolveEdition(context.editions, context.pathParams.version ?? "");
-      return bulkReply(context, edition, selectPlayers(context.values, { era: "curr" }), true);
+      return bulkReply(context, edition, selectPlayers(context.values, { era: "curr" }, context.warnings), true);
     },
   },
 ];

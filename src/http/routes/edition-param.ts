@@ -16,3 +16,15 @@ export function resolveEdition(editions: EditionSet, text: string): Edition {
   }
   return edition;
 }
+
+/** `gameVersion=` of the routes that answer for any edition (default the current one). */
+export const GAME_VERSION_PARAM = {
+  type: "string", pattern: "^2[Kk]\\d{2}$", description: "Edition key (2K26, any case); default the current edition",
+  "x-reason": "must be 2K followed by two digits, e.g. 2K26",
+} as const;
+
+/** The edition a request asks for: the versioned prefix's `:version`, else `gameVersion=`, else the current one. */
+export function requestedEdition(editions: EditionSet, pathVersion: string | undefined, gameVersion: unknown): Edition {
+  if (pathVersion !== undefined) return resolveEdition(editions, pathVersion);
+  return typeof gameVersion === "string" ? resolveEdition(editions, gameVersion) : editions.current;
+}

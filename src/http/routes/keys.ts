@@ -122,6 +122,9 @@ const usageData: JsonSchema = exactObject({
   resetAt: timestamp("When the bucket is full again"),
   totalRequests: integer("Requests made with this key before this one, over every worker"),
   lastRequest: { type: ["string", "null"], format: "date-time", description: "When the last of them was made; null before the first" },
+  requestCount: integer("Requests counted in the current window: the tokens taken from a full bucket (the hosted service's field)"),
+  rateLimit: integer("Requests per hour (the hosted service's field)"),
+  requestsRemaining: integer("Requests left now (the hosted service's field; the same as remaining)"),
   recentRequests: {
     ...arrayOf(exactObject({
       endpoint: text("Route template, e.g. /api/players/slug/:slug"),
@@ -178,7 +181,13 @@ export function keyRoutes(services: KeyServices | undefined): RouteDefinition[] 
           remaining: caller.result.remaining,
           resetAt,
           ...read,
+          // The hosted service's three (CONTRACT §9): requests counted in the current window (the
+          // tokens taken from a full bucket), the limit, and what is left.
+          requestCount: Math.max(0, record.rateLimit - caller.result.remaining),
+          rateLimit: record.rateLimit,
+          requestsRemaining: caller.result.remaining,
         },
+        meta: {},
       }),
       cacheControl: "private, no-store",
     });
@@ -211,6 +220,8 @@ export function keyRoutes(services: KeyServices | undefined): RouteDefinition[] 
   }
 
   const noParams = compileParams({});
+  // CONTRACT §9: the hosted service ignores unknown parameters on the usage route.
+  const usageParams = compileParams({}, { ignoresUnknown: true });
   return [
     {
       method: "POST", path: REGISTER_PATH, access: "registration", params: noParams, bodySchema: registerBodySchema,
@@ -219,11 +230,12 @@ export function keyRoutes(services: KeyServices | undefined): RouteDefinition[] 
       handle: register,
     },
     {
-      method: "GET", path: USAGE_PATH, access: "key", isOwnerAction: true, params: noParams, summary: "Your key's usage: remaining, totals and the last ten requests",
+      method: "GET", path: USAGE_PATH, access: "key", isOwnerAction: true, params: usageParams, summary: "Your key's usage: remaining, totals and the last ten requests",
       response: {
         kind: "envelope",
         description: "The key's holder, what is left of its rate limit, and its recent requests (never their query strings). `Cache-Control: private, no-store`",
         data: usageData,
+        meta: exactObject({}),
       },
       handle: usage,
     },

@@ -3,20 +3,22 @@
 
 import { ATTRIBUTE_BY_PARAM_NAME, ATTRIBUTE_INDEX, ATTRIBUTE_KEYS } from "../../model/attributes.js";
 import { ERAS } from "../../model/eras.js";
-import { invalidParameter } from "../../query/api-error.js";
-import { compileParams, limitParam } from "../../query/params.js";
+import { ApiError } from "../../query/api-error.js";
+import { closest } from "../../query/suggest.js";
+import { compileParams, limitParam, paramWarning } from "../../query/params.js";
 import type { HistoryWeek } from "../../data/snapshot.js";
 import type { RequestContext } from "../context.js";
 import { successReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
-import { arrayOf, era, exactObject, gameVersion, integer, ref, text } from "../response-schemas.js";
+import { arrayOf, era, exactObject, gameVersion, integer, ref, text, timestamp } from "../response-schemas.js";
 import { playerDetail, teamTypeOf } from "./players.js";
 import { rowOfId, rowOfIdOrSlug } from "./player-ref.js";
 
 const noParams = compileParams({});
 const teamTypeParam = { type: "string", enum: ERAS, description: "curr, class or allt: narrows a slug", "x-normalise": "lower" } as const;
-const versionsParams = compileParams({ teamType: teamTypeParam });
-const attributeParams = compileParams({ teamType: teamTypeParam, limit: limitParam(100, 52) });
+// CONTRACT §9: the hosted service ignores unknown parameters on these two routes.
+const versionsParams = compileParams({ teamType: teamTypeParam }, { ignoresUnknown: true });
+const attributeParams = compileParams({ teamType: teamTypeParam, limit: limitParam(100, 52) }, { ignoresUnknown: true });
 
 function playerById(context: RequestContext): Reply {
   const edition = context.editions.current;
@@ -44,33 +46,51 @@ function playerVersions(context: RequestContext): Reply {
 /** Accepted attribute names: every camelCase key, its snake_case name, an alias, or `overall`. */
 const ALLOWED_ATTRIBUTES: readonly string[] = ["overall", ...ATTRIBUTE_KEYS];
 
-/** The attribute's column (-1 for overall) and canonical key, or a 400 listing what is allowed. */
-function attributeColumn(text: string): { column: number; key: string } {
-  if (text === "overall") return { column: -1, key: "overall" };
+/** The attribute's column (-1 for overall), or undefined for a name that is no attribute. */
+function attributeColumn(text: string): number | undefined {
+  if (text === "overall") return -1;
   const column = ATTRIBUTE_INDEX.get(text) ?? ATTRIBUTE_BY_PARAM_NAME.get(text) ?? ATTRIBUTE_BY_PARAM_NAME.get(text.toLowerCase());
-  if (column === undefined || column < 0) {
-    throw invalidParameter("attr", text.slice(0, 100), "must be an attribute's camelCase key, its snake_case name, an alias, or overall", ALLOWED_ATTRIBUTES);
-  }
-  return { column, key: ATTRIBUTE_KEYS[column] as string };
+  return column === undefined || column < 0 ? undefined : column;
 }
 
+/**
+ * CONTRACT §9: an unknown player or attribute is 200 with `data: []` (the hosted service finds no
+ * points for it), with a warning for the attribute; meta echoes the path's id and attribute.
+ */
 function attributeSeries(context: RequestContext): Reply {
   const edition = context.editions.current;
-  const { column, key } = attributeColumn(context.pathParams.attr ?? "");
-  const row = rowOfIdOrSlug(edition, context.pathParams.id ?? "", teamTypeOf(context.values));
+  const id = (context.pathParams.id ?? "").slice(0, 100);
+  const attribute = (context.pathParams.attr ?? "").slice(0, 100);
+  const column = attributeColumn(attribute);
+  let row: number | undefined;
+  try {
+    row = rowOfIdOrSlug(edition, id, teamTypeOf(context.values));
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.code !== "PLAYER_NOT_FOUND") throw error;
+  }
+  if (column === undefined) {
+    context.warnings.push(paramWarning("attr", attribute, `${attribute} is not an attribute: no points`, closest(attribute, ALLOWED_ATTRIBUTES, 3)));
+  }
+  if (row === undefined || column === undefined) {
+    return successReply([], { playerId: id, attribute, dataPoints: 0 }, { isCacheable: true });
+  }
+  const found = row;
   const limit = (context.values.limit as number | undefined) ?? 52;
-  return context.cached(`attribute|${edition.checksum}|${row}|${column}|${limit}`, () => {
+  return context.cached(`attribute|${edition.checksum}|${found}|${column}|${limit}|${id}|${attribute}`, () => {
     const weekly = edition.weekly;
-    const slot = weekly?.slotOfRow[row] ?? -1;
-    const points: { date: string; value: number }[] = [];
+    const slot = weekly?.slotOfRow[found] ?? -1;
+    const points: { date: string; scrapedAt: string; value: number }[] = [];
     if (weekly && slot >= 0) {
       for (const week of weekly.weeks as readonly HistoryWeek[]) {
         const value = weekly.value(week, slot, column);
-        if (value !== undefined) points.push({ date: week.date, value });
+        if (value !== undefined) points.push({ date: week.date, scrapedAt: `${week.date}T00:00:00.000Z`, value });
       }
     }
     const page = points.slice(Math.max(0, points.length - limit));
-    return successReply(page, { playerId: edition.record(row)._id, attribute: key, dataPoints: page.length }, { isCacheable: true });
+    return successReply(page, {
+      playerId: id, attribute, dataPoints: page.length,
+      id: edition.record(found)._id, key: column < 0 ? "overall" : (ATTRIBUTE_KEYS[column] as string),
+    }, { isCacheable: true });
   });
 }
 
@@ -103,10 +123,14 @@ export const playerIdRoutes: RouteDefinition[] = [
     response: {
       kind: "envelope",
       description: "One attribute over the weekly snapshots, oldest first",
-      data: arrayOf(exactObject({ date: { type: "string", format: "date" }, value: { type: "integer", minimum: 0, maximum: 99 } })),
-      meta: exactObject({ playerId: text("_id"), attribute: text("The camelCase key (or overall)"), dataPoints: integer("Points returned") }),
+      data: arrayOf(exactObject({
+        date: { type: "string", format: "date" }, scrapedAt: timestamp("The week's snapshot time (its date, midnight UTC)"), value: { type: "integer", minimum: 0, maximum: 99 },
+      })),
+      meta: exactObject({
+        playerId: text("The :id as asked"), attribute: text("The :attr as asked"), dataPoints: integer("Points returned"),
+        id: text("The player's _id (absent for an unknown player or attribute)"), key: text("The attribute's camelCase key, or overall (absent for an unknown one)"),
+      }, ["id", "key"]),
     },
-    errors: ["PLAYER_NOT_FOUND"],
     handle: attributeSeries,
   },
 ];

@@ -1,4 +1,5 @@
-// GET /api/players (cursor pages) and GET /api/players/slug/:slug (one player in full).
+// GET /api/players (cursor pages) and GET /api/players/slug/:slug (one player in full, `teamType`
+// and `team` narrowing which roster).
 
 import { ERA_CODE, ERAS, isEra, type Era } from "../../model/eras.js";
 import { ApiError } from "../../query/api-error.js";
@@ -13,7 +14,7 @@ import { withEditionRating } from "../../model/player.js";
 import { ALL_FIELDS_MASK, type RowShape } from "../../store/fragments.js";
 import { mixHash } from "../../store/hash.js";
 import type { RequestContext } from "../context.js";
-import { arrayOf, boolean, era, exactObject, gameVersion, integer, playerRows, ref, text, type RouteResponse } from "../response-schemas.js";
+import { arrayOf, cursorPagination, era, exactObject, gameVersion, integer, playerRows, ref, text, type RouteResponse } from "../response-schemas.js";
 import { successReply, weakEtag, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
 
@@ -34,25 +35,38 @@ export function playerPage(edition: Edition, rows: ArrayLike<number>, shape: Row
 
 const listParams = compileParams({ ...playerFilterParams({ withAllEras: true }), limit: limitParam(100, 50), cursor: CURSOR_PARAM });
 
+/**
+ * `meta.pagination` of the cursor-paged routes, the hosted service's five fields (CONTRACT §9:
+ * `nextCursor` absent on the last page, not null) plus ours, `cursor` (this page's offset).
+ */
+export function cursorPaging(offset: number, count: number, limit: number, total: number): Record<string, unknown> {
+  const next = offset + count;
+  const hasMore = next < total;
+  return { hasMore, ...(hasMore ? { nextCursor: String(next) } : {}), count, limit, total, cursor: String(offset) };
+}
+
 function listPlayers(context: RequestContext): Reply {
-  const selection = selectPlayers(context.values, { era: "curr" });
+  const selection = selectPlayers(context.values, { era: "curr" }, context.warnings);
   const limit = (context.values.limit as number | undefined) ?? 50;
   const offset = Number(context.values.cursor ?? 0);
   const edition = context.editions.current;
   const key = `players|${edition.checksum}|${JSON.stringify(selection.filters)}|${selection.fieldMask}|${limit}|${offset}`;
   return context.cached(key, () => {
     const { total, rows } = executeQuery(edition, planQuery(edition, selection), offset, limit);
-    const next = offset + rows.length;
     return playerPage(edition, rows, { fieldMask: selection.fieldMask, isVersioned: false }, {
       count: rows.length,
-      pagination: { total, limit, cursor: String(offset), nextCursor: next < total ? String(next) : null, hasMore: next < total },
+      pagination: cursorPaging(offset, rows.length, limit, total),
     });
   });
 }
 
 const slugParams = compileParams({
-  teamType: { type: "string", enum: ERAS, description: "curr, class or allt: which roster's version of the player", "x-normalise": "lower" },
+  teamType: { type: "string", enum: ERAS, description: "curr, class or allt: which roster's version of the player", "x-normalise": "lower", "x-empty": "refuse" },
+  team: { type: "string", maxLength: 100, description: "Exact full team name, or its slug: which roster's version of the player (narrows like teamType)" },
 });
+
+/** Cached 1 hour like the other cacheable routes (CONTRACT §9), private: a keyed answer. */
+const SLUG_CACHE_CONTROL = "private, max-age=3600";
 
 /** Rows with the slug, narrowed to an era when given; throws PLAYER_NOT_FOUND with a hint. */
 export function rowsForSlug(edition: Edition, slug: string, era: Era | undefined): readonly number[] {
@@ -86,10 +100,31 @@ export function playerDetail(editions: EditionSet, edition: Edition, row: number
   return { ...base, ratingHistory };
 }
 
+/** The rows on the team named (exact name or slug); nothing left is 404 PLAYER_NOT_FOUND, as the hosted service answers. */
+function rowsOnTeam(edition: Edition, rows: readonly number[], slug: string, team: string, era: Era | undefined): readonly number[] {
+  const codes = new Set(edition.findTeams(team, era).map((info) => info.code));
+  const teamColumn = edition.payload.columns.team;
+  const kept = rows.filter((row) => codes.has(teamColumn[row] as number));
+  if (kept.length > 0) return kept;
+  const rosters = rows.map((row) => edition.record(row).team as string);
+  throw new ApiError(
+    "PLAYER_NOT_FOUND",
+    {
+      slug, team: team.slice(0, 100), ...(era ? { teamType: era } : {}),
+      hint: `${slug} is not on ${team.slice(0, 100)}${era ? ` in ${era}` : ""} in ${edition.key}; its rosters: ${rosters.join(", ")}`,
+      suggestions: rosters,
+    },
+    `No player ${slug} on ${team.slice(0, 100)}`,
+  );
+}
+
 function playerBySlug(context: RequestContext): Reply {
   const era = teamTypeOf(context.values);
   const edition = context.editions.current;
-  const rows = rowsForSlug(edition, context.pathParams.slug ?? "", era);
+  const slug = context.pathParams.slug ?? "";
+  const team = typeof context.values.team === "string" ? context.values.team : undefined;
+  const found = rowsForSlug(edition, slug, era);
+  const rows = team === undefined ? found : rowsOnTeam(edition, found, slug, team, era);
   // Cached server-side (the detail joins editions), keyed by every edition's data version.
   const key = `slug|${context.editions.ordered.map((e) => e.checksum).join(",")}|${rows.join(",")}`;
   return context.cached(key, () =>
@@ -97,7 +132,7 @@ function playerBySlug(context: RequestContext): Reply {
     successReply(playerDetail(context.editions, edition, rows[0] as number, false), {
       gameVersion: edition.key,
       ...(rows.length > 1 ? { variants: rows.map((row) => ({ teamType: edition.record(row).teamType, team: edition.record(row).team, slug: edition.record(row).slug })) } : {}),
-    }));
+    }, { isCacheable: true, cacheControl: SLUG_CACHE_CONTROL }));
 }
 
 export function teamTypeOf(values: ParamValues): Era | undefined {
@@ -111,13 +146,7 @@ const listResponse: RouteResponse = {
   data: playerRows,
   meta: exactObject({
     count: integer("Rows on this page"),
-    pagination: exactObject({
-      total: integer("Players matching the filters"),
-      limit: integer("Page size"),
-      cursor: text("The offset of this page"),
-      nextCursor: { type: ["string", "null"], description: "Pass as `cursor` for the next page; null on the last page" },
-      hasMore: boolean("True when another page follows"),
-    }),
+    pagination: cursorPagination("Players matching the filters"),
   }),
 };
 

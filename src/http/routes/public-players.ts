@@ -1,19 +1,19 @@
 // GET /api/public/players: for browser apps that must not hold a key. No key; the per-address
-// bucket (60 a minute) limits it; summary players plus height, cursor pages like /api/players,
-// publicly cacheable. CORS follows CORS_ORIGINS like every route.
+// bucket (60 a minute) limits it; full player records (CONTRACT §9: the hosted route answers the
+// same records as /api/players, copied from the same stored fragments), cursor pages like
+// /api/players, publicly cacheable. CORS follows CORS_ORIGINS like every route.
 
 import { executeQuery } from "../../query/execute.js";
 import { compileParams, CURSOR_PARAM, limitParam, playerFilterParams } from "../../query/params.js";
 import { planQuery, selectPlayers } from "../../query/player-params.js";
-import { FIELD_BIT, SUMMARY_FIELDS_MASK } from "../../store/fragments.js";
+import { ALL_FIELDS_MASK } from "../../store/fragments.js";
 import type { RequestContext } from "../context.js";
 import type { Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
 import { arrayOf, cursorPagination, exactObject, integer, ref } from "../response-schemas.js";
-import { playerPage } from "./players.js";
+import { cursorPaging, playerPage } from "./players.js";
 
 export const PUBLIC_CACHE_CONTROL = "public, max-age=3600";
-const PUBLIC_FIELDS_MASK = SUMMARY_FIELDS_MASK | FIELD_BIT.height;
 
 const filters = playerFilterParams({ withAllEras: true });
 const publicParams = compileParams({
@@ -27,17 +27,16 @@ const publicParams = compileParams({
 });
 
 function publicPlayers(context: RequestContext): Reply {
-  const selection = { ...selectPlayers(context.values, { era: "curr" }), fieldMask: PUBLIC_FIELDS_MASK };
+  const selection = { ...selectPlayers(context.values, { era: "curr" }, context.warnings), fieldMask: ALL_FIELDS_MASK };
   const limit = (context.values.limit as number | undefined) ?? 50;
   const offset = Number(context.values.cursor ?? 0);
   const edition = context.editions.current;
   const key = `public|${edition.checksum}|${JSON.stringify(selection.filters)}|${limit}|${offset}`;
   return context.cached(key, () => {
     const { total, rows } = executeQuery(edition, planQuery(edition, selection), offset, limit);
-    const next = offset + rows.length;
-    const page = playerPage(edition, rows, { fieldMask: PUBLIC_FIELDS_MASK, isVersioned: false }, {
+    const page = playerPage(edition, rows, { fieldMask: ALL_FIELDS_MASK, isVersioned: false }, {
       count: rows.length,
-      pagination: { total, limit, cursor: String(offset), nextCursor: next < total ? String(next) : null, hasMore: next < total },
+      pagination: cursorPaging(offset, rows.length, limit, total),
     });
     return { ...page, cacheControl: PUBLIC_CACHE_CONTROL };
   });
@@ -45,11 +44,11 @@ function publicPlayers(context: RequestContext): Reply {
 
 export const publicRoutes: RouteDefinition[] = [
   {
-    method: "GET", path: "/api/public/players", access: "address", cacheControl: PUBLIC_CACHE_CONTROL, params: publicParams, summary: "Summary players with height for browser apps (no API key; 60 a minute per client address)",
+    method: "GET", path: "/api/public/players", access: "address", cacheControl: PUBLIC_CACHE_CONTROL, params: publicParams, summary: "Players in full for browser apps (no API key; 60 a minute per client address)",
     response: {
       kind: "envelope",
-      description: "A page of summary players with height",
-      data: arrayOf(ref("PublicPlayer")),
+      description: "A page of full player records, as /api/players answers them",
+      data: arrayOf(ref("Player")),
       meta: exactObject({ count: integer("Rows on this page"), pagination: cursorPagination("Players matching the filters") }),
     },
     handle: publicPlayers,

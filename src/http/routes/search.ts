@@ -1,22 +1,27 @@
 // GET /api/players/search: ranked name search over the current edition (the ranking lives in
-// store/name-index.ts). Every body carries the request's own timestamp, so no reply is cacheable
-// as a whole; the ranked page is cached as a template with the timestamp written per request.
+// store/name-index.ts), full player records (CONTRACT §9: the hosted search returns whole player
+// documents; rows are copied from the stored fragments like every list). Every body carries the
+// request's own timestamp, so the ranked page is cached as a template with the timestamp written
+// per request; its weak ETag is the template's (the same results, whatever the timestamp).
 
 import { ERA_CODE, ERAS, isEra } from "../../model/eras.js";
 import { ApiError } from "../../query/api-error.js";
 import { compileParams, limitParam } from "../../query/params.js";
-import { SUMMARY_FIELDS_MASK, type RowShape } from "../../store/fragments.js";
+import { ALL_FIELDS_MASK, type RowShape } from "../../store/fragments.js";
 import type { RequestContext } from "../context.js";
 import type { Edition } from "../../store/edition.js";
 import { scratchBuffer } from "../../store/scratch.js";
-import type { Reply } from "../reply.js";
+import { weakEtag, type Reply } from "../reply.js";
+import { hashBytes } from "../../store/hash.js";
 import { arrayOf, boolean, exactObject, integer, ref, text, timestamp } from "../response-schemas.js";
 import type { RouteDefinition } from "../router.js";
 
 export const SEARCH_QUERY_MAX_LENGTH = 100;
 export const SEARCH_LIMIT_MAX = 50;
 const ALL_ERAS_MASK = (1 << ERAS.length) - 1;
-const SUMMARY_SHAPE: RowShape = { fieldMask: SUMMARY_FIELDS_MASK, isVersioned: false };
+const FULL_SHAPE: RowShape = { fieldMask: ALL_FIELDS_MASK, isVersioned: false };
+/** The hosted service keeps search answers 5 minutes; ours are private (a keyed answer, CONTRACT §9 rule 5). */
+export const SEARCH_CACHE_CONTROL = "private, max-age=300";
 const DATA_PREFIX = Buffer.from('{"success":true,"data":');
 
 const searchParams = compileParams({
@@ -26,7 +31,7 @@ const searchParams = compileParams({
     description: "Name to search for (required): whole or partial words in any order; case, accents and punctuation never matter, one typo per word is forgiven",
     "x-reason": `must be at most ${SEARCH_QUERY_MAX_LENGTH} characters`,
   },
-  teamType: { type: "string", enum: ERAS, description: "curr, class or allt; omitted: every era", "x-normalise": "lower" },
+  teamType: { type: "string", enum: ERAS, description: "curr, class or allt; omitted: every era", "x-normalise": "lower", "x-empty": "refuse" },
   limit: limitParam(SEARCH_LIMIT_MAX, SEARCH_LIMIT_MAX),
 });
 
@@ -43,11 +48,14 @@ function searchPlayers(context: RequestContext): Reply {
   if (timestamp.length !== TIMESTAMP_PLACEHOLDER.length) return renderSearch(edition, q, eraMask, limit, timestamp);
   // The ranked page depends only on the data and the query: it is cached as a template whose
   // timestamp is written per request.
-  const template = context.cached(`search|${edition.checksum}|${eraMask}|${limit}|${q}`, () => renderSearch(edition, q, eraMask, limit, TIMESTAMP_PLACEHOLDER));
+  const template = context.cached(`search|${edition.checksum}|${eraMask}|${limit}|${q}`, () => {
+    const rendered = renderSearch(edition, q, eraMask, limit, TIMESTAMP_PLACEHOLDER);
+    return { ...rendered, etag: weakEtag(hashBytes(rendered.body), rendered.body.length) };
+  });
   const { buffer: body, isScratch } = scratchBuffer(template.body.length);
   template.body.copy(body);
   body.write(timestamp, template.timestampAt ?? 0, "latin1");
-  return { status: 200, body, isScratch };
+  return { status: 200, body, isScratch, cacheControl: SEARCH_CACHE_CONTROL, ...(template.etag === undefined ? {} : { etag: template.etag }) };
 }
 
 /** `toISOString()` of any date in years 0–9999: 24 ASCII characters. */
@@ -57,17 +65,17 @@ function renderSearch(edition: Edition, q: string, eraMask: number, limit: numbe
   const { rows, total } = edition.nameIndex.search(q, eraMask, limit);
   const suffixHead = `,"meta":${JSON.stringify({ count: rows.length, total, truncated: total > rows.length, timestamp: "" }).slice(0, -2)}`;
   const suffix = Buffer.from(`${suffixHead}${timestamp}",${JSON.stringify({ query: q }).slice(1)}}`);
-  const { body } = edition.fragments.renderRows(rows, SUMMARY_SHAPE, DATA_PREFIX, suffix);
-  return { status: 200, body, timestampAt: body.length - suffix.length + Buffer.byteLength(suffixHead) };
+  const { body } = edition.fragments.renderRows(rows, FULL_SHAPE, DATA_PREFIX, suffix);
+  return { status: 200, body, cacheControl: SEARCH_CACHE_CONTROL, timestampAt: body.length - suffix.length + Buffer.byteLength(suffixHead) };
 }
 
 export const searchRoutes: RouteDefinition[] = [
   {
-    method: "GET", path: "/api/players/search", access: "key", params: searchParams, summary: "Search players by name (ranked, typo-tolerant)",
+    method: "GET", path: "/api/players/search", access: "key", params: searchParams, cacheControl: SEARCH_CACHE_CONTROL, summary: "Search players by name (ranked, typo-tolerant)",
     response: {
       kind: "envelope",
-      description: "Players ranked by how well their name matches",
-      data: arrayOf(ref("SummaryPlayer")),
+      description: "Full player records ranked by how well their name matches",
+      data: arrayOf(ref("Player")),
       meta: exactObject({
         count: integer("Results returned"),
         total: integer("Names matching"),

@@ -58,7 +58,7 @@ export function serviceRoutes(isReady: () => boolean, sharedState?: SharedStateS
       },
       handle: (context) => isReady()
         ? readiness(context, sharedState)
-        : jsonReply(503, { success: false, error: { code: "SERVICE_UNAVAILABLE", message: "The service is shutting down" } }, { cacheControl: NO_STORE }),
+        : jsonReply(503, { success: false, error: { code: "SERVICE_UNAVAILABLE", message: "The service is shutting down", timestamp: new Date(context.now).toISOString() } }, { cacheControl: NO_STORE }),
     },
   ];
 }

@@ -13,7 +13,7 @@ import { playerPage, teamTypeOf } from "./players.js";
 import { executeQuery } from "../../query/execute.js";
 import { defaultQuery } from "../../query/plan.js";
 
-const eraSchema = { type: "string", enum: ERAS, description: "curr (default), class or allt", "x-normalise": "lower" } as const;
+const eraSchema = { type: "string", enum: ERAS, description: "curr (default), class or allt", "x-normalise": "lower", "x-empty": "refuse" } as const;
 export const teamsParams = compileParams({ era: eraSchema, teamType: { ...eraSchema, description: "Alias of era" } });
 
 export function listTeams(context: RequestContext, editionKey?: string): Reply {
@@ -37,12 +37,15 @@ function roster(context: RequestContext): Reply {
     const candidates = edition.teams.filter((info) => era === undefined || info.teamType === era).map((info) => info.teamName);
     throw new ApiError("TEAM_NOT_FOUND", { team: name, ...(era ? { teamType: era } : {}), suggestions: closest(name, candidates, 5) }, `No team ${name}${era ? ` in ${era}` : ""}`);
   }
-  return context.cached(`roster|${edition.checksum}|${team.code}`, () => {
+  // CONTRACT §9: meta.team and meta.teamType are as asked (the hosted service echoes them); the
+  // team found is teamName, slug and era beside them.
+  return context.cached(`roster|${edition.checksum}|${team.code}|${name}|${era ?? ""}`, () => {
     const query = { ...defaultQuery(), eraMask: 0b111, teamCodes: [team.code] };
     const { rows } = executeQuery(edition, query, 0, team.playerCount);
     return playerPage(edition, rows, { fieldMask: ALL_FIELDS_MASK, isVersioned: false }, {
-      team: team.teamName, slug: team.slug, teamType: team.teamType, count: rows.length, averageRating: team.averageRating,
-      ...(team.logo ? { logo: team.logo } : {}),
+      team: name, teamType: era ?? "all", count: rows.length,
+      teamName: team.teamName, slug: team.slug, era: team.teamType,
+      averageRating: team.averageRating, meanOverall: team.meanOverall, logo: team.logo ?? "",
     });
   });
 }
@@ -64,9 +67,13 @@ export const teamRoutes: RouteDefinition[] = [
       description: "The team's players, overall desc",
       data: arrayOf(ref("Player")),
       meta: exactObject({
-        team: text("Full team name"), slug: text("Team slug"), teamType: era, count: integer("Players"),
-        averageRating: { type: "number", description: "Mean overall, one decimal" }, logo: { type: "string", format: "uri" },
-      }, ["logo"]),
+        team: text("The team as asked (full name or slug), as the hosted service echoes it"),
+        teamType: { enum: [...ERAS, "all"], description: "The teamType asked for, or all" },
+        count: integer("Players"),
+        teamName: text("The team's full name"), slug: text("Team slug"), era,
+        averageRating: { type: "integer", description: "Mean overall, rounded" }, meanOverall: { type: "number", description: "The exact mean overall" },
+        logo: { type: "string", description: "Logo URL; an empty string when unknown" },
+      }),
     },
     errors: ["TEAM_NOT_FOUND"],
     handle: roster,

@@ -17,11 +17,11 @@ const DIRECTIONS = ["up", "down", "both"] as const;
 const PLAYER_MASK = (["_id", "name", "slug", "team", "teamType", "overall", "playerImage"] as const).reduce((mask, field) => mask | FIELD_BIT[field], 0);
 
 const trendingParams = compileParams({
-  teamType: { type: "string", enum: ERAS, description: "curr, class or allt; omitted: every era", "x-normalise": "lower" },
-  days: { type: "integer", minimum: 1, maximum: TRENDING_MAX_DAYS, default: 7, description: `Window in days back from the newest weekly snapshot, 1 to ${TRENDING_MAX_DAYS}, default 7` },
+  teamType: { type: "string", enum: ERAS, description: "curr, class or allt; omitted: every era", "x-normalise": "lower", "x-empty": "refuse" },
+  days: { type: "integer", minimum: 1, maximum: TRENDING_MAX_DAYS, default: 7, description: `Window in days back from the newest weekly snapshot, 1 to ${TRENDING_MAX_DAYS}, default 7`, "x-empty": "refuse" },
   limit: limitParam(50, 20),
   direction: { type: "string", enum: DIRECTIONS, default: "both", description: "up, down or both (default)", "x-normalise": "lower" },
-});
+}, { ignoresUnknown: true }); // CONTRACT §9: as the hosted service, unknown parameters are ignored here
 
 function trending(context: RequestContext): Reply {
   const edition = context.editions.current;

@@ -17,7 +17,7 @@ const playersParams = compileParams({ ...playerFilterParams({ withAllEras: true 
 
 function versionedPlayers(context: RequestContext): Reply {
   const edition = resolveEdition(context.editions, context.pathParams.version ?? "");
-  const selection = selectPlayers(context.values, { era: "curr" });
+  const selection = selectPlayers(context.values, { era: "curr" }, context.warnings);
   const limit = (context.values.limit as number | undefined) ?? 50;
   const offset = (context.values.offset as number | undefined) ?? 0;
   const key = `vplayers|${edition.checksum}|${JSON.stringify(selection.filters)}|${selection.fieldMask}|${limit}|${offset}`;
@@ -30,7 +30,7 @@ function versionedPlayers(context: RequestContext): Reply {
 }
 
 const slugParams = compileParams({
-  teamType: { type: "string", enum: ERAS, description: "curr, class or allt: narrows to one era's rosters", "x-normalise": "lower" },
+  teamType: { type: "string", enum: ERAS, description: "curr, class or allt: narrows to one era's rosters", "x-normalise": "lower", "x-empty": "refuse" },
 });
 
 /**

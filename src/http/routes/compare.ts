@@ -1,0 +1,148 @@
+// GET /api/players/compare?ids=a,b[,c,d] (and under /api/versions/:version/): two to four players
+// of one edition side by side. Every per-player list is in the order of `ids`; `best` and
+// `leader` name positions in it (several on a tie); a player without a value has null there.
+
+import { BADGE_TIERS, type BadgeTier } from "../../model/badges.js";
+import { ERAS } from "../../model/eras.js";
+import { invalidParameter } from "../../query/api-error.js";
+import { compileParams, type ParamSchemas } from "../../query/params.js";
+import { attributeGroupsOf, attributeKeysOf, attributeValue, groupScores, OTHER_GROUP } from "../../store/attribute-profile.js";
+import type { Edition } from "../../store/edition.js";
+import type { EditionSet } from "../../store/editions.js";
+import type { RequestContext } from "../context.js";
+import { successReply, type Reply } from "../reply.js";
+import type { RouteDefinition } from "../router.js";
+import { arrayOf, exactObject, gameVersion, integer, ref, text, type JsonSchema, type RouteResponse } from "../response-schemas.js";
+import { GAME_VERSION_PARAM, requestedEdition } from "./edition-param.js";
+import { rowOfIdOrSlug } from "./player-ref.js";
+import { playerDetail, teamTypeOf } from "./players.js";
+
+export const COMPARE_MIN = 2;
+export const COMPARE_MAX = 4;
+/** Long enough for four ids or slugs (slugs of classic rosters run to ~70 characters). */
+const IDS_MAX_LENGTH = 4 * 120;
+
+const baseParams: ParamSchemas = {
+  ids: { type: "string", maxLength: IDS_MAX_LENGTH, description: `${COMPARE_MIN} to ${COMPARE_MAX} players' _ids or slugs, comma-separated, each once (required)` },
+  teamType: { type: "string", enum: ERAS, description: "curr, class or allt: narrows every slug", "x-normalise": "lower" },
+};
+const compareParams = compileParams({ ...baseParams, gameVersion: GAME_VERSION_PARAM });
+const versionedCompareParams = compileParams(baseParams);
+
+/** The ids as given, checked for count and repeats (400 INVALID_PARAMETER). */
+function parseIds(raw: unknown): string[] {
+  const text = typeof raw === "string" ? raw : "";
+  const ids = text.split(",").map((id) => id.trim()).filter((id) => id.length > 0);
+  if (ids.length < COMPARE_MIN || ids.length > COMPARE_MAX) {
+    throw invalidParameter("ids", text, `must name ${COMPARE_MIN} to ${COMPARE_MAX} players (ids or slugs, comma-separated); got ${ids.length}`);
+  }
+  const folded = ids.map((id) => id.toLowerCase());
+  const repeated = folded.find((id, i) => folded.indexOf(id) !== i);
+  if (repeated !== undefined) throw invalidParameter("ids", text, `names ${repeated} twice; each player once`);
+  return ids;
+}
+
+/** Positions of the highest values (all of them on a tie); none when nobody has a value. */
+function bestOf(values: readonly (number | null)[]): number[] {
+  let best = -Infinity;
+  for (const value of values) if (value !== null && value > best) best = value;
+  return best === -Infinity ? [] : values.flatMap((value, i) => (value === best ? [i] : []));
+}
+
+const round1 = (value: number) => Math.round(value * 10) / 10;
+const TIER_RANK: ReadonlyMap<string, number> = new Map(BADGE_TIERS.map((tier, i) => [tier, i]));
+
+function comparePlayers(context: RequestContext): Reply {
+  const edition = requestedEdition(context.editions, context.pathParams.version, context.values.gameVersion);
+  const ids = parseIds(context.values.ids);
+  const era = teamTypeOf(context.values);
+  const rows = ids.map((id) => rowOfIdOrSlug(edition, id, era));
+  const twice = rows.find((row, i) => rows.indexOf(row) !== i);
+  if (twice !== undefined) throw invalidParameter("ids", context.values.ids, `${ids[rows.indexOf(twice)]} and ${ids[rows.lastIndexOf(twice)]} are the same player; each player once`);
+  const key = `compare|${context.editions.ordered.map((e) => e.checksum).join(",")}|${edition.key}|${rows.join(",")}`;
+  // Rows of an edition other than the current one carry their gameVersion, as on the versioned routes.
+  const isVersioned = context.pathParams.version !== undefined || edition !== context.editions.current;
+  return context.cached(key, () => successReply(comparison(context.editions, edition, rows, isVersioned), { gameVersion: edition.key, count: rows.length }, { isCacheable: true }));
+}
+
+function comparison(editions: EditionSet, edition: Edition, rows: readonly number[], isVersioned: boolean): Record<string, unknown> {
+  const players = rows.map((row) => playerDetail(editions, edition, row, isVersioned));
+  const records = rows.map((row) => edition.record(row));
+  const overalls = records.map((record) => record.overall);
+  const keys = attributeKeysOf(edition);
+  const groups = attributeGroupsOf(edition);
+  const groupOf = new Map(groups.flatMap(({ group, columns }) => columns.map((column) => [column, group] as const)));
+
+  const attributes = keys.flatMap((attribute, column) => {
+    const values = rows.map((row) => attributeValue(edition, row, column) ?? null);
+    if (values.every((value) => value === null)) return [];
+    return [{ attribute, group: groupOf.get(column) ?? "groupScore", values, best: bestOf(values) }];
+  });
+
+  const scores = rows.map((row) => groupScores(edition, row));
+  const groupRows = groups.map(({ group }, g) => {
+    const values = scores.map((score) => (Number.isNaN(score[g] as number) ? null : round1(score[g] as number)));
+    return { group, scores: values, leader: bestOf(values) };
+  }).filter(({ scores: values, group }) => group !== OTHER_GROUP || values.some((value) => value !== null));
+
+  // Every badge any of them holds (where the edition keeps lists), best tier held first, then name.
+  const badgeTiers = new Map<string, { name: string; slug: string; category?: string; tiers: (BadgeTier | null)[] }>();
+  records.forEach((record, i) => {
+    for (const badge of record.badges.list ?? []) {
+      const entry = badgeTiers.get(badge.slug) ?? { name: badge.name, slug: badge.slug, ...(badge.category === undefined ? {} : { category: badge.category }), tiers: rows.map((): BadgeTier | null => null) };
+      entry.tiers[i] = badge.tier;
+      badgeTiers.set(badge.slug, entry);
+    }
+  });
+  const topTier = (tiers: readonly (BadgeTier | null)[]) => Math.max(...tiers.map((tier) => (tier === null ? -1 : (TIER_RANK.get(tier) ?? -1))));
+  const badges = [...badgeTiers.values()].sort((a, b) => topTier(b.tiers) - topTier(a.tiers) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+
+  // The zones as the records name them (an edition's data decides its vocabulary), first seen first.
+  const zones = [...new Set(records.flatMap((record) => Object.keys(record.hotZones ?? {})))];
+  const hotZones = zones.map((zone) => ({ zone, values: records.map((record) => (record.hotZones as Record<string, string> | undefined)?.[zone] ?? null) }));
+
+  return { players, overall: { values: overalls, best: bestOf(overalls) }, attributes, groups: groupRows, badges, hotZones };
+}
+
+const positions: JsonSchema = arrayOf({ type: "integer", minimum: 0, maximum: COMPARE_MAX - 1 }, "Positions in `players` (several on a tie)");
+const nullableRating: JsonSchema = { type: ["integer", "null"], minimum: 0, maximum: 99 };
+
+const compareResponse: RouteResponse = {
+  kind: "envelope",
+  description: "The players side by side; every list is in the order of `ids`",
+  data: exactObject({
+    players: arrayOf(ref("Player"), "Each player in full, with hot zones and rating history"),
+    overall: exactObject({ values: arrayOf({ type: "integer", minimum: 0, maximum: 99 }), best: positions }),
+    attributes: arrayOf(exactObject({
+      attribute: text("camelCase attribute key"),
+      group: text("Its attribute group (groupScore for the six group scores)"),
+      values: arrayOf(nullableRating, "Each player's value; null where the player lacks it"),
+      best: positions,
+    }), "Every attribute at least one of them has, in the edition's column order"),
+    groups: arrayOf(exactObject({
+      group: text("Attribute group"),
+      scores: arrayOf({ type: ["number", "null"] }, "Each player's mean over the group's attributes it has, one decimal"),
+      leader: positions,
+    })),
+    badges: arrayOf(exactObject({
+      name: text("Badge"), slug: text("Badge slug"), category: text("Badge category, where the source gives one"),
+      tiers: arrayOf({ enum: [...BADGE_TIERS, null] }, "Each player's tier; null where the player lacks it"),
+    }, ["category"]), "Every badge any of them holds (editions with badge lists), best tier first"),
+    hotZones: arrayOf(exactObject({
+      zone: text("Zone key, as the edition's records name it"), values: arrayOf({ type: ["string", "null"] }, "Each player's hot, cold or neutral; null where the player has no zones"),
+    }), "Zones at least one of them has"),
+  }),
+  meta: exactObject({ gameVersion, count: integer("Players compared") }),
+};
+
+function route(path: string, params: ReturnType<typeof compileParams>): RouteDefinition {
+  return {
+    method: "GET", path, access: "key", params, response: compareResponse, errors: ["PLAYER_NOT_FOUND"], handle: comparePlayers,
+    summary: "Two to four players side by side: overall, every attribute with the best marked, group leaders, badge tiers, hot zones",
+  };
+}
+
+export const compareRoutes: RouteDefinition[] = [
+  route("/api/players/compare", compareParams),
+  route("/api/versions/:version/players/compare", versionedCompareParams),
+];

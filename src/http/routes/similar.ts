@@ -1,0 +1,106 @@
+// GET /api/players/:id/similar (and under /api/versions/:version/): the players whose attribute
+// profiles are closest to one player's, in one edition, within an era and position scope. The
+// scan and the distance live in store/attribute-profile.ts; this file parses, scopes and renders.
+
+import { ERA_CODE, ERAS, type Era } from "../../model/eras.js";
+import { parsePositionMask } from "../../model/positions.js";
+import { compileParams, limitParam, playerFilterParams, type ParamSchemas } from "../../query/params.js";
+import { ALL_ERAS_MASK } from "../../query/plan.js";
+import { contrastProfiles, similarRows } from "../../store/attribute-profile.js";
+import { SUMMARY_FIELDS_MASK } from "../../store/fragments.js";
+import type { RequestContext } from "../context.js";
+import type { Reply } from "../reply.js";
+import type { RouteDefinition } from "../router.js";
+import { arrayOf, era, exactObject, gameVersion, integer, ref, text, type JsonSchema, type RouteResponse } from "../response-schemas.js";
+import { GAME_VERSION_PARAM, requestedEdition } from "./edition-param.js";
+import { rowObjectsReply, rowOfIdOrSlug } from "./player-ref.js";
+import { teamTypeOf } from "./players.js";
+
+export const SIMILAR_METHOD =
+  "Distance over the attributes both players have (group scores left out), each difference divided by that attribute's standard deviation in the edition; " +
+  "d = root mean square of those; similarity = 1 / (1 + d). A candidate must share at least half the player's attributes.";
+
+const filters = playerFilterParams({ withAllEras: true });
+const scopeParams: ParamSchemas = {
+  teamType: { type: "string", enum: ERAS, description: "curr, class or allt: narrows a slug, and is the scope when era is not given", "x-normalise": "lower" },
+  era: { ...(filters.era as ParamSchemas[string]), description: "Scope: curr, class, allt or all; default the player's own era" },
+  position: filters.position as ParamSchemas[string],
+  limit: limitParam(50, 10),
+};
+const similarParams = compileParams({ ...scopeParams, gameVersion: GAME_VERSION_PARAM });
+const versionedSimilarParams = compileParams(scopeParams);
+
+function similarPlayers(context: RequestContext): Reply {
+  const edition = requestedEdition(context.editions, context.pathParams.version, context.values.gameVersion);
+  const id = context.pathParams.id ?? "";
+  const row = rowOfIdOrSlug(edition, id, teamTypeOf(context.values));
+  const player = edition.record(row);
+  const scope = (typeof context.values.era === "string" ? context.values.era : teamTypeOf(context.values) ?? player.teamType) as Era | "all";
+  const eraMask = scope === "all" ? ALL_ERAS_MASK : 1 << ERA_CODE[scope];
+  const position = typeof context.values.position === "string" ? context.values.position : undefined;
+  // An unknown position was read leniently (a warning): it matches nobody, as on /api/players.
+  const positionMask = position === undefined ? 0 : parsePositionMask(position);
+  const limit = (context.values.limit as number | undefined) ?? 10;
+  const key = `similar|${edition.checksum}|${row}|${eraMask}|${positionMask}|${limit}`;
+  return context.cached(key, () => {
+    const matches = positionMask === undefined ? [] : similarRows(edition, { row, eraMask, positionMask, limit });
+    const contrasts = matches.map((match) => contrastProfiles(edition, row, match.row));
+    const hasAttributes = Object.keys(player.attributes).length > 0;
+    const meta = {
+      gameVersion: edition.key,
+      player: { _id: player._id, name: player.name, slug: player.slug, team: player.team, teamType: player.teamType },
+      scope: { era: scope, ...(position === undefined ? {} : { position }) },
+      count: matches.length,
+      method: SIMILAR_METHOD,
+      ...(hasAttributes ? {} : {
+        warnings: [{ parameter: "id", value: id, message: `${player.name} (${player.team}) has no attributes in ${edition.key}, so no profile to compare` }],
+      }),
+    };
+    return rowObjectsReply(edition, matches.map((match) => match.row), SUMMARY_FIELDS_MASK, {
+      before: () => '{"player":',
+      after: (i) => {
+        const match = matches[i] as (typeof matches)[number];
+        const contrast = contrasts[i] as (typeof contrasts)[number];
+        return `,"similarity":${match.similarity},"sharedAttributes":${match.shared},"agreesMost":${JSON.stringify(contrast.agreesMost)},"differsMost":${JSON.stringify(contrast.differsMost)}}`;
+      },
+    }, meta, { isCacheable: true });
+  });
+}
+
+const contrast: JsonSchema = arrayOf(
+  exactObject({ attribute: text("camelCase attribute key"), value: integer("This player's value"), otherValue: integer("The similar player's value") }),
+  "Three shared attributes, by standardised difference",
+);
+
+const similarResponse: RouteResponse = {
+  kind: "envelope",
+  description: "The closest attribute profiles, most similar first (ties by name); the player itself excluded",
+  data: arrayOf(exactObject({
+    player: ref("SummaryPlayer"),
+    similarity: { type: "number", minimum: 0, maximum: 1, description: "1 / (1 + d), four decimals; 1 is an identical profile" },
+    sharedAttributes: integer("Attributes the distance is over"),
+    agreesMost: contrast,
+    differsMost: contrast,
+  })),
+  meta: exactObject({
+    gameVersion,
+    player: exactObject({ _id: text("_id"), name: text("Name"), slug: text("Slug"), team: text("Full team name"), teamType: era }),
+    scope: exactObject({ era: { enum: [...ERAS, "all"] }, position: text("The position filter, as given") }, ["position"]),
+    count: integer("Players returned"),
+    method: text("How similarity is computed"),
+    warnings: arrayOf(exactObject({ parameter: text("Parameter"), value: text("Value"), message: text("What happened") })),
+  }, ["warnings"]),
+};
+
+/** Shared by the plain and the versioned path. */
+function route(path: string, params: ReturnType<typeof compileParams>): RouteDefinition {
+  return {
+    method: "GET", path, access: "key", params, response: similarResponse, errors: ["PLAYER_NOT_FOUND"], handle: similarPlayers,
+    summary: "The players whose attribute profiles are closest to one player's, with what agrees and differs most",
+  };
+}
+
+export const similarRoutes: RouteDefinition[] = [
+  route("/api/players/:id/similar", similarParams),
+  route("/api/versions/:version/players/:id/similar", versionedSimilarParams),
+];

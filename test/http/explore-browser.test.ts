@@ -1,0 +1,132 @@
+// The /explore page in Debian's headless Chromium, driven by playwright-core, on the demo
+// editions: a pasted key → the players table (sorted) → a typo'd search → a player → one of its
+// similar players → compare the two → their team. Records every request the page makes: none may
+// leave the service's host. EXPLORE_SCREENSHOTS=dir writes the README's pictures there.
+import t from "tap";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { generateDemoEditions } from "../../src/data/demo.js";
+import { startHarness } from "./harness.js";
+
+const CHROMIUM = "/usr/bin/chromium";
+t.setTimeout(240_000);
+
+if (!existsSync(CHROMIUM)) {
+  t.test("the explorer in headless Chromium", { skip: `${CHROMIUM} is missing: install Debian's chromium to run this test` }, () => {});
+} else {
+  const { chromium } = await import("playwright-core");
+  t.test("the explorer searches, opens a player and a similar one, compares two and opens a team", { timeout: 200_000 }, async (t) => {
+    const editions = generateDemoEditions({ asOf: "2026-11-20" });
+    const current = editions.find((edition) => edition.status === "current")!;
+    const h = await startHarness({ sources: editions });
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    });
+    t.teardown(async () => {
+      await browser.close();
+      h.close();
+    });
+    const context = await browser.newContext({ viewport: { width: 1200, height: 1400 } });
+    const page = await context.newPage();
+    const requested: string[] = [];
+    const problems: string[] = [];
+    page.on("request", (request) => requested.push(request.url()));
+    page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+    page.on("console", (message) => { if (message.type() === "error") problems.push(`console: ${message.text()}`); });
+
+    await page.goto(`${h.base}/explore`);
+    t.equal(await page.title(), "Courtside explorer");
+    const unnamed = await page.evaluate(`[...document.querySelectorAll("input, select, button")]
+      .filter((element) => element instanceof HTMLButtonElement ? element.textContent.trim() === "" && !element.getAttribute("aria-label") : element.labels.length === 0)
+      .map((element) => element.id || element.name)`);
+    t.same(unnamed, [], "every control has a label or a text");
+
+    // The key, pasted: it leaves the field and lives in the script only.
+    await page.getByLabel("API key").fill(h.key);
+    await page.getByRole("button", { name: "Use key" }).click();
+    await page.locator("#players-rows tr").first().waitFor();
+    t.equal(await page.getByLabel("API key").inputValue(), "");
+    t.equal(await page.locator("#players-rows tr").count(), 25, "a page of 25 players");
+    t.match(await page.locator("#page-info").textContent(), /Players 1–25 of \d+/);
+
+    // Sorted by name, ascending, with the header saying so.
+    await page.getByRole("button", { name: "Name" }).click();
+    await page.locator('th[aria-sort="ascending"]').waitFor();
+    const names = await page.locator("#players-rows tr td:first-child").allTextContents();
+    t.same(names, [...names].sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0)).map(String), "sorted by name");
+    // Filtered by position and a minimum overall.
+    await page.getByLabel("Position").selectOption("C");
+    await page.getByLabel("Min overall").fill("80");
+    await page.getByRole("button", { name: "Apply filters" }).click();
+    // Polled from here: waitForFunction's in-page polling evaluates a string, which the page's CSP (no unsafe-eval) refuses.
+    for (const deadline = Date.now() + 30_000; ;) {
+      const isFiltered = await page.evaluate(`[...document.querySelectorAll("#players-rows tr")].every((tr) => tr.children[3].textContent.includes("C") && Number(tr.children[4].textContent) >= 80)`);
+      if (isFiltered === true) break;
+      if (Date.now() > deadline) throw new Error("the table was not filtered within 30 s");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    t.ok((await page.locator("#players-rows tr td:nth-child(4)").allTextContents()).every((text) => text.includes("C")), "positions filtered");
+
+    // A typo'd search finds the player; open it.
+    const target = current.players.find((p) => p.teamType === "curr" && Object.keys(p.attributes).length > 30 && p.name.split(" ")[1]!.length >= 6)!;
+    const [first, last] = target.name.split(" ") as [string, string];
+    const typo = `${first} ${last.slice(0, 2)}${last.slice(3)}`;
+    await page.getByLabel("Search players by name (typos forgiven)").fill(typo);
+    const hit = page.locator("#search-results a", { hasText: target.name }).first();
+    await hit.waitFor();
+    await hit.click();
+    await page.locator("#player-name", { hasText: target.name }).waitFor();
+    await page.locator("#similar-list li a").first().waitFor();
+    t.ok(await page.locator("#attribute-groups canvas").count() >= 5, "attributes drawn as bars per group");
+    t.ok(await page.locator("#badge-tiers .tier").count() >= 1 || (await page.locator("#badge-tiers").textContent())!.length > 0, "badges by tier");
+    const drawn = await page.evaluate(`["player-radar", "zone-chart", "week-chart", "edition-chart"].map((id) => document.getElementById(id).width > 0)`);
+    t.same(drawn, [true, true, true, true], "radar, hot zones, weekly and edition history are drawn");
+    t.ok(await page.locator("#zone-rows tr").count() > 0, "the hot zones are also a table");
+    if (process.env["EXPLORE_SCREENSHOTS"]) await page.screenshot({ path: join(process.env["EXPLORE_SCREENSHOTS"], "explore-desktop.png"), fullPage: true });
+    await page.getByRole("button", { name: "Add to comparison" }).click();
+
+    // One of its similar players.
+    const similar = page.locator("#similar-list li a").first();
+    const similarName = (await similar.textContent()) ?? "";
+    await similar.click();
+    await page.locator("#player-name", { hasText: similarName }).waitFor();
+    t.not(similarName, target.name, "a similar player is another player");
+    await page.getByRole("button", { name: "Add to comparison" }).click();
+
+    // Compare the two.
+    await page.evaluate(`location.hash = "#compare"`);
+    await page.getByRole("button", { name: "Compare the picked players" }).click();
+    await page.locator("#compare-title", { hasText: " vs " }).waitFor();
+    t.equal(await page.locator("#compare-title").textContent(), `${target.name} vs ${similarName}`);
+    t.ok(await page.locator("#compare-rows tr").count() > 30, "every attribute side by side");
+    t.ok(await page.locator("#compare-rows td.best").count() > 0, "best values marked");
+    t.ok(await page.evaluate(`document.getElementById("compare-radar").width > 0`), "overlaid radar drawn");
+
+    // Their team, from the player page.
+    await page.evaluate(`location.hash = "#player/${target.slug}/curr"`);
+    await page.locator("#player-name", { hasText: target.name }).waitFor();
+    await page.locator("#player-meta a").click();
+    await page.locator("#team-name", { hasText: target.team }).waitFor();
+    await page.locator("#roster-rows tr").first().waitFor();
+    const roster = current.players.filter((p) => p.team === target.team && p.teamType === "curr");
+    t.equal(await page.locator("#roster-rows tr").count(), roster.length, "the whole roster");
+    t.ok(await page.locator("#team-attribute-rows tr").count() > 30, "the profile's attribute means");
+
+    // At phone width: nothing wider than the screen but the scrolling tables.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.evaluate(`location.hash = "#player/${target.slug}/curr"`);
+    await page.locator("#player-name", { hasText: target.name }).waitFor();
+    await page.locator("#similar-list li a").first().waitFor();
+    const overflow = await page.evaluate(`document.documentElement.scrollWidth`);
+    t.ok(Number(overflow) <= 390, `no sideways scrolling at phone width (${overflow}px)`);
+    if (process.env["EXPLORE_SCREENSHOTS"]) await page.screenshot({ path: join(process.env["EXPLORE_SCREENSHOTS"], "explore-phone.png"), fullPage: true, clip: { x: 0, y: 0, width: 390, height: 2400 } });
+
+    const stored = String(await page.evaluate("JSON.stringify({ session: { ...sessionStorage }, local: { ...localStorage }, cookie: document.cookie, url: location.href })"));
+    t.notOk(stored.includes(h.key), "the key is in no URL, cookie or storage");
+    const origin = new URL(h.base).origin;
+    t.same(requested.filter((url) => !url.startsWith("data:") && new URL(url).origin !== origin), [], `no request left the service's host (${requested.length} requests)`);
+    t.ok(requested.some((url) => url.includes("/similar")) && requested.some((url) => url.includes("/compare")) && requested.some((url) => url.includes("/profile")), "it used the three routes");
+    t.same(problems, [], "no JavaScript errors");
+  });
+}

@@ -1,0 +1,202 @@
+// GET /api/live and GET /api/changes against the real service: real WebSocket clients subscribe,
+// the current edition is rebuilt for the next week (writeEdition, as build-index does) and swapped
+// in, and what arrives is exactly what the weekly history then shows; a reconnect with `since`
+// gets only what was missed; /api/changes answers the same events. Then the refusals and limits.
+
+import t from "tap";
+import { join } from "node:path";
+import { writeEdition } from "../../src/data/build-edition.js";
+import type { PlayerRecord } from "../../src/model/player.js";
+import { randomEdition } from "../fixtures/random-edition.js";
+import { nextWeek } from "../fixtures/next-week.js";
+import { connectLive, isRefused, mustConnect, subscribe, type LiveClient, type LiveMessage } from "../fixtures/live-client.js";
+import { startHarness, type Harness } from "./harness.js";
+
+t.setTimeout(120_000);
+
+function collectAllPages(h: Harness, since: number, query = ""): Promise<LiveMessage[]> {
+  return (async () => {
+    const events: LiveMessage[] = [];
+    let cursor = since;
+    for (;;) {
+      const page = await h.json(`/api/changes?since=${cursor}&limit=50${query}`);
+      if (page.status !== 200) throw new Error(JSON.stringify(page.body));
+      events.push(...page.body.data);
+      if (!page.body.meta.hasMore) return events;
+      cursor = page.body.meta.nextSince;
+    }
+  })();
+}
+
+/** Waits until `client` has as many changes as /api/changes holds after `since` for its topics (or times out). */
+async function settle(client: LiveClient, count: number): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (client.changes().length < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+t.test("a rebuilt current edition: the stream sends exactly what the weekly history then shows", async (t) => {
+  const h = await startHarness();
+  t.teardown(() => h.close());
+  const dataDir = join(h.dir, "data");
+  const url = `ws://127.0.0.1:${h.service.port}/api/live`;
+  const first = randomEdition(400, 21);
+  const everything = await mustConnect(url, h.key);
+  t.teardown(() => everything.close());
+  t.equal((await subscribe(everything, ["all"])).replayed, 0, "nothing before the first swap");
+  const someone = first.players.find((player) => player.teamType === "curr" && player.team === "Denver Nuggets") as PlayerRecord;
+  const narrow = await mustConnect(url, h.key);
+  t.teardown(() => narrow.close());
+  await subscribe(narrow, [`player:${someone.slug}`, "team:boston-celtics", "era:class"]);
+
+  const second = nextWeek(first, 7);
+  writeEdition(dataDir, second, "2026-11-27");
+  t.same(h.service.reload.check().map((event) => event.kind), ["loaded"]);
+  const feed = await collectAllPages(h, 0);
+  t.ok(feed.length > 20, `the week has changes (${feed.length})`);
+  await settle(everything, feed.length);
+  const edition = await everything.next((message) => message.type === "edition");
+  t.match(edition, { event: "changed", gameVersion: "2K27", status: "current", newestSequence: feed.at(-1)?.seq });
+  t.same(everything.changes(), feed, "the stream's events are /api/changes's, in order");
+
+  // What the weekly history shows for each player now: its newest week's delta and changes.
+  const byId = new Map(feed.map((event) => [event.playerId, event]));
+  for (const player of second.players) {
+    const history = await h.json(`/api/players/${player._id}/history?limit=1`);
+    const newest = history.body.data[0];
+    const event = byId.get(player._id);
+    const moved = newest.delta === undefined || newest.delta !== 0 || Object.keys(newest.changes?.attributes ?? {}).length > 0
+      || ["added", "removed", "upgraded", "downgraded"].some((list) => (newest.changes?.badges?.[list] ?? []).length > 0);
+    const isTraded = player.team !== first.players.find((before) => before._id === player._id)?.team && first.players.some((before) => before._id === player._id);
+    if (!moved && !isTraded) {
+      if (event !== undefined) t.fail(`no change in the history of ${player._id}, but an event: ${JSON.stringify(event)}`);
+      continue;
+    }
+    if (event === undefined) {
+      t.fail(`the history of ${player._id} shows a change and no event came`);
+      continue;
+    }
+    if (newest.delta === undefined) {
+      t.equal(event.kind, "added");
+      t.same(event.overall, { to: newest.overall });
+    } else if (moved) {
+      t.same({ overall: event.overall, changes: event.changes }, { overall: { from: newest.overall - newest.delta, to: newest.overall }, changes: newest.changes }, `${player._id} as in its history`);
+    }
+    if (isTraded) t.match(event.trade, { from: { slug: "boston-celtics" }, to: { slug: "denver-nuggets" } }, "the team change is a trade");
+  }
+  const removed = first.players.at(-1) as PlayerRecord;
+  t.match(byId.get(removed._id), { kind: "removed", slug: removed.slug }, "the player gone from the rebuild");
+  t.ok([...byId.values()].some((event) => event.trade !== undefined), "the trade came");
+
+  // The narrow subscriber: only events of its topics, each once, in order.
+  const wanted = feed.filter((event) => event.slug === someone.slug || event.playerId === someone._id || event.teamSlug === "boston-celtics"
+    || event.trade?.from.slug === "boston-celtics" || event.teamType === "class");
+  await settle(narrow, wanted.length);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  t.same(narrow.changes(), wanted, "the narrow subscriber got its topics' events, each once");
+  const filtered = await collectAllPages(h, 0, "&team=boston-celtics");
+  t.same(filtered, feed.filter((event) => event.teamSlug === "boston-celtics" || event.trade?.from.slug === "boston-celtics"), "/api/changes filters by team (a trade counts for both)");
+  t.same(await collectAllPages(h, 0, "&teamType=class"), feed.filter((event) => event.teamType === "class"));
+
+  t.test("a reconnect with since gets only what was missed, the same as /api/changes", async (t) => {
+    const lastSeen = feed.at(-1)?.seq as number;
+    everything.close();
+    await everything.closed;
+    writeEdition(dataDir, nextWeek(second, 8), "2026-12-04");
+    t.same(h.service.reload.check().map((event) => event.kind), ["loaded"]);
+    const missed = await collectAllPages(h, lastSeen);
+    t.ok(missed.length > 0 && missed.every((event) => event.date === "2026-12-04" && event.seq > lastSeen), "the next week's events, numbered after");
+    const again = await mustConnect(url, h.key);
+    t.teardown(() => again.close());
+    const ack = await subscribe(again, ["all"], lastSeen);
+    t.equal(ack.replayed, missed.length);
+    t.same(again.changes(), missed, "replayed exactly what was missed");
+    const byDate = await collectAllPages(h, 0);
+    const sinceDate = await h.json("/api/changes?since=2026-11-27&limit=1000");
+    t.same(sinceDate.body.data, byDate.filter((event) => event.date > "2026-11-27"), "since as an ISO date: the weeks dated after it");
+  });
+});
+
+t.test("/api/changes: keyed, cacheable, bounded, 400s in the envelope", async (t) => {
+  const h = await startHarness();
+  t.teardown(() => h.close());
+  writeEdition(join(h.dir, "data"), nextWeek(randomEdition(400, 21), 9), "2026-11-27");
+  h.service.reload.check();
+  const page = await h.get("/api/changes?limit=5");
+  t.equal(page.status, 200);
+  const etag = page.headers.get("etag") as string;
+  t.match(etag, /^W\//);
+  t.equal((await h.get("/api/changes?limit=5", { "if-none-match": etag })).status, 304);
+  const body = await page.json() as any;
+  t.equal(body.data.length, 5);
+  t.match(body.meta, { count: 5, hasMore: true, nextSince: body.data[4].seq, gameVersion: "2K27" });
+  t.ok(body.meta.newestSequence >= body.data[4].seq);
+  t.equal((await fetch(`${h.base}/api/changes`)).status, 401, "keyed");
+  for (const [query, parameter] of [["since=yesterday", "since"], ["since=1".padEnd(60, "1"), "since"], [`player=${"a".repeat(101)}`, "player"], ["team=a%20b", "team"], ["limit=1001", "limit"], ["teamType=moon", "teamType"]] as const) {
+    const refused = await h.json(`/api/changes?${query}`);
+    t.equal(refused.status, 400, query);
+    t.match(refused.body, { success: false, error: { code: "INVALID_PARAMETER", details: { parameter } } }, query);
+  }
+  t.same((await h.json("/api/changes?player=nobody-at-all")).body.data, [], "an unknown player: no events (answered from the index)");
+});
+
+t.test("refusals and limits of the stream", async (t) => {
+  const h = await startHarness({ env: { LIVE_CONNECTIONS_PER_KEY: "2", LIVE_MAX_BUFFERED_KB: "16" } });
+  t.teardown(() => h.close());
+  const url = `ws://127.0.0.1:${h.service.port}/api/live`;
+  writeEdition(join(h.dir, "data"), nextWeek(randomEdition(400, 21), 10), "2026-11-27");
+  h.service.reload.check();
+
+  t.test("a bad or missing key: 401 before the upgrade, in the envelope", async (t) => {
+    const bad = await connectLive(url, "cs_live_not-a-key-at-all-0000000000");
+    t.ok(isRefused(bad));
+    t.match(bad, { status: 401, body: { success: false, error: { code: "INVALID_API_KEY" } } });
+    t.match(await connectLive(url, undefined), { status: 401, body: { error: { code: "MISSING_API_KEY" } } });
+    const plain = await h.json("/api/live");
+    t.match(plain, { status: 426, body: { error: { code: "UPGRADE_REQUIRED" } } }, "a GET without the upgrade");
+  });
+
+  t.test("bad messages get an error and the connection stays; past the limit, 1008", async (t) => {
+    const client = await mustConnect(url, h.key);
+    for (const bad of ["not json", "[]", JSON.stringify({ subscribe: [] }), JSON.stringify({ subscribe: ["moon:1"] }), JSON.stringify({ subscribe: ["all"], since: -1 }), JSON.stringify({ subscribe: ["all"], extra: 1 })]) {
+      client.send(bad);
+      const error = await client.next((message) => message.type === "error");
+      t.match(error, { code: "BAD_MESSAGE", message: /\w/ }, bad);
+    }
+    t.match(await subscribe(client, ["all"], 0), { type: "subscribed", topics: ["all"] }, "still open and answering");
+    for (let i = 0; i < 5; i++) client.send("still not json");
+    t.match(await client.closed, { code: 1008 });
+  });
+
+  t.test("more connections than the key may hold: 429 before the upgrade", async (t) => {
+    const a = await mustConnect(url, h.key);
+    const b = await mustConnect(url, h.key);
+    const third = await connectLive(url, h.key);
+    t.match(third, { refused: true, status: 429, body: { error: { code: "TOO_MANY_CONNECTIONS" } } });
+    a.close();
+    await a.closed;
+    const c = await mustConnect(url, h.key);
+    t.pass("a closed connection frees its place");
+    b.close();
+    c.close();
+    await Promise.all([b.closed, c.closed]);
+  });
+
+  t.test("a client that never reads is closed with 1013", async (t) => {
+    const client = await mustConnect(url, h.key);
+    // Stop reading; ask for the whole log again and again.
+    (client.socket as unknown as { _socket: { pause(): void; resume(): void } })._socket.pause();
+    for (let i = 0; i < 400; i++) client.send({ subscribe: ["all"], since: 0 });
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    t.equal(h.service.changes().events.length > 0, true);
+    (client.socket as unknown as { _socket: { resume(): void } })._socket.resume();
+    t.match(await client.closed, { code: 1013 });
+  });
+
+  t.test("shutdown closes every socket with 1001 after what was sent", async (t) => {
+    const client = await mustConnect(url, h.key);
+    const ack = await subscribe(client, ["all"], 0);
+    t.ok(ack.replayed > 0);
+    await h.service.drain(2_000);
+    t.match(await client.closed, { code: 1001 });
+  });
+});
