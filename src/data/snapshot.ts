@@ -247,10 +247,8 @@ export function snapshotChecksum(bytes: Uint8Array): string {
 /**
  * Checks a file's bytes (header, length, digest) and returns the payload as views into them.
  * The views share `bytes`' buffer: a SharedArrayBuffer handed to a worker stays one copy.
- * `isVerified`: these very bytes were checked already (by the supervisor, before it shared them),
- * so the digest is not computed again.
  */
-export function decodeSnapshot(file: string, bytes: Uint8Array, options: { isVerified?: boolean } = {}): SnapshotPayload {
+export function decodeSnapshot(file: string, bytes: Uint8Array): SnapshotPayload {
   const name = basename(file);
   let view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const oldVersion = oldFormatVersionOf(view);
@@ -269,7 +267,7 @@ export function decodeSnapshot(file: string, bytes: Uint8Array, options: { isVer
   if (bodyLength !== header.length) {
     throw new SnapshotError(name, `truncated or padded: payload is ${bodyLength} bytes, header says ${header.length}`);
   }
-  if (options.isVerified !== true && digestOf(view.subarray(header.end)).toString("hex") !== header.sha256) {
+  if (digestOf(view.subarray(header.end)).toString("hex") !== header.sha256) {
     throw new SnapshotError(name, "checksum mismatch: the file is corrupt");
   }
   // The writer aligned every typed array for its offset in the file: views need the file's first

@@ -8,7 +8,7 @@ import { ERAS, ERA_CODE, type Era } from "../model/eras.js";
 import { slugify } from "../model/names.js";
 import type { EditionEntry, PlayerRecord, TeamRow } from "../model/player.js";
 import { editionLabel } from "../model/eras.js";
-import { decodeSnapshot, readSnapshot, snapshotChecksum, type SnapshotPayload, type TeamEntry } from "../data/snapshot.js";
+import { readSnapshot, type SnapshotPayload, type TeamEntry } from "../data/snapshot.js";
 import type { BadgeHolders } from "./badge-holders.js";
 import { DictionaryColumn } from "./dictionary-column.js";
 import { RecordFragments } from "./fragments.js";
@@ -212,11 +212,6 @@ export class Edition {
 export function loadEdition(file: string): Edition {
   const { payload, checksum, bytes } = readSnapshot(file);
   return new Edition(payload, checksum, bytes);
-}
-
-/** An Edition over snapshot bytes another thread loaded and checked (views only, nothing copied or hashed again). */
-export function editionOfBytes(file: string, bytes: Uint8Array): Edition {
-  return new Edition(decodeSnapshot(file, bytes, { isVerified: true }), snapshotChecksum(bytes), bytes);
 }
 
 /** A team's wire row; the logo is always a string, "" when unknown (CONTRACT §9). */

@@ -4,8 +4,8 @@
 
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { SnapshotError, snapshotChecksum } from "../data/snapshot.js";
-import { Edition, editionOfBytes, loadEdition } from "./edition.js";
+import { SnapshotError, type SnapshotPayload } from "../data/snapshot.js";
+import { Edition, loadEdition } from "./edition.js";
 
 export interface EditionRating {
   gameVersion: string;
@@ -67,17 +67,23 @@ export function loadEditionSet(dir: string): EditionSet {
   return new EditionSet(files.map((file) => loadEdition(file)));
 }
 
-/** One loaded snapshot as it crosses threads: its file name and its bytes (a SharedArrayBuffer view). */
+/**
+ * One loaded snapshot as it crosses threads: the payload the supervisor decoded, its checksum and
+ * its bytes. Posting it copies only the payload's plain values (~30 KB an edition: meta, teams,
+ * dictionaries); its typed arrays are views of the SharedArrayBuffer and stay one copy. So a worker
+ * never decodes MessagePack: the decoder's code is neither compiled nor kept in each thread.
+ */
 export interface SharedSnapshot {
-  file: string;
+  payload: SnapshotPayload;
+  checksum: string;
   bytes: Uint8Array;
 }
 
-/** What a worker is handed: every edition of a set, by the bytes the supervisor loaded once. */
+/** What a worker is handed: every edition of a set, as the supervisor loaded it once. */
 export function sharedSnapshotsOf(set: EditionSet): SharedSnapshot[] {
   return set.ordered.map((edition) => {
     if (edition.bytes === undefined) throw new Error(`edition ${edition.key} was not loaded from a file`);
-    return { file: `${edition.key}.msgpack`, bytes: edition.bytes };
+    return { payload: edition.payload, checksum: edition.checksum, bytes: edition.bytes };
   });
 }
 
@@ -87,5 +93,5 @@ export function sharedSnapshotsOf(set: EditionSet): SharedSnapshot[] {
  */
 export function editionSetOfShared(snapshots: readonly SharedSnapshot[], previous?: EditionSet): EditionSet {
   const serving = new Map((previous?.ordered ?? []).map((edition) => [edition.checksum, edition]));
-  return new EditionSet(snapshots.map(({ file, bytes }) => serving.get(snapshotChecksum(bytes)) ?? editionOfBytes(file, bytes)));
+  return new EditionSet(snapshots.map(({ payload, checksum, bytes }) => serving.get(checksum) ?? new Edition(payload, checksum, bytes)));
 }
