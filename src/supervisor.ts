@@ -10,6 +10,7 @@ import { Worker } from "node:worker_threads";
 import { ConfigError, type Config } from "./config.js";
 import { ADDRESS_SLOTS, KEY_SLOTS, REGISTRATION_SLOTS, TokenBuckets } from "./http/token-buckets.js";
 import { UsageRings } from "./http/usage-rings.js";
+import { KeyLog } from "./keys/key-log.js";
 import { KeyChanges } from "./keys/key-store.js";
 import { applyKeyOperation } from "./keys/key-writer.js";
 import { loadEditionSet, sharedSnapshotsOf, type EditionSet } from "./store/editions.js";
@@ -27,6 +28,8 @@ export class Supervisor {
   private readonly owners = new TokenBuckets(KEY_SLOTS, 1);
   private readonly usage = UsageRings.allocate(KEY_SLOTS);
   private readonly keyChanges = new KeyChanges();
+  /** The one writer thread's view of the keys file, kept between writes so each reads only what others appended. */
+  private keyLogOf: KeyLog | undefined;
   /** Open /api/live connections per key slot, a row per worker, summed for the per-key cap (see http/live.ts). */
   private readonly liveConnections: SharedArrayBuffer;
   private isStopping = false;
@@ -105,7 +108,7 @@ export class Supervisor {
           resolve();
         } else if (message.type === "keys") {
           // Synchronous, so operations from every worker run one after another: none is lost or doubled.
-          const outcome = applyKeyOperation(this.config.keysFile, message.operation, this.keyChanges);
+          const outcome = applyKeyOperation(this.config.keysFile, message.operation, this.keyChanges, this.keyLog());
           if (outcome.kind === "refused" && outcome.failure === "store") this.logger.error({ worker: index, reason: outcome.message }, "key operation failed");
           worker.postMessage({ type: "keys", id: message.id, outcome } satisfies ToWorker);
         } else if (message.type === "fatal") {
@@ -128,6 +131,11 @@ export class Supervisor {
         this.spawn(index, false).catch((error: unknown) => this.logger.error({ worker: index, err: error }, "restart failed"));
       });
     });
+  }
+
+  private keyLog(): KeyLog {
+    this.keyLogOf ??= new KeyLog(this.config.keysFile);
+    return this.keyLogOf;
   }
 
   restarts(): number {

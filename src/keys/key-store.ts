@@ -1,10 +1,11 @@
-// API keys at rest: the keys file (SHA-256 digests only, never a key), the operations the keys
-// command and the server run on it (each a read-modify-write under the keys file's lock), and the
-// registry the server checks presented keys against. No clock reads.
+// API keys at rest: the keys file (an append-only log of SHA-256 digests, never a key; its format is
+// key-log.ts's), the operations the keys command and the server run on it (each a catch-up, check
+// and one appended line under the keys file's lock), and the registry the server checks presented
+// keys against, kept current line by line. No clock reads.
 
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { closeSync, fchmodSync, fsyncSync, openSync, readFileSync, renameSync, statSync, unlinkSync, unwatchFile, watchFile, writeSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { closeSync, openSync, readFileSync, statSync, unlinkSync, unwatchFile, watchFile, writeSync } from "node:fs";
+import { KeyLog, type KeyLogChange, type KeyLogEntry, type KeyLogUpdate } from "./key-log.js";
 
 /**
  * Why a key operation was refused, so callers can answer without parsing messages: `invalid` (bad
@@ -131,52 +132,22 @@ export function digestKey(key: string): string {
   return createHash("sha256").update(key, "utf8").digest("hex");
 }
 
-/** Reads the keys file. A missing file is an empty store; anything unreadable or malformed is a KeyStoreError naming it. */
+/**
+ * Reads the keys file (the log, or a file of the earlier single-document format). A missing file is
+ * an empty store; anything unreadable or malformed is a KeyStoreError naming it.
+ */
 export function readKeyStore(file: string): KeyStoreFile {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    if (isErrnoException(error) && error.code === "ENOENT") return { version: 1, keys: [] };
-    throw new KeyStoreError(`${file}: cannot read the keys file (${describe(error)})`);
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw new KeyStoreError(`${file}: the keys file is not valid JSON (${describe(error)})`);
-  }
-  return validateKeyStore(file, parsed);
+  const log = new KeyLog(file);
+  log.catchUp();
+  return { version: 1, keys: log.records };
 }
 
 /**
- * Writes the keys file atomically: a temporary file in the same directory (so the rename never
- * crosses file systems), flushed, then renamed over the old one. A reader — the server's watcher —
- * sees the old file or the new one, never half of one. Mode 0600: digests are not keys, but the
- * file still says who holds keys, and there is no reason for other users to read it.
+ * Writes `store` as the whole keys file, atomically (see KeyLog: a temporary file renamed over the
+ * old one), mode 0600. Key operations append instead; this is for a store given whole.
  */
 export function writeKeyStore(file: string, store: KeyStoreFile): void {
-  const temporary = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
-  const text = `${JSON.stringify(store, null, 2)}\n`;
-  let fd: number | undefined;
-  try {
-    fd = openSync(temporary, "wx", 0o600);
-    // openSync's mode is filtered by the umask; fchmod makes 0600 exact whatever the umask.
-    fchmodSync(fd, 0o600);
-    writeSync(fd, text);
-    fsyncSync(fd);
-    closeSync(fd);
-    fd = undefined;
-    renameSync(temporary, file);
-  } catch (error) {
-    if (fd !== undefined) closeSync(fd);
-    try {
-      unlinkSync(temporary);
-    } catch {
-      // Nothing to clean up: the temporary file was never created or was already renamed.
-    }
-    throw new KeyStoreError(`${file}: cannot write the keys file (${describe(error)})`);
-  }
+  new KeyLog(file).replaceWith(store.keys);
 }
 
 /** A writer waits this long for another writer's lock before giving up. */
@@ -257,11 +228,31 @@ export interface KeyChange<T> {
 }
 
 /**
- * The key operations as pure functions of a store, so the keys file and Redis (REDIS_URL) apply
- * the same rules. `where` names the store in error messages (the file, or Redis).
- * Creates a key for `email`; refuses a fourth active key for the same address (compared lower-case).
+ * What the key rules ask of a store: the active ids of a mailbox, whether an id is taken, and which
+ * record holds a digest. The keys file's KeyLog answers from indexes; a store given whole (Redis's
+ * document) by scanning it.
  */
-export function withNewKey(store: KeyStoreFile, options: CreateKeyOptions): KeyChange<IssuedKey> {
+export interface KeyLookup {
+  readonly records: readonly KeyRecord[];
+  activeIdsFor(mailbox: string): readonly string[];
+  hasId(id: string): boolean;
+  slotOfDigest(digest: string): number | undefined;
+}
+
+function scanLookup(store: KeyStoreFile): KeyLookup {
+  return {
+    records: store.keys,
+    activeIdsFor: (mailbox) => store.keys.filter((record) => record.revokedAt === undefined && mailboxOf(record.email) === mailbox).map((record) => record.id),
+    hasId: (id) => store.keys.some((record) => record.id === id),
+    slotOfDigest: (digest) => {
+      const slot = store.keys.findIndex((record) => record.digest === digest);
+      return slot < 0 ? undefined : slot;
+    },
+  };
+}
+
+/** A new key for `email` and its record; refuses a fourth active key for the same mailbox. */
+function issueNewKey(lookup: KeyLookup, options: CreateKeyOptions): { key: string; record: KeyRecord } {
   const email = options.email.trim();
   for (const [field, text] of [["email", options.email], ["name", options.name ?? ""], ["purpose", options.purpose ?? ""]] as const) {
     if (hasUnprintable(text)) throw new KeyStoreError(`the ${field} contains a control or invisible character`, "invalid");
@@ -273,18 +264,17 @@ export function withNewKey(store: KeyStoreFile, options: CreateKeyOptions): KeyC
   }
   const name = options.name?.trim();
   const purpose = options.purpose?.trim();
-  const mailbox = mailboxOf(email);
-  const activeForEmail = store.keys.filter((record) => record.revokedAt === undefined && mailboxOf(record.email) === mailbox);
+  const activeForEmail = lookup.activeIdsFor(mailboxOf(email));
   if (activeForEmail.length >= MAX_ACTIVE_KEYS_PER_EMAIL) {
     throw new KeyStoreError(
-      `${email} already has ${MAX_ACTIVE_KEYS_PER_EMAIL} active keys (${activeForEmail.map((record) => record.id).join(", ")}), ` +
+      `${email} already has ${MAX_ACTIVE_KEYS_PER_EMAIL} active keys (${activeForEmail.join(", ")}), ` +
         `the most one e-mail address may hold; revoke one first`,
       "limit",
     );
   }
   const key = generateKey();
   const record: KeyRecord = {
-    id: newRecordId(store.keys),
+    id: newRecordId(lookup),
     digest: digestKey(key),
     email,
     ...(name === undefined || name === "" ? {} : { name }),
@@ -292,6 +282,16 @@ export function withNewKey(store: KeyStoreFile, options: CreateKeyOptions): KeyC
     rateLimit,
     createdAt: options.now.toISOString(),
   };
+  return { key, record };
+}
+
+/**
+ * The key operations as pure functions of a store, so the keys file and Redis (REDIS_URL) apply
+ * the same rules. `where` names the store in error messages (the file, or Redis).
+ * Creates a key for `email`; refuses a fourth active key for the same address (compared lower-case).
+ */
+export function withNewKey(store: KeyStoreFile, options: CreateKeyOptions): KeyChange<IssuedKey> {
+  const { key, record } = issueNewKey(scanLookup(store), options);
   // Appended, never inserted: a record's index is its rate-limit slot and must not move.
   return { store: { version: 1, keys: [...store.keys, record] }, result: { key, record: toKeyInfo(record) } };
 }
@@ -301,7 +301,7 @@ export function withNewKey(store: KeyStoreFile, options: CreateKeyOptions): KeyC
  * stay with the holder. Only the digest changes, so the old key stops matching at once.
  */
 export function withRegeneratedKey(store: KeyStoreFile, where: string, options: KeyOperationOptions): KeyChange<IssuedKey> {
-  const { index, record: old } = findActive(where, store, options.key);
+  const { index, record: old } = findActive(where, scanLookup(store), options.key);
   const key = generateKey();
   const record: KeyRecord = { ...old, digest: digestKey(key), regeneratedAt: options.now.toISOString() };
   return { store: { version: 1, keys: store.keys.map((other, i) => (i === index ? record : other)) }, result: { key, record: toKeyInfo(record) } };
@@ -309,14 +309,17 @@ export function withRegeneratedKey(store: KeyStoreFile, where: string, options: 
 
 /** Marks an active key revoked. The record stays (its slot must not be reused by a later key). */
 export function withRevokedKey(store: KeyStoreFile, where: string, options: KeyOperationOptions): KeyChange<KeyInfo> {
-  const { index, record: old } = findActive(where, store, options.key);
+  const { index, record: old } = findActive(where, scanLookup(store), options.key);
   const record: KeyRecord = { ...old, revokedAt: options.now.toISOString() };
   return { store: { version: 1, keys: store.keys.map((other, i) => (i === index ? record : other)) }, result: toKeyInfo(record) };
 }
 
 /** withNewKey on the keys file, under its lock. */
-export function createKey(file: string, options: CreateKeyOptions): IssuedKey {
-  return applyToFile(file, (store) => withNewKey(store, options));
+export function createKey(file: string, options: CreateKeyOptions, log?: KeyLog): IssuedKey {
+  return applyToFile(file, log, (current) => {
+    const { key, record } = issueNewKey(current, options);
+    return { entry: { op: "create", record }, result: { key, record: toKeyInfo(record) } };
+  });
 }
 
 /** Every record in file order (the order of their rate-limit slots), revoked ones included. */
@@ -330,20 +333,35 @@ export interface KeyOperationOptions {
 }
 
 /** withRegeneratedKey on the keys file, under its lock. */
-export function regenerateKey(file: string, options: KeyOperationOptions): IssuedKey {
-  return applyToFile(file, (store) => withRegeneratedKey(store, file, options));
+export function regenerateKey(file: string, options: KeyOperationOptions, log?: KeyLog): IssuedKey {
+  return applyToFile(file, log, (current) => {
+    const { record: old } = findActive(file, current, options.key);
+    const key = generateKey();
+    const record: KeyRecord = { ...old, digest: digestKey(key), regeneratedAt: options.now.toISOString() };
+    return { entry: { op: "regenerate", record }, result: { key, record: toKeyInfo(record) } };
+  });
 }
 
 /** withRevokedKey on the keys file, under its lock. */
-export function revokeKey(file: string, options: KeyOperationOptions): KeyInfo {
-  return applyToFile(file, (store) => withRevokedKey(store, file, options));
+export function revokeKey(file: string, options: KeyOperationOptions, log?: KeyLog): KeyInfo {
+  return applyToFile(file, log, (current) => {
+    const { record: old } = findActive(file, current, options.key);
+    const record: KeyRecord = { ...old, revokedAt: options.now.toISOString() };
+    return { entry: { op: "revoke", record }, result: toKeyInfo(record) };
+  });
 }
 
-/** One read-modify-write of the keys file under its lock. */
-function applyToFile<T>(file: string, change: (store: KeyStoreFile) => KeyChange<T>): T {
+/**
+ * One change of the keys file under its lock: `log` (the server writer's long-lived view, or a
+ * fresh one for the keys command) catches up with the lines other writers appended, the change is
+ * checked against it, and one line is appended (or the store rewritten, see KeyLog.write).
+ */
+function applyToFile<T>(file: string, log: KeyLog | undefined, change: (current: KeyLog) => { entry: KeyLogEntry; result: T }): T {
   return withKeysFileLock(file, () => {
-    const { store, result } = change(readKeyStore(file));
-    writeKeyStore(file, store);
+    const current = log ?? new KeyLog(file);
+    current.catchUp();
+    const { entry, result } = change(current);
+    current.write(entry);
     return result;
   });
 }
@@ -405,15 +423,16 @@ export class KeyChanges {
 export class KeyRegistry {
   readonly file: string;
   readonly #onError: ((error: KeyStoreError) => void) | undefined;
+  /** This thread's view of the keys file: reloads read only the lines appended since the last one. */
+  readonly #log: KeyLog;
   #entriesByDigest: Map<string, RegistryEntry>;
   /**
    * Keys that verified since the file was last read, so a client's every request does not pay a
-   * SHA-256 (~5 µs through node:crypto). Process memory only, never written; emptied on every
-   * reload (so a revoked or regenerated key stops matching with the file) and when full.
+   * SHA-256 (~5 µs through node:crypto). Process memory only, never written; emptied whenever a
+   * key is regenerated or revoked (so it stops matching with the file) and when full.
    */
   #recent = new Map<string, KeyRecordView>();
   #records: readonly KeyRecord[];
-  #store: KeyStoreFile;
   readonly #changes: KeyChanges | undefined;
   #seenChange: number;
   #listener: (() => void) | undefined;
@@ -424,15 +443,15 @@ export class KeyRegistry {
     this.#onError = options.onError;
     this.#changes = options.changes;
     this.#seenChange = this.#changes?.current() ?? 0;
-    const store = readKeyStore(file);
-    this.#store = store;
-    this.#entriesByDigest = indexActiveKeys(store);
-    this.#records = store.keys;
+    this.#log = new KeyLog(file);
+    this.#log.catchUp();
+    this.#records = this.#log.records;
+    this.#entriesByDigest = indexActiveKeys(this.#records);
   }
 
   /** The store being served (digests only), e.g. to seed a Redis that lost it. */
   get store(): KeyStoreFile {
-    return this.#store;
+    return { version: 1, keys: [...this.#records] };
   }
 
   /** Records in the file, revoked included: every slot verify can return is below this. */
@@ -465,31 +484,54 @@ export class KeyRegistry {
     return entry.view;
   }
 
-  /** Re-reads the file. On a read or parse failure keeps the current keys, reports, and returns false. */
+  /**
+   * Brings the keys up to the file: the lines appended since the last reload are applied one by one
+   * (a whole read only after a compaction or a replaced file). On a read or parse failure keeps the
+   * current keys, reports, and returns false.
+   */
   reload(): boolean {
     // Taken before the read: a write landing during it bumps the counter again and is read next time.
     if (this.#changes !== undefined) this.#seenChange = this.#changes.current();
-    let store: KeyStoreFile;
+    let update: KeyLogUpdate;
     try {
-      store = readKeyStore(this.file);
+      update = this.#log.catchUp();
     } catch (error) {
       const reported = error instanceof KeyStoreError ? error : new KeyStoreError(`${this.file}: ${describe(error)}`);
       this.#onError?.(reported);
       return false;
     }
-    this.replace(store);
+    if (update.kind === "replaced") this.#serve(this.#log.records);
+    else this.#applyChanges(update.changes);
     return true;
   }
 
   /**
-   * Serves `store` from now on (a reload, or a copy from Redis's change feed). The verified-key memo
-   * is emptied with it, so a revoked or regenerated key stops matching at once.
+   * Serves `store` from now on (a copy from Redis's change feed). The verified-key memo is emptied
+   * with it, so a revoked or regenerated key stops matching at once.
    */
   replace(store: KeyStoreFile): void {
-    this.#store = store;
-    this.#entriesByDigest = indexActiveKeys(store);
+    this.#serve(store.keys);
+  }
+
+  #serve(records: readonly KeyRecord[]): void {
+    this.#records = records;
+    this.#entriesByDigest = indexActiveKeys(records);
     this.#recent = new Map();
-    this.#records = store.keys;
+  }
+
+  /** One line's worth of work per change: the old digest out, the new one in. */
+  #applyChanges(changes: readonly KeyLogChange[]): void {
+    let isKeyWithdrawn = false;
+    for (const { slot, before, after } of changes) {
+      if (before !== undefined) {
+        isKeyWithdrawn = true;
+        if (before.revokedAt === undefined) this.#entriesByDigest.delete(before.digest);
+      }
+      if (after.revokedAt === undefined) this.#entriesByDigest.set(after.digest, entryOf(after, slot));
+    }
+    // The log's array, updated in place; a Redis copy served before is left behind.
+    this.#records = this.#log.records;
+    if (isKeyWithdrawn) this.#recent = new Map();
   }
 
   /**
@@ -521,33 +563,31 @@ export class KeyRegistry {
   }
 }
 
-function indexActiveKeys(store: KeyStoreFile): Map<string, RegistryEntry> {
+function indexActiveKeys(records: readonly KeyRecord[]): Map<string, RegistryEntry> {
   const entries = new Map<string, RegistryEntry>();
-  store.keys.forEach((record, slot) => {
-    if (record.revokedAt !== undefined) return;
-    entries.set(record.digest, {
-      digest: Buffer.from(record.digest, "hex"),
-      view: Object.freeze({ id: record.id, slot, rateLimit: record.rateLimit }),
-    });
+  records.forEach((record, slot) => {
+    if (record.revokedAt === undefined) entries.set(record.digest, entryOf(record, slot));
   });
   return entries;
 }
 
-function findActive(where: string, store: KeyStoreFile, key: string): { index: number; record: KeyRecord } {
+function entryOf(record: KeyRecord, slot: number): RegistryEntry {
+  return { digest: Buffer.from(record.digest, "hex"), view: Object.freeze({ id: record.id, slot, rateLimit: record.rateLimit }) };
+}
+
+function findActive(where: string, lookup: KeyLookup, key: string): { index: number; record: KeyRecord } {
   if (!KEY_SHAPE.test(key)) throw new KeyStoreError(`that is not a key: keys look like ${KEY_PREFIX} followed by ${KEY_BODY_LENGTH} lower-case letters and digits`, "invalid");
-  const digest = digestKey(key);
-  const index = store.keys.findIndex((record) => record.digest === digest);
-  const record = store.keys[index];
+  const index = lookup.slotOfDigest(digestKey(key)) ?? -1;
+  const record = lookup.records[index];
   if (record === undefined) throw new KeyStoreError(`no key in ${where} matches the key given (it may have been regenerated)`, "unknown-key");
   if (record.revokedAt !== undefined) throw new KeyStoreError(`key ${record.id} was revoked at ${record.revokedAt}`, "revoked");
   return { index, record };
 }
 
-function newRecordId(existing: readonly KeyRecord[]): string {
-  const taken = new Set(existing.map((record) => record.id));
+function newRecordId(lookup: KeyLookup): string {
   for (;;) {
     const id = `k_${randomBytes(4).toString("hex")}`;
-    if (!taken.has(id)) return id;
+    if (!lookup.hasId(id)) return id;
   }
 }
 
@@ -556,7 +596,7 @@ export function toKeyInfo(record: KeyRecord): KeyInfo {
   return info;
 }
 
-/** Checks the parsed file field by field so a hand edit gone wrong is named, not half-loaded. */
+/** Checks a parsed store (Redis's document, or today's earlier file format) field by field so a hand edit gone wrong is named, not half-loaded. */
 export function validateKeyStore(file: string, parsed: unknown): KeyStoreFile {
   const fail = (reason: string): never => {
     throw new KeyStoreError(`${file}: corrupt keys file: ${reason}`);
@@ -567,33 +607,41 @@ export function validateKeyStore(file: string, parsed: unknown): KeyStoreFile {
   if (!Array.isArray(keys)) return fail(`"keys" is not an array`);
   const seenIds = new Set<string>();
   const records = keys.map((raw: unknown, i): KeyRecord => {
-    const at = `keys[${i}]`;
-    if (!isObject(raw)) return fail(`${at} is not an object`);
-    const { id, digest, email, name, purpose, rateLimit, createdAt, revokedAt, regeneratedAt } = raw;
-    if (typeof id !== "string" || !ID_SHAPE.test(id)) return fail(`${at}.id is not k_ followed by 8 hex digits`);
-    if (seenIds.has(id)) return fail(`${at}.id ${id} appears twice`);
-    seenIds.add(id);
-    if (typeof digest !== "string" || !DIGEST_SHAPE.test(digest)) return fail(`${at}.digest is not a SHA-256 hex digest`);
-    if (typeof email !== "string" || email === "") return fail(`${at}.email is missing`);
-    if (name !== undefined && typeof name !== "string") return fail(`${at}.name is not a string`);
-    if (purpose !== undefined && typeof purpose !== "string") return fail(`${at}.purpose is not a string`);
-    if (typeof rateLimit !== "number" || !Number.isSafeInteger(rateLimit) || rateLimit < 1) return fail(`${at}.rateLimit is not a positive integer`);
-    if (!isTimestamp(createdAt)) return fail(`${at}.createdAt is not an ISO timestamp`);
-    if (revokedAt !== undefined && !isTimestamp(revokedAt)) return fail(`${at}.revokedAt is not an ISO timestamp`);
-    if (regeneratedAt !== undefined && !isTimestamp(regeneratedAt)) return fail(`${at}.regeneratedAt is not an ISO timestamp`);
-    return {
-      id,
-      digest,
-      email,
-      ...(name === undefined ? {} : { name }),
-      ...(purpose === undefined ? {} : { purpose }),
-      rateLimit,
-      createdAt,
-      ...(revokedAt === undefined ? {} : { revokedAt }),
-      ...(regeneratedAt === undefined ? {} : { regeneratedAt }),
-    };
+    const record = validateKeyRecord(file, `keys[${i}]`, raw);
+    if (seenIds.has(record.id)) return fail(`keys[${i}].id ${record.id} appears twice`);
+    seenIds.add(record.id);
+    return record;
   });
   return { version: 1, keys: records };
+}
+
+/** One record checked field by field; `at` names it in the message (`keys[3]`, `line 7.record`). */
+export function validateKeyRecord(file: string, at: string, raw: unknown): KeyRecord {
+  const fail = (reason: string): never => {
+    throw new KeyStoreError(`${file}: corrupt keys file: ${reason}`);
+  };
+  if (!isObject(raw)) return fail(`${at} is not an object`);
+  const { id, digest, email, name, purpose, rateLimit, createdAt, revokedAt, regeneratedAt } = raw;
+  if (typeof id !== "string" || !ID_SHAPE.test(id)) return fail(`${at}.id is not k_ followed by 8 hex digits`);
+  if (typeof digest !== "string" || !DIGEST_SHAPE.test(digest)) return fail(`${at}.digest is not a SHA-256 hex digest`);
+  if (typeof email !== "string" || email === "") return fail(`${at}.email is missing`);
+  if (name !== undefined && typeof name !== "string") return fail(`${at}.name is not a string`);
+  if (purpose !== undefined && typeof purpose !== "string") return fail(`${at}.purpose is not a string`);
+  if (typeof rateLimit !== "number" || !Number.isSafeInteger(rateLimit) || rateLimit < 1) return fail(`${at}.rateLimit is not a positive integer`);
+  if (!isTimestamp(createdAt)) return fail(`${at}.createdAt is not an ISO timestamp`);
+  if (revokedAt !== undefined && !isTimestamp(revokedAt)) return fail(`${at}.revokedAt is not an ISO timestamp`);
+  if (regeneratedAt !== undefined && !isTimestamp(regeneratedAt)) return fail(`${at}.regeneratedAt is not an ISO timestamp`);
+  return {
+    id,
+    digest,
+    email,
+    ...(name === undefined ? {} : { name }),
+    ...(purpose === undefined ? {} : { purpose }),
+    rateLimit,
+    createdAt,
+    ...(revokedAt === undefined ? {} : { revokedAt }),
+    ...(regeneratedAt === undefined ? {} : { regeneratedAt }),
+  };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

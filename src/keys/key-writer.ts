@@ -3,6 +3,7 @@
 // thread), through the supervisor (worker threads), or a shared store later. Outcomes are plain
 // data (they cross thread boundaries by structured clone); nothing here throws for a refusal.
 
+import { KeyLog } from "./key-log.js";
 import { createKey, KeyChanges, KeyStoreError, regenerateKey, revokeKey, type KeyInfo, type KeyStoreFailure } from "./key-store.js";
 
 export type KeyOperation =
@@ -22,23 +23,25 @@ export interface KeyWriter {
 
 /**
  * Runs one operation on the keys file (under its lock) and bumps `changes`, so every thread's
- * next key check re-reads the file. Synchronous: the caller is the server's only writer thread,
- * which therefore serialises concurrent requests by running them one after another.
+ * next key check reads the line it appended. Synchronous: the caller is the server's only writer
+ * thread, which therefore serialises concurrent requests by running them one after another.
+ * `log` is that thread's long-lived view of the file, so a write reads only what other writers
+ * (the keys command) appended since its last one.
  */
-export function applyKeyOperation(file: string, operation: KeyOperation, changes: KeyChanges): KeyOutcome {
+export function applyKeyOperation(file: string, operation: KeyOperation, changes: KeyChanges, log: KeyLog = new KeyLog(file)): KeyOutcome {
   try {
     const now = new Date(operation.now);
     switch (operation.kind) {
       case "register": {
-        const issued = createKey(file, { email: operation.email, name: operation.name, purpose: operation.purpose, now });
+        const issued = createKey(file, { email: operation.email, name: operation.name, purpose: operation.purpose, now }, log);
         return { kind: "issued", key: issued.key, record: issued.record };
       }
       case "regenerate": {
-        const issued = regenerateKey(file, { key: operation.key, now });
+        const issued = regenerateKey(file, { key: operation.key, now }, log);
         return { kind: "issued", key: issued.key, record: issued.record };
       }
       case "revoke":
-        return { kind: "revoked", record: revokeKey(file, { key: operation.key, now }) };
+        return { kind: "revoked", record: revokeKey(file, { key: operation.key, now }, log) };
     }
   } catch (error) {
     if (error instanceof KeyStoreError) return { kind: "refused", failure: error.failure, message: error.message };
@@ -51,7 +54,8 @@ export function applyKeyOperation(file: string, operation: KeyOperation, changes
 
 /** The single-thread shape (tests, WORKERS=1 without a supervisor): writes in this thread. */
 export function localKeyWriter(file: string, changes: KeyChanges): KeyWriter {
-  return { apply: (operation) => Promise.resolve(applyKeyOperation(file, operation, changes)) };
+  const log = new KeyLog(file);
+  return { apply: (operation) => Promise.resolve(applyKeyOperation(file, operation, changes, log)) };
 }
 
 /** Messages between a worker's writer and the supervisor that applies its operations. */

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import t from "tap";
 import { runKeysCommand } from "../../src/keys/cli.js";
-import { digestKey, KeyRegistry, listKeys } from "../../src/keys/key-store.js";
+import { digestKey, KeyRegistry, listKeys, readKeyStore } from "../../src/keys/key-store.js";
 
 const NOW = new Date("2025-03-01T12:00:00.000Z");
 
@@ -187,9 +187,9 @@ t.test("list prints names and e-mails escaped: a record cannot forge a row or cl
   const file = keysFile(t.testdir());
   await keys(file, "create", "--email", "a@b.co", "--name", "plain");
   // A record written before such characters were refused, or by hand.
-  const store = JSON.parse(readFileSync(file, "utf8"));
-  store.keys[0].name = "evil\u001b[2J\nk_fake  forged@row  -  500";
-  store.keys[0].email = "a\u202e@b.co";
+  const store = { version: 1, keys: readKeyStore(file).keys.map((record) => ({ ...record })) as Record<string, unknown>[] };
+  (store.keys[0] as Record<string, unknown>).name = "evil\u001b[2J\nk_fake  forged@row  -  500";
+  (store.keys[0] as Record<string, unknown>).email = "a\u202e@b.co";
   writeFileSync(file, JSON.stringify(store));
   const run = await keys(file, "list");
   t.equal(run.code, 0);

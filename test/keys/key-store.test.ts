@@ -47,11 +47,11 @@ t.test("the file holds the key's SHA-256 digest and never the key", async (t) =>
   const text = readFileSync(file, "utf8");
   t.notOk(text.includes(key), "key not in the file");
   t.notOk(text.includes(key.slice(3)), "key body not in the file");
-  const stored = JSON.parse(text);
-  t.same(stored, {
-    version: 1,
-    keys: [{ id: record.id, digest: digestKey(key), email: "a@b.co", name: "laptop", rateLimit: 500, createdAt: NOW.toISOString() }],
-  });
+  const stored = text.trimEnd().split("\n").map((line) => JSON.parse(line));
+  t.same(stored, [
+    { format: "courtside-keys", version: 2 },
+    { op: "create", record: { id: record.id, digest: digestKey(key), email: "a@b.co", name: "laptop", rateLimit: 500, createdAt: NOW.toISOString() } },
+  ]);
   t.match(record.id, /^k_[0-9a-f]{8}$/);
   t.notOk("digest" in record, "the returned record carries no digest");
 });
@@ -222,7 +222,8 @@ t.test("reload keeps the old keys when the file turns corrupt, and reports it", 
 t.test("a watching registry keeps its keys through a corrupt write and picks up the repair", async (t) => {
   const file = keysFile(t.testdir());
   const { key } = createKey(file, { email: "a@b.co", now: NOW });
-  const good = JSON.parse(readFileSync(file, "utf8"));
+  // Written back in the earlier single-document format, which still loads.
+  const good = { version: 1, keys: readKeyStore(file).keys.map((record) => ({ ...record })) as Record<string, unknown>[] };
   const errors: KeyStoreError[] = [];
   const registry = new KeyRegistry(file, { onError: (error) => errors.push(error) });
   t.teardown(() => registry.close());
@@ -232,7 +233,7 @@ t.test("a watching registry keeps its keys through a corrupt write and picks up 
   await eventually(() => errors.length > 0, 1500);
   t.match(errors[0]?.message, file);
   t.ok(registry.verify(key), "old key still verifies");
-  good.keys[0].revokedAt = LATER.toISOString();
+  (good.keys[0] as Record<string, unknown>).revokedAt = LATER.toISOString();
   writeFileSync(file, JSON.stringify(good));
   await eventually(() => registry.verify(key) === undefined, 1500);
   t.pass("the repaired file, with the key revoked, was picked up");
