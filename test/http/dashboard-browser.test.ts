@@ -1,38 +1,23 @@
 // The /dashboard page in Debian's headless Chromium, driven by playwright-core: register → usage →
 // regenerate → the old key is refused by the API → revoke. Records every request the page makes.
 import t from "tap";
-import { existsSync } from "node:fs";
 import { startHarness } from "./harness.js";
+import { CHROMIUM, hasChromium, openRecordedPage } from "../fixtures/browser-page.js";
 
-const CHROMIUM = "/usr/bin/chromium";
 // Starting Chromium takes seconds on a busy machine; the file's default 30 s is too tight.
 t.setTimeout(180_000);
 
-if (!existsSync(CHROMIUM)) {
+if (!hasChromium) {
   t.test("the dashboard registers, shows usage, regenerates and revokes in headless Chromium", {
     skip: `${CHROMIUM} is missing: install Debian's chromium (bash .ci/install-debian chromium:/usr/bin/chromium) to run this test`,
   }, () => {});
 } else {
-  const { chromium } = await import("playwright-core");
   t.test("the dashboard registers, shows usage, regenerates and revokes in headless Chromium", { timeout: 120_000 }, async (t) => {
     const h = await startHarness();
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
-    t.teardown(async () => {
-      await browser.close();
-      h.close();
-    });
-    const context = await browser.newContext({ viewport: { width: 1000, height: 1250 } });
-    const page = await context.newPage();
-    const requested: string[] = [];
-    const problems: string[] = [];
-    page.on("request", (request) => requested.push(request.url()));
-    page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-    page.on("console", (message) => {
-      // The API's refusals are shown on the page; the browser also logs the failed fetch itself.
-      if (message.type() === "error" && !/status of 401/.test(message.text())) problems.push(`console: ${message.text()}`);
+    // The API's refusals are shown on the page; the browser also logs the failed fetch itself.
+    const { context, page, requested, problems } = await openRecordedPage(t, { width: 1000, height: 1250 }, {
+      close: () => h.close(),
+      isExpectedConsoleError: (text) => /status of 401/.test(text),
     });
     const api = async (key: string) => (await fetch(`${h.base}/api/teams`, { headers: { "x-api-key": key } })).status;
 

@@ -3,37 +3,21 @@
 // similar players → compare the two → their team. Records every request the page makes: none may
 // leave the service's host. EXPLORE_SCREENSHOTS=dir writes the README's pictures there.
 import t from "tap";
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { generateDemoEditions } from "../../src/data/demo.js";
 import { startHarness } from "./harness.js";
+import { CHROMIUM, hasChromium, openRecordedPage } from "../fixtures/browser-page.js";
 
-const CHROMIUM = "/usr/bin/chromium";
 t.setTimeout(240_000);
 
-if (!existsSync(CHROMIUM)) {
+if (!hasChromium) {
   t.test("the explorer in headless Chromium", { skip: `${CHROMIUM} is missing: install Debian's chromium to run this test` }, () => {});
 } else {
-  const { chromium } = await import("playwright-core");
   t.test("the explorer searches, opens a player and a similar one, compares two and opens a team", { timeout: 200_000 }, async (t) => {
     const editions = generateDemoEditions({ asOf: "2026-11-20" });
     const current = editions.find((edition) => edition.status === "current")!;
     const h = await startHarness({ sources: editions });
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
-    t.teardown(async () => {
-      await browser.close();
-      h.close();
-    });
-    const context = await browser.newContext({ viewport: { width: 1200, height: 1400 } });
-    const page = await context.newPage();
-    const requested: string[] = [];
-    const problems: string[] = [];
-    page.on("request", (request) => requested.push(request.url()));
-    page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-    page.on("console", (message) => { if (message.type() === "error") problems.push(`console: ${message.text()}`); });
+    const { page, requested, problems } = await openRecordedPage(t, { width: 1200, height: 1400 }, { close: () => h.close() });
 
     await page.goto(`${h.base}/explore`);
     t.equal(await page.title(), "Courtside explorer");
