@@ -11,6 +11,7 @@ import { createDispatcher } from "./http/app.js";
 import type { Dispatcher } from "./http/dispatch.js";
 import { startServer, type HttpServer } from "./http/server.js";
 import { ADDRESS_SLOTS, KEY_SLOTS, REGISTRATION_SLOTS, TokenBuckets, type SharedKeyBuckets } from "./http/token-buckets.js";
+import { LiveConnectionCounts } from "./http/live-connections.js";
 import type { RedisLink } from "./redis/link.js";
 import { UsageRings, type UsageSource } from "./http/usage-rings.js";
 import { RequestStats, type StatsSnapshot } from "./ops/request-stats.js";
@@ -61,9 +62,9 @@ export interface ServiceOptions {
    * in this thread.
    */
   editions?: EditionSet;
-  /** Live connections per key slot: a row of KEY_SLOTS Int32 counters per worker, shared; a single-thread service allocates its own one row. */
+  /** The buffer of the workers' LiveConnectionCounts (config.workers of them); a single-thread service makes its own for one. */
   liveConnections?: SharedArrayBuffer;
-  /** This worker's row in liveConnections (its index). */
+  /** This worker's counters in liveConnections (its index). */
   liveRow?: number;
 }
 
@@ -151,7 +152,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
         editions: () => editions,
         connectionsPerKey: config.liveConnectionsPerKey,
         maxBufferedBytes: config.liveMaxBufferedBytes,
-        connectionCounts: new Int32Array(options.liveConnections ?? new SharedArrayBuffer(KEY_SLOTS * Int32Array.BYTES_PER_ELEMENT)),
+        connectionCounts: new LiveConnectionCounts(options.liveConnections === undefined ? 1 : config.workers, options.liveConnections),
         row: options.liveRow ?? 0,
       },
       ipv6Prefix: config.ipv6Prefix,

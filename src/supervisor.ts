@@ -9,6 +9,7 @@
 import { Worker } from "node:worker_threads";
 import { ConfigError, type Config } from "./config.js";
 import { ADDRESS_SLOTS, KEY_SLOTS, REGISTRATION_SLOTS, TokenBuckets } from "./http/token-buckets.js";
+import { LiveConnectionCounts } from "./http/live-connections.js";
 import { UsageRings } from "./http/usage-rings.js";
 import { KeyLog } from "./keys/key-log.js";
 import { KeyChanges } from "./keys/key-store.js";
@@ -31,7 +32,7 @@ export class Supervisor {
   /** The one writer thread's view of the keys file, kept between writes so each reads only what others appended. */
   private keyLogOf: KeyLog | undefined;
   /** Open /api/live connections per key slot, a row per worker, summed for the per-key cap (see http/live.ts). */
-  private readonly liveConnections: SharedArrayBuffer;
+  private readonly liveConnections: LiveConnectionCounts;
   private isStopping = false;
   private restartCount = 0;
   private nextStatsId = 0;
@@ -50,7 +51,7 @@ export class Supervisor {
     private readonly script: URL | string,
     private readonly options: { shareEditions?: boolean; reloadIntervalMs?: number } = {},
   ) {
-    this.liveConnections = new SharedArrayBuffer(config.workers * KEY_SLOTS * Int32Array.BYTES_PER_ELEMENT);
+    this.liveConnections = new LiveConnectionCounts(config.workers);
   }
 
   /**
@@ -94,7 +95,7 @@ export class Supervisor {
 
   private spawn(index: number, isBoot: boolean): Promise<void> {
     const data: WorkerData = {
-      config: this.config, buckets: this.buckets.buffer, registrations: this.registrations.buffer, owners: this.owners.buffer, usage: this.usage, keyChanges: this.keyChanges.buffer, liveConnections: this.liveConnections, index,
+      config: this.config, buckets: this.buckets.buffer, registrations: this.registrations.buffer, owners: this.owners.buffer, usage: this.usage, keyChanges: this.keyChanges.buffer, liveConnections: this.liveConnections.buffer, index,
       ...(this.editions ? { snapshots: sharedSnapshotsOf(this.editions) } : this.options.shareEditions === true ? { awaitEditions: true } : {}),
     };
     const worker = new Worker(this.script, { workerData: data, eval: typeof this.script === "string" });
@@ -126,7 +127,7 @@ export class Supervisor {
         }
         this.restartCount += 1;
         // Its sockets died with it: its connections no longer count against any key's cap.
-        new Int32Array(this.liveConnections, index * KEY_SLOTS * Int32Array.BYTES_PER_ELEMENT, KEY_SLOTS).fill(0);
+        this.liveConnections.clearWorker(index);
         this.logger.error({ worker: index, code }, `worker ${index} died (exit ${code}); restarting it`);
         this.spawn(index, false).catch((error: unknown) => this.logger.error({ worker: index, err: error }, "restart failed"));
       });

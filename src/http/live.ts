@@ -12,7 +12,7 @@ import { ERAS } from "../model/eras.js";
 import { sinceSequence, type ChangeLog, type LoggedEvent } from "../store/change-log.js";
 import type { EditionSet } from "../store/editions.js";
 import { ApiError } from "../query/api-error.js";
-import { KEY_SLOTS } from "./token-buckets.js";
+import type { LiveConnectionCounts } from "./live-connections.js";
 import type { Admission, Dispatcher, IncomingRequest, Outgoing } from "./dispatch.js";
 import { TOPIC_VALUE_MAX_LENGTH } from "./routes/changes.js";
 
@@ -34,11 +34,11 @@ export interface LiveOptions {
   /** A socket whose unsent bytes pass this is closed with 1013. */
   maxBufferedBytes: number;
   /**
-   * Live connections per key slot, one row of KEY_SLOTS counters per worker (an Int32Array over a
-   * SharedArrayBuffer every worker views): this worker adds to its own row and the cap sums every
-   * row, so a worker that dies takes its count with it (the supervisor zeroes its row).
+   * Live connections per key record and worker, in shared memory every worker views: this worker
+   * adds to its own counters and the cap sums every worker's, so a worker that dies takes its count
+   * with it (the supervisor clears its counters).
    */
-  connectionCounts: Int32Array;
+  connectionCounts: LiveConnectionCounts;
   /** This worker's row. */
   row: number;
 }
@@ -74,14 +74,7 @@ export function attachLive(
   const everything = new Set<Socket>();
   const byTopic = new Map<string, Set<Socket>>();
   const counts = options.connectionCounts;
-  const rows = counts.length / KEY_SLOTS;
-  const base = options.row * KEY_SLOTS;
-  /** Connections of a key slot across every worker. */
-  const heldBy = (slot: number) => {
-    let total = 0;
-    for (let row = 0; row < rows; row++) total += Atomics.load(counts, row * KEY_SLOTS + slot);
-    return total;
-  };
+  const worker = options.row;
 
   const send = (ws: Socket, json: string): boolean => {
     const data = ws.getUserData();
@@ -172,10 +165,8 @@ export function attachLive(
       const protocol = req.getHeader("sec-websocket-protocol");
       const extensions = req.getHeader("sec-websocket-extensions");
       const reserve = (admission: Admission) => {
-        const slot = (admission.key?.slot ?? 0) % KEY_SLOTS;
-        Atomics.add(counts, base + slot, 1);
-        if (heldBy(slot) > options.connectionsPerKey) {
-          Atomics.sub(counts, base + slot, 1);
+        const slot = admission.key?.slot ?? 0;
+        if (!counts.reserve(slot, worker, options.connectionsPerKey)) {
           throw new ApiError("TOO_MANY_CONNECTIONS", { limit: options.connectionsPerKey }, `This key holds ${options.connectionsPerKey} live connections already (the most allowed); close one first`);
         }
         return slot;
@@ -194,7 +185,7 @@ export function attachLive(
       res.onAborted(() => { isAborted = true; });
       void decided.then((decision) => {
         if (isAborted) {
-          if (decision.kind === "admitted") Atomics.sub(counts, base + decision.value, 1);
+          if (decision.kind === "admitted") counts.release(decision.value, worker);
           return;
         }
         res.cork(() => finish(decision));
@@ -214,7 +205,7 @@ export function attachLive(
       data.isClosed = true;
       sockets.delete(ws);
       unsubscribe(ws);
-      Atomics.sub(counts, base + data.keySlot, 1);
+      counts.release(data.keySlot, worker);
     },
   });
 
