@@ -2,11 +2,10 @@
 // from another host) where people register for a key, see its usage, regenerate and revoke it.
 // The key lives only in the script's memory: never in a URL, a cookie, storage or a log.
 
-import { ApiError } from "../../query/api-error.js";
 import { compileParams } from "../../query/params.js";
-import { hashBytes } from "../../store/hash.js";
-import { weakEtag, type Reply } from "../reply.js";
+import type { Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
+import { pageAsset, staticReply } from "../static-reply.js";
 
 export const DASHBOARD_PATH = "/dashboard";
 export const DASHBOARD_ASSET_PATH = "/dashboard/assets/:file";
@@ -276,19 +275,14 @@ const PAGE_POLICY = [
   "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
 ].join("; ");
 
-function staticReply(text: string, contentType: string, headers: readonly (readonly [string, string])[] = []): Reply {
-  const body = Buffer.from(text);
-  return { status: 200, body, etag: weakEtag(hashBytes(body), body.length), contentType, headers: [["X-Content-Type-Options", "nosniff"], ...headers] };
-}
-
 export function dashboardRoutes(): RouteDefinition[] {
-  const page = staticReply(PAGE, "text/html; charset=utf-8", [
+  const page = staticReply(Buffer.from(PAGE), "text/html; charset=utf-8", [
     ["Content-Security-Policy", PAGE_POLICY],
     ["Referrer-Policy", "no-referrer"],
   ]);
   const assets = new Map<string, Reply>([
-    ["dashboard.js", staticReply(SCRIPT, "text/javascript; charset=utf-8")],
-    ["dashboard.css", staticReply(STYLE, "text/css; charset=utf-8")],
+    ["dashboard.js", staticReply(Buffer.from(SCRIPT), "text/javascript; charset=utf-8")],
+    ["dashboard.css", staticReply(Buffer.from(STYLE), "text/css; charset=utf-8")],
   ]);
   const noParams = compileParams({});
   return [
@@ -302,10 +296,7 @@ export function dashboardRoutes(): RouteDefinition[] {
       response: { kind: "body", description: "A file of the dashboard page", content: { "text/css": { type: "string" }, "text/javascript": { type: "string" } } },
       errors: ["NOT_FOUND"],
       handle: (context) => {
-        const file = context.pathParams.file ?? "";
-        const asset = assets.get(file);
-        if (!asset) throw new ApiError("NOT_FOUND", { path: context.path }, `No asset ${file}; the page uses ${[...assets.keys()].join(", ")}`);
-        return asset;
+        return pageAsset(assets, context.pathParams.file ?? "", context.path);
       },
     },
   ];

@@ -5,13 +5,12 @@
 // Nothing here names another host: the page loads only from this service, and its CSP says so.
 
 import { checkPackageFile, packageVersion, readPackageFile } from "../../assets.js";
-import { ApiError } from "../../query/api-error.js";
 import { compileParams } from "../../query/params.js";
-import { hashBytes } from "../../store/hash.js";
 import { renderLlmsFullTxt, renderLlmsTxt } from "../llms-txt.js";
 import { buildOpenApi, DOCS_ASSET_PATH, DOCS_PATH, LLMS_FULL_PATH, LLMS_PATH, OPENAPI_PATH } from "../openapi.js";
-import { jsonReply, weakEtag, type Reply } from "../reply.js";
+import { jsonReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
+import { pageAsset, staticReply } from "../static-reply.js";
 
 const noParams = compileParams({});
 const TEXT_TYPE = "text/plain; charset=utf-8";
@@ -67,16 +66,6 @@ const PAGE_POLICY = [
   "default-src 'none'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data:",
   "font-src 'self' data:", "connect-src 'self'", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
 ].join("; ");
-
-function staticReply(body: Buffer, contentType: string, headers: readonly (readonly [string, string])[] = []): Reply {
-  return {
-    status: 200,
-    body,
-    etag: weakEtag(hashBytes(body), body.length),
-    contentType,
-    headers: [["X-Content-Type-Options", "nosniff"], ...headers],
-  };
-}
 
 /** Finding or reading Swagger UI's files, a failure worded as the API reference's. */
 function forReference<T>(work: () => T): T {
@@ -151,11 +140,8 @@ export function docsRoutes(routes: () => readonly RouteDefinition[]): RouteDefin
       },
       errors: ["NOT_FOUND"],
       handle: (context) => {
-        const file = context.pathParams.file ?? "";
         assets ??= readBundle();
-        const asset = assets.get(file);
-        if (!asset) throw new ApiError("NOT_FOUND", { path: context.path }, `No asset ${file}; the page uses ${[...assets.keys()].join(", ")}`);
-        return asset;
+        return pageAsset(assets, context.pathParams.file ?? "", context.path);
       },
     },
   ];

@@ -5,11 +5,10 @@
 // memory, as on /dashboard.
 
 import { readBuiltFile } from "../../assets.js";
-import { ApiError } from "../../query/api-error.js";
 import { compileParams } from "../../query/params.js";
-import { hashBytes } from "../../store/hash.js";
-import { weakEtag, type Reply } from "../reply.js";
+import type { Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
+import { pageAsset, staticReply } from "../static-reply.js";
 
 export const EXPLORE_PATH = "/explore";
 export const EXPLORE_ASSET_PATH = "/explore/assets/:file";
@@ -213,10 +212,6 @@ const PAGE_POLICY = [
   "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
 ].join("; ");
 
-function staticReply(body: Buffer, contentType: string, headers: readonly (readonly [string, string])[] = []): Reply {
-  return { status: 200, body, etag: weakEtag(hashBytes(body), body.length), contentType, headers: [["X-Content-Type-Options", "nosniff"], ...headers] };
-}
-
 export function exploreRoutes(): RouteDefinition[] {
   const page = staticReply(Buffer.from(PAGE), "text/html; charset=utf-8", [["Content-Security-Policy", PAGE_POLICY], ["Referrer-Policy", "no-referrer"]]);
   const style = staticReply(Buffer.from(STYLE), "text/css; charset=utf-8");
@@ -238,10 +233,7 @@ export function exploreRoutes(): RouteDefinition[] {
       response: { kind: "body", description: "A file of the explorer page", content: { "text/css": { type: "string" }, "text/javascript": { type: "string" } } },
       errors: ["NOT_FOUND"],
       handle: (context) => {
-        const file = context.pathParams.file ?? "";
-        const asset = assets.get(file);
-        if (!asset) throw new ApiError("NOT_FOUND", { path: context.path }, `No asset ${file}; the page uses ${[...assets.keys()].join(", ")}`);
-        return asset();
+        return pageAsset(assets, context.pathParams.file ?? "", context.path)();
       },
     },
   ];
