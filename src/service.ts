@@ -73,7 +73,7 @@ const NOT_WATCHING: ReloadWatcher = { check: () => [], close: () => undefined };
 export async function startService(config: Config, options: ServiceOptions = {}): Promise<Service> {
   const logger = options.logger;
   let editions = options.editions ?? loadEditionSet(config.dataDir);
-  // Built on first use (a request, a subscription or a swap), not at boot.
+  // Built on first use (GET /api/changes, a live subscription or a swap), not at boot nor by other routes.
   let changes: ChangeLog | undefined;
   const changeLog = () => (changes ??= ChangeLog.of(editions));
   let server: HttpServer | undefined;

@@ -17,8 +17,11 @@ export interface RequestContext {
   /** CONTRACT §9: what was read leniently; the dispatcher adds them to the answer's `meta.warnings`. */
   warnings: ParamWarning[];
   editions: EditionSet;
-  /** The current edition's change events (store/change-log.ts); undefined where the service keeps none. */
-  changes: ChangeLog | undefined;
+  /**
+   * The current edition's change events (store/change-log.ts); undefined where the service keeps
+   * none. A function: the log is built on its first use, so only the routes that read it pay for it.
+   */
+  changes: () => ChangeLog | undefined;
   requestId: string;
   body: Buffer | undefined;
   contentType: string;

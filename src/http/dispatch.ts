@@ -125,6 +125,8 @@ export class Dispatcher {
   private answeredFor: EditionSet | undefined;
   private readonly requestPrefix = randomBytes(3).toString("hex");
   private requestCount = 0;
+  /** What handlers call for the change log: built on its first use, never by routes that do not read it. */
+  private readonly changes = (): ChangeLog | undefined => this.options.changes?.();
 
   constructor(private readonly options: DispatchOptions) {
     this.cache = options.responseCacheBytes > 0
@@ -236,7 +238,7 @@ export class Dispatcher {
       const values = validateParams(route.params, query, warnings);
       const editions = this.options.editions();
       const handled = route.handle({
-        method: request.method, path: request.url, pathParams, query, values, warnings, editions, changes: this.options.changes?.(), requestId,
+        method: request.method, path: request.url, pathParams, query, values, warnings, editions, changes: this.changes, requestId,
         body: request.body, contentType: request.contentType, now, caller: limit,
         cached: (key, build) => this.cached(key, build),
       });

@@ -32,7 +32,7 @@ const changesParams = compileParams({
 });
 
 function changes(context: RequestContext): Reply {
-  const log = context.changes;
+  const log = context.changes();
   const raw = context.values.since as string | undefined;
   const since = raw === undefined ? 0 : sinceSequence(raw);
   if (since === undefined || !Number.isSafeInteger(since)) throw invalidParameter("since", raw, "must be a sequence number or an ISO date (YYYY-MM-DD) or date-time");
