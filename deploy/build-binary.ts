@@ -47,7 +47,7 @@ async function main(): Promise<void> {
     // isSea() (assets, uWS) or compares it with a real path (the keys script's entry check),
     // so a URL that names no file keeps both false.
     define: { "import.meta.url": JSON.stringify("file:///courtside-binary/courtside.js") },
-    plugins: [{
+    plugins: [...SERVER_BUNDLE_BASE.plugins, {
       // msgpackr's optional native string decoder: not embedded (msgpackr decodes in JavaScript
       // without it), and refused here rather than looked for on disk, which SEA's require warns about.
       name: "without-msgpackr-extract",
