@@ -4,7 +4,7 @@
 // attribute profiles to one row (one scan of the rows in scope, column by column) and every
 // team's group means. Routes ask here; they never read the attribute bytes themselves.
 
-import { ATTRIBUTE_KEYS, GROUP_OF_ATTRIBUTE, GROUP_SCORE_KEYS } from "../model/attributes.js";
+import { GROUP_OF_ATTRIBUTE, GROUP_SCORE_KEYS } from "../model/attributes.js";
 import { ABSENT_RATING } from "../data/snapshot.js";
 import type { Edition } from "./edition.js";
 
@@ -86,11 +86,9 @@ function tables(edition: Edition): ProfileTables {
   return built;
 }
 
-/** The edition's attribute keys in column order. */
+/** The edition's attribute keys in column order (its catalogue's). */
 export function attributeKeysOf(edition: Edition): readonly string[] {
-  // Every edition holds the registry's columns today; an edition with its own catalogue answers its own here.
-  void edition;
-  return ATTRIBUTE_KEYS;
+  return edition.catalogue.attributeKeys;
 }
 
 /** The row's value of attribute `column`, or undefined where the player lacks it. */
