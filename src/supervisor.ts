@@ -14,8 +14,8 @@ import { UsageRings } from "./http/usage-rings.js";
 import { KeyLog } from "./keys/key-log.js";
 import { KeyChanges } from "./keys/key-store.js";
 import { applyKeyOperation } from "./keys/key-writer.js";
-import { loadEditionSet, sharedSnapshotsOf, type EditionSet } from "./store/editions.js";
-import { watchDataDir, type ReloadWatcher } from "./store/reload.js";
+import { loadSnapshotSet, sharedSnapshotsOf, type SnapshotSet } from "./store/editions.js";
+import { watchSnapshotDir, type ReloadWatcher } from "./store/reload.js";
 import type { Logger } from "./ops/log.js";
 import type { StatsSnapshot } from "./ops/request-stats.js";
 import type { FromWorker, ToWorker, WorkerData } from "./worker.js";
@@ -36,7 +36,8 @@ export class Supervisor {
   private isStopping = false;
   private restartCount = 0;
   private nextStatsId = 0;
-  private editions: EditionSet | undefined;
+  /** The snapshots handed to the workers: checked and decoded here, never built into Editions (only workers serve). */
+  private editions: SnapshotSet | undefined;
   private reload: ReloadWatcher | undefined;
 
   /**
@@ -69,17 +70,17 @@ export class Supervisor {
         for (const worker of this.workers.values()) void worker.terminate();
         return Promise.reject(error instanceof ConfigError ? error : new ConfigError((error as Error).message));
       }
-      const snapshots = sharedSnapshotsOf(this.editions as EditionSet);
+      const snapshots = sharedSnapshotsOf(this.editions as SnapshotSet);
       for (const worker of this.workers.values()) worker.postMessage({ type: "editions", snapshots } satisfies ToWorker);
     }
     return booting.then(() => undefined);
   }
 
   private shareEditions(): void {
-    this.editions = loadEditionSet(this.config.dataDir);
-    this.reload = watchDataDir(
+    this.editions = loadSnapshotSet(this.config.dataDir);
+    this.reload = watchSnapshotDir(
       this.config.dataDir,
-      () => this.editions as EditionSet,
+      () => this.editions as SnapshotSet,
       (next) => {
         this.editions = next;
         const snapshots = sharedSnapshotsOf(next);

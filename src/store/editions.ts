@@ -1,10 +1,11 @@
 // Every edition loaded from the data directory, the current one, and what spans editions
 // (each roster entry's overall in every edition, for ratingHistory). Immutable: a reload builds
-// a new EditionSet and swaps the reference.
+// a new EditionSet and swaps the reference. The supervisor, which serves nothing, keeps a
+// SnapshotSet instead: the same files, checked and ordered alike, without the per-edition indexes.
 
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { SnapshotError, type SnapshotPayload } from "../data/snapshot.js";
+import { readSnapshot, SnapshotError, type SnapshotPayload } from "../data/snapshot.js";
 import { Edition, loadEdition } from "./edition.js";
 
 export interface EditionRating {
@@ -13,23 +14,42 @@ export interface EditionRating {
   delta?: number;
 }
 
-export class EditionSet {
-  readonly byKey: ReadonlyMap<string, Edition>;
-  /** Current first, then archived newest first. */
-  readonly ordered: readonly Edition[];
-  readonly current: Edition;
-  /** Newest edition first: the order of a rating history. */
-  private readonly newestFirst: readonly Edition[];
+/** What a set orders and looks up: an Edition, or a LoadedSnapshot where nothing is served. */
+export interface SetMember {
+  readonly key: string;
+  readonly isCurrent: boolean;
+  readonly checksum: string;
+}
 
-  constructor(editions: readonly Edition[]) {
+/** The editions of a data directory: exactly one current (else SnapshotError), first; then the archives, newest first. */
+export class KeyedSet<T extends SetMember> {
+  readonly byKey: ReadonlyMap<string, T>;
+  /** Current first, then archived newest first. */
+  readonly ordered: readonly T[];
+  readonly current: T;
+
+  constructor(editions: readonly T[]) {
     const currents = editions.filter((edition) => edition.isCurrent);
     if (currents.length !== 1) {
       throw new SnapshotError("data directory", `needs exactly one current edition, found ${currents.length} (${currents.map((e) => e.key).join(", ") || "none"})`);
     }
-    this.current = currents[0] as Edition;
+    this.current = currents[0] as T;
     const archived = editions.filter((edition) => !edition.isCurrent).sort((a, b) => (a.key < b.key ? 1 : -1));
     this.ordered = [this.current, ...archived];
     this.byKey = new Map(this.ordered.map((edition) => [edition.key, edition]));
+  }
+
+  keys(): string[] {
+    return this.ordered.map((edition) => edition.key);
+  }
+}
+
+export class EditionSet extends KeyedSet<Edition> {
+  /** Newest edition first: the order of a rating history. */
+  private readonly newestFirst: readonly Edition[];
+
+  constructor(editions: readonly Edition[]) {
+    super(editions);
     this.newestFirst = [...this.ordered].sort((a, b) => (a.key < b.key ? 1 : -1));
   }
 
@@ -47,10 +67,6 @@ export class EditionSet {
     });
     return list;
   }
-
-  keys(): string[] {
-    return this.ordered.map((edition) => edition.key);
-  }
 }
 
 export function snapshotFiles(dir: string): string[] {
@@ -60,11 +76,16 @@ export function snapshotFiles(dir: string): string[] {
     .map((name) => join(dir, name));
 }
 
-/** Loads every snapshot in `dir`; any refused file stops the boot with its name and reason. */
-export function loadEditionSet(dir: string): EditionSet {
+/** The snapshot files of `dir`, at least one (else SnapshotError). */
+function bootFiles(dir: string): string[] {
   const files = snapshotFiles(dir);
   if (files.length === 0) throw new SnapshotError(dir, "holds no snapshots (run npm run build-index)");
-  return new EditionSet(files.map((file) => loadEdition(file)));
+  return files;
+}
+
+/** Loads every snapshot in `dir`; any refused file stops the boot with its name and reason. */
+export function loadEditionSet(dir: string): EditionSet {
+  return new EditionSet(bootFiles(dir).map((file) => loadEdition(file)));
 }
 
 /**
@@ -79,8 +100,37 @@ export interface SharedSnapshot {
   bytes: Uint8Array;
 }
 
-/** What a worker is handed: every edition of a set, as the supervisor loaded it once. */
-export function sharedSnapshotsOf(set: EditionSet): SharedSnapshot[] {
+/**
+ * A snapshot file read and checked (readSnapshot) by a thread that only hands it on: none of an
+ * Edition's indexes (names, slugs, teams, weekly series) are built, so the supervisor's heap holds
+ * only the decoded payload, and each worker builds its Edition once.
+ */
+export class LoadedSnapshot implements SetMember, SharedSnapshot {
+  constructor(readonly payload: SnapshotPayload, readonly checksum: string, readonly bytes: Uint8Array) {}
+
+  get key(): string {
+    return this.payload.meta.gameVersion;
+  }
+
+  get isCurrent(): boolean {
+    return this.payload.meta.status === "current";
+  }
+}
+
+export type SnapshotSet = KeyedSet<LoadedSnapshot>;
+
+export function loadSnapshot(file: string): LoadedSnapshot {
+  const { payload, checksum, bytes } = readSnapshot(file);
+  return new LoadedSnapshot(payload, checksum, bytes);
+}
+
+/** loadEditionSet for the supervisor: the same checks and refusals, no Edition built. */
+export function loadSnapshotSet(dir: string): SnapshotSet {
+  return new KeyedSet(bootFiles(dir).map((file) => loadSnapshot(file)));
+}
+
+/** What a worker is handed: every snapshot of a set, as the supervisor loaded it once. */
+export function sharedSnapshotsOf(set: KeyedSet<LoadedSnapshot | Edition>): SharedSnapshot[] {
   return set.ordered.map((edition) => {
     if (edition.bytes === undefined) throw new Error(`edition ${edition.key} was not loaded from a file`);
     return { payload: edition.payload, checksum: edition.checksum, bytes: edition.bytes };

@@ -10,7 +10,7 @@ import { statSync } from "node:fs";
 import { basename } from "node:path";
 import { SnapshotError } from "../data/snapshot.js";
 import { loadEdition, type Edition } from "./edition.js";
-import { EditionSet, snapshotFiles } from "./editions.js";
+import { EditionSet, KeyedSet, loadSnapshot, snapshotFiles, type LoadedSnapshot, type SetMember, type SnapshotSet } from "./editions.js";
 
 export type ReloadEvent =
   | { kind: "loaded"; file: string; gameVersion: string; checksum: string }
@@ -31,6 +31,16 @@ function identity(file: string): string | undefined {
   }
 }
 
+/** How a watched set is made: what one file loads into, and the set of them. */
+interface SetKind<T extends SetMember, S extends KeyedSet<T>> {
+  load(file: string): T;
+  setOf(members: T[]): S;
+}
+
+const EDITIONS: SetKind<Edition, EditionSet> = { load: loadEdition, setOf: (editions) => new EditionSet(editions) };
+const SNAPSHOTS: SetKind<LoadedSnapshot, SnapshotSet> = { load: loadSnapshot, setOf: (snapshots) => new KeyedSet(snapshots) };
+
+/** Watches `dir` for a thread that serves the editions (swaps in a new EditionSet). */
 export function watchDataDir(
   dir: string,
   current: () => EditionSet,
@@ -38,10 +48,32 @@ export function watchDataDir(
   onEvent: (event: ReloadEvent) => void,
   intervalMs = 500,
 ): ReloadWatcher {
+  return watchSet(EDITIONS, dir, current, swap, onEvent, intervalMs);
+}
+
+/** Watches `dir` for the supervisor, which hands snapshots on (swaps in a new SnapshotSet, builds no Edition). */
+export function watchSnapshotDir(
+  dir: string,
+  current: () => SnapshotSet,
+  swap: (next: SnapshotSet) => void,
+  onEvent: (event: ReloadEvent) => void,
+  intervalMs = 500,
+): ReloadWatcher {
+  return watchSet(SNAPSHOTS, dir, current, swap, onEvent, intervalMs);
+}
+
+function watchSet<T extends SetMember, S extends KeyedSet<T>>(
+  kind: SetKind<T, S>,
+  dir: string,
+  current: () => S,
+  swap: (next: S) => void,
+  onEvent: (event: ReloadEvent) => void,
+  intervalMs: number,
+): ReloadWatcher {
   const seen = new Map<string, string>();
   for (const file of snapshotFiles(dir)) seen.set(file, identity(file) ?? "");
   /** Editions read and checked, not swapped in yet, by file (beyond one check only while the set is not whole). */
-  const waiting = new Map<string, { edition: Edition; file: string }>();
+  const waiting = new Map<string, { edition: T; file: string }>();
   const check = (): ReloadEvent[] => {
     const events: ReloadEvent[] = [];
     let files: string[];
@@ -58,7 +90,7 @@ export function watchDataDir(
       // Whatever was read of this file before is stale now, whether or not the new content loads.
       waiting.delete(file);
       try {
-        const edition = loadEdition(file);
+        const edition = kind.load(file);
         const serving = current().byKey.get(edition.key);
         if (serving && serving.checksum === edition.checksum) continue;
         if (serving && !serving.isCurrent) {
@@ -74,7 +106,7 @@ export function watchDataDir(
       const byKey = new Map(current().byKey);
       for (const { edition } of waiting.values()) byKey.set(edition.key, edition);
       try {
-        swap(new EditionSet([...byKey.values()]));
+        swap(kind.setOf([...byKey.values()]));
         for (const { edition, file } of waiting.values()) events.push({ kind: "loaded", file, gameVersion: edition.key, checksum: edition.checksum });
         waiting.clear();
       } catch (error) {
