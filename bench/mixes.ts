@@ -132,7 +132,7 @@ export function buildMixes(edition: Edition, seed = 5): Mix[] {
 
   // (i) The profile routes (issue 24): players like one player (an era or a position scope, a
   // limit), two to four players side by side, one team's profile. Without the response cache each
-  // `similar` scans its scope's rows once per attribute, each profile ranks its team's groups.
+  // `similar` searches its scope in the profile index, each profile ranks its team's groups.
   const profiles = new Set<string>();
   const currentRows = everyRow.filter((row) => current.columns.era[row] === 0);
   for (let attempt = 0; profiles.size < 1000 && attempt < 20_000; attempt++) {
