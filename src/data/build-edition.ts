@@ -4,6 +4,7 @@
 
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { Catalogue } from "../model/catalogue.js";
 import type { EditionSource, KnownEdition, WeeklySnapshot } from "../model/player.js";
 import { findString } from "../store/string-table.js";
 import { buildSnapshotPayload, historyToWeeks } from "./build-snapshot.js";
@@ -50,7 +51,7 @@ export function planEdition(dir: string, given: EditionSource, asOf: string): Ed
     };
   }
   const history = source.status === "current" && source.history.length === 0
-    ? carryHistoryForward(existing?.meta.status === "current" ? historyToWeeks(existing.history) : [], source, asOf)
+    ? carryHistoryForward(existing?.meta.status === "current" ? historyToWeeks(existing.history, new Catalogue(existing.catalogue)) : [], source, asOf)
     : source.status === "current" ? source.history : [];
   return { kind: "write", file, payload: buildSnapshotPayload({ ...source, history }) };
 }

@@ -3,10 +3,10 @@
 // Everything expensive happens here; loading is making views (src/data/snapshot.ts).
 
 import { createHash } from "node:crypto";
-import { ATTRIBUTE_COUNT, ATTRIBUTE_KEYS } from "../model/attributes.js";
 import {
-  BADGES, BADGE_COUNT, BADGE_INDEX_BY_SLUG, BADGE_TIERS, COUNT_KEY_OF_TIER, LEGACY_BADGE_CATEGORIES, TIER_CODE, TIER_COUNT_KEYS, type BadgeTier,
+  BADGE_INDEX_BY_SLUG, BADGE_TIERS, COUNT_KEY_OF_TIER, LEGACY_BADGE_CATEGORIES, TIER_CODE, TIER_COUNT_KEYS, type BadgeTier,
 } from "../model/badges.js";
+import { catalogueOf, type Catalogue, type CatalogueSource } from "../model/catalogue.js";
 import { compareText, topBadges } from "../model/badge-summary.js";
 import { ERA_CODE } from "../model/eras.js";
 import { POSITION_BIT } from "../model/positions.js";
@@ -27,11 +27,12 @@ import {
 export function buildSnapshotPayload(source: EditionSource): SnapshotPayload {
   const isArchived = source.status === "archived";
   const players = source.players.map((player) => normaliseForEdition(player, isArchived)).sort(compareRows);
-  const history = source.history.length > 0 ? buildHistory(source.history, players) : null;
+  const catalogue = catalogueOf(catalogueSources(players, source.history));
+  const history = source.history.length > 0 ? buildHistory(source.history, players, catalogue) : null;
   const teams = buildTeams(players);
   const folded = players.map((player) => foldNameOf(player.name));
-  const columns = buildColumns(players, teams, isArchived, folded);
-  const sortOrders = buildSortOrders(columns);
+  const columns = buildColumns(players, teams, isArchived, folded, catalogue);
+  const sortOrders = buildSortOrders(columns, catalogue.attributeCount);
   const teamTypeCounts = { curr: 0, class: 0, allt: 0 };
   for (const player of players) teamTypeCounts[player.teamType] += 1;
   return {
@@ -44,6 +45,7 @@ export function buildSnapshotPayload(source: EditionSource): SnapshotPayload {
       teamTypeCounts,
       contentHash: contentHashOf(players),
     },
+    catalogue: catalogue.stored(),
     teams,
     columns,
     sortOrders,
@@ -58,9 +60,15 @@ export function buildSnapshotPayload(source: EditionSource): SnapshotPayload {
       archetype: new DictionaryColumn(players.length, (row) => players[row]?.archetype).stored(),
       college: new DictionaryColumn(players.length, (row) => players[row]?.college).stored(),
     },
-    badgeHolders: columns.badgeTiers === null ? null : buildBadgeHolders({ badgeTiers: columns.badgeTiers, overall: columns.overall }, sortOrders.name),
+    badgeHolders: columns.badgeTiers === null ? null : buildBadgeHolders({ badgeTiers: columns.badgeTiers, overall: columns.overall, badgeCount: catalogue.badgeCount }, sortOrders.name),
     history,
   };
+}
+
+/** Every row's and every week's attributes and badge list: what the edition's catalogue is taken from. */
+function* catalogueSources(players: readonly PlayerRecord[], weeks: readonly WeeklySnapshot[]): Generator<CatalogueSource> {
+  for (const player of players) yield { attributes: player.attributes, ...(player.badges.list ? { badgeList: player.badges.list } : {}) };
+  for (const week of weeks) for (const player of week.players) yield player;
 }
 
 /**
@@ -165,17 +173,18 @@ function buildTeams(players: readonly PlayerRecord[]): TeamEntry[] {
   return [...byKey.values()];
 }
 
-function buildColumns(players: readonly PlayerRecord[], teams: readonly TeamEntry[], isArchived: boolean, folded: readonly string[]): SnapshotColumns {
+function buildColumns(players: readonly PlayerRecord[], teams: readonly TeamEntry[], isArchived: boolean, folded: readonly string[], catalogue: Catalogue): SnapshotColumns {
   const n = players.length;
+  const { attributeCount, attributeKeys, badgeCount } = catalogue;
   const teamCode = new Map(teams.map((team, code) => [`${team.teamType}\u0000${team.teamName}`, code]));
   const columns: SnapshotColumns = {
     overall: new Uint8Array(n),
     era: new Uint8Array(n),
     positions: new Uint8Array(n),
     team: teams.length <= 0xffff ? new Uint16Array(n) : new Uint32Array(n),
-    attributes: new Uint8Array(n * ATTRIBUTE_COUNT).fill(ABSENT_RATING),
+    attributes: new Uint8Array(n * attributeCount).fill(ABSENT_RATING),
     attributeColumns: new Uint8Array(0),
-    badgeTiers: isArchived ? null : new Uint8Array(n * BADGE_COUNT),
+    badgeTiers: isArchived ? null : new Uint8Array(n * badgeCount),
     badgeColumns: null,
     tierMask: new Uint8Array(n),
     nameRank: new Uint32Array(n),
@@ -185,20 +194,20 @@ function buildColumns(players: readonly PlayerRecord[], teams: readonly TeamEntr
     columns.era[row] = ERA_CODE[player.teamType];
     columns.positions[row] = (player.positions ?? []).reduce((mask, position) => mask | POSITION_BIT[position], 0);
     columns.team[row] = teamCode.get(`${player.teamType}\u0000${player.team}`) ?? 0;
-    ATTRIBUTE_KEYS.forEach((key, column) => {
-      const value = player.attributes[key];
-      if (value !== undefined) columns.attributes[row * ATTRIBUTE_COUNT + column] = value;
+    attributeKeys.forEach((key, column) => {
+      const value = (player.attributes as Record<string, number | undefined>)[key];
+      if (value !== undefined) columns.attributes[row * attributeCount + column] = value;
     });
     let tierMask = 0;
     for (const [tier, code] of TIER_CODE) if (player.badges[COUNT_KEY_OF_TIER[tier]] > 0) tierMask |= 1 << (code - 1);
     columns.tierMask[row] = tierMask;
     for (const badge of player.badges.list ?? []) {
-      const index = BADGE_INDEX_BY_SLUG.get(badge.slug);
-      if (index !== undefined && columns.badgeTiers) columns.badgeTiers[row * BADGE_COUNT + index] = TIER_CODE.get(badge.tier) ?? 0;
+      const index = catalogue.badgeOf(badge.slug);
+      if (index !== undefined && columns.badgeTiers) columns.badgeTiers[row * badgeCount + index] = TIER_CODE.get(badge.tier) ?? 0;
     }
   });
-  columns.attributeColumns = transpose(columns.attributes, n, ATTRIBUTE_COUNT);
-  columns.badgeColumns = columns.badgeTiers && transpose(columns.badgeTiers, n, BADGE_COUNT);
+  columns.attributeColumns = transpose(columns.attributes, n, attributeCount);
+  columns.badgeColumns = columns.badgeTiers && transpose(columns.badgeTiers, n, badgeCount);
   // Folded once per row, not per comparison: the comparator runs n·log n times.
   const byName = players.map((_, row) => row).sort((a, b) => {
     const pa = players[a] as PlayerRecord;
@@ -222,7 +231,7 @@ function transpose(table: Uint8Array, rowCount: number, width: number): Uint8Arr
  * Every order is (value asc, name asc): the values are bytes, so a counting sort of the rows
  * taken in name order gives each order in O(n), no comparator.
  */
-export function buildSortOrders(columns: SnapshotColumns): SortOrders {
+export function buildSortOrders(columns: SnapshotColumns, attributeCount: number): SortOrders {
   const n = columns.overall.length;
   const name = new Uint32Array(n);
   columns.nameRank.forEach((rank, row) => { name[rank] = row; });
@@ -237,8 +246,8 @@ export function buildSortOrders(columns: SnapshotColumns): SortOrders {
     }
     return order;
   };
-  const attributePresent = new Uint32Array(ATTRIBUTE_COUNT);
-  const attributes = ATTRIBUTE_KEYS.map((_, column) => {
+  const attributePresent = new Uint32Array(attributeCount);
+  const attributes = Array.from({ length: attributeCount }, (_, column) => {
     const values = columns.attributeColumns.subarray(column * n, (column + 1) * n);
     // ABSENT_RATING (255) sorts after every real rating, so absent rows land at the end.
     const order = byValue((row) => values[row] as number);
@@ -255,7 +264,8 @@ export function buildSortOrders(columns: SnapshotColumns): SortOrders {
   };
 }
 
-function buildHistory(weeks: readonly WeeklySnapshot[], players: readonly PlayerRecord[]): HistoryPayload {
+function buildHistory(weeks: readonly WeeklySnapshot[], players: readonly PlayerRecord[], catalogue: Catalogue): HistoryPayload {
+  const { attributeCount, attributeKeys, badgeCount } = catalogue;
   const ids = [...new Set(weeks.flatMap((week) => week.players.map((player) => player._id)))].sort(compareText);
   const indexOf = new Map(ids.map((id, i) => [id, i]));
   return {
@@ -263,23 +273,23 @@ function buildHistory(weeks: readonly WeeklySnapshot[], players: readonly Player
     indexOfRow: Int32Array.from(players, (player) => indexOf.get(player._id) ?? -1),
     weeks: [...weeks].sort((a, b) => compareText(a.date, b.date)).map((week) => {
       const overall = new Uint8Array(ids.length).fill(ABSENT_RATING);
-      const attributes = new Uint8Array(ids.length * ATTRIBUTE_COUNT).fill(ABSENT_RATING);
+      const attributes = new Uint8Array(ids.length * attributeCount).fill(ABSENT_RATING);
       const badgeCounts = new Uint8Array(ids.length * 6);
       const hasLists = week.players.length > 0 && week.players.every((player) => player.badgeList !== undefined);
-      const badgeTiers = hasLists ? new Uint8Array(ids.length * BADGE_COUNT) : undefined;
+      const badgeTiers = hasLists ? new Uint8Array(ids.length * badgeCount) : undefined;
       for (const player of week.players) {
         const i = indexOf.get(player._id) as number;
         overall[i] = player.overall;
-        ATTRIBUTE_KEYS.forEach((key, column) => {
-          const value = player.attributes[key];
-          if (value !== undefined) attributes[i * ATTRIBUTE_COUNT + column] = value;
+        attributeKeys.forEach((key, column) => {
+          const value = (player.attributes as Record<string, number | undefined>)[key];
+          if (value !== undefined) attributes[i * attributeCount + column] = value;
         });
         badgeCounts[i * 6] = player.badges.total;
         TIER_COUNT_KEYS.forEach((key, k) => { badgeCounts[i * 6 + 1 + k] = player.badges[key]; });
         if (badgeTiers) {
           for (const badge of player.badgeList ?? []) {
-            const index = BADGE_INDEX_BY_SLUG.get(badge.slug);
-            if (index !== undefined) badgeTiers[i * BADGE_COUNT + index] = TIER_CODE.get(badge.tier) ?? 0;
+            const index = catalogue.badgeOf(badge.slug);
+            if (index !== undefined) badgeTiers[i * badgeCount + index] = TIER_CODE.get(badge.tier) ?? 0;
           }
         }
       }
@@ -289,21 +299,25 @@ function buildHistory(weeks: readonly WeeklySnapshot[], players: readonly Player
 }
 
 /** The inverse of buildHistory, so a rebuild of the current edition can carry its weeks forward. */
-export function historyToWeeks(history: HistoryPayload | null): WeeklySnapshot[] {
+export function historyToWeeks(history: HistoryPayload | null, catalogue: Catalogue): WeeklySnapshot[] {
   if (!history) return [];
-  return weeksFromColumns(Array.from({ length: stringCount(history.ids) }, (_, i) => stringAt(history.ids, i)), history.weeks);
+  return weeksFromColumns(Array.from({ length: stringCount(history.ids) }, (_, i) => stringAt(history.ids, i)), history.weeks, catalogue);
 }
 
-/** Columnar weeks (one slot per id) back into per-player weekly snapshots; format 1's history is read through here too. */
-export function weeksFromColumns(ids: readonly string[], weeks: readonly HistoryWeek[]): WeeklySnapshot[] {
+/**
+ * Columnar weeks (one slot per id, the catalogue's widths) back into per-player weekly snapshots;
+ * formats 1 and 2 (the registry's catalogue) are read through here too.
+ */
+export function weeksFromColumns(ids: readonly string[], weeks: readonly HistoryWeek[], catalogue: Catalogue): WeeklySnapshot[] {
+  const { attributeCount, attributeKeys, badgeCount } = catalogue;
   return weeks.map((week) => ({
     date: week.date,
     players: ids.flatMap((_id, i) => {
       const overall = week.overall[i] as number;
       if (overall === ABSENT_RATING) return [];
       const attributes: Record<string, number> = {};
-      ATTRIBUTE_KEYS.forEach((key, column) => {
-        const value = week.attributes[i * ATTRIBUTE_COUNT + column] as number;
+      attributeKeys.forEach((key, column) => {
+        const value = week.attributes[i * attributeCount + column] as number;
         if (value !== ABSENT_RATING) attributes[key] = value;
       });
       const counts = week.badgeCounts;
@@ -311,8 +325,8 @@ export function weeksFromColumns(ids: readonly string[], weeks: readonly History
         total: counts[i * 6] as number, legendary: counts[i * 6 + 1] as number, hallOfFame: counts[i * 6 + 2] as number,
         gold: counts[i * 6 + 3] as number, silver: counts[i * 6 + 4] as number, bronze: counts[i * 6 + 5] as number,
       };
-      const tiers = week.badgeTiers?.subarray(i * BADGE_COUNT, (i + 1) * BADGE_COUNT);
-      const badgeList = tiers === undefined ? undefined : BADGES.flatMap((badge, b) => {
+      const tiers = week.badgeTiers?.subarray(i * badgeCount, (i + 1) * badgeCount);
+      const badgeList = tiers === undefined ? undefined : catalogue.badges.flatMap((badge, b) => {
         const code = tiers[b] as number;
         return code === 0 ? [] : [{ slug: badge.slug, tier: BADGE_TIERS[code - 1] as BadgeTier }];
       });

@@ -7,6 +7,7 @@ import { basename } from "node:path";
 import { Packr } from "msgpackr";
 import type { EditionStatus } from "../model/eras.js";
 import type { EditionSource, PlayerRecord, WeeklySnapshot } from "../model/player.js";
+import { REGISTRY_CATALOGUE } from "../model/catalogue.js";
 import { weeksFromColumns } from "./build-snapshot.js";
 import { SnapshotError, type SnapshotMeta } from "./snapshot.js";
 
@@ -62,5 +63,5 @@ export function contentHashV1V2(players: readonly PlayerRecord[]): string {
 }
 
 function weeksOf(history: HistoryV1 | null): WeeklySnapshot[] {
-  return history ? weeksFromColumns(history.ids, history.weeks) : [];
+  return history ? weeksFromColumns(history.ids, history.weeks, REGISTRY_CATALOGUE) : [];
 }

@@ -9,6 +9,7 @@ import { basename } from "node:path";
 import type { PlayerRecord, EditionSource } from "../model/player.js";
 import type { EditionStatus } from "../model/eras.js";
 import type { StringTable } from "../store/string-table.js";
+import { REGISTRY_CATALOGUE } from "../model/catalogue.js";
 import { weeksFromColumns } from "./build-snapshot.js";
 import { SnapshotError, type HistoryWeek, type SnapshotMeta } from "./snapshot.js";
 import { stringCount, stringAt } from "../store/string-table.js";
@@ -82,7 +83,7 @@ export function decodeSnapshotV2(file: string, bytes: Uint8Array): EditionSource
     capturedAt: meta.capturedAt,
     source: meta.source,
     players,
-    history: history ? weeksFromColumns(ids, history.weeks) : [],
+    history: history ? weeksFromColumns(ids, history.weeks, REGISTRY_CATALOGUE) : [],
   };
 }
 

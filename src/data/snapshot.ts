@@ -16,6 +16,7 @@
 import { createHash } from "node:crypto";
 import { closeSync, fstatSync, openSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { basename, dirname } from "node:path";
+import { REGISTRY_CATALOGUE, type StoredCatalogue } from "../model/catalogue.js";
 import type { Era, EditionStatus } from "../model/eras.js";
 import type { BadgeHolders } from "../store/badge-holders.js";
 import type { StoredDictionary } from "../store/dictionary-column.js";
@@ -52,11 +53,11 @@ export interface SnapshotColumns {
   /** Position bit mask per row (PG=1 … C=16). */
   positions: Uint8Array;
   team: Uint16Array | Uint32Array;
-  /** row * ATTRIBUTE_COUNT + column; ABSENT_RATING where the player lacks the attribute. */
+  /** row * attributeCount + column (the edition's catalogue); ABSENT_RATING where the player lacks the attribute. */
   attributes: Uint8Array;
   /** The same table column-major (column * rowCount + row): what the filter kernel scans. */
   attributeColumns: Uint8Array;
-  /** row * BADGE_COUNT + badge → tier code (0 none); null where the source has no badge lists. */
+  /** row * badgeCount + badge (the catalogue's) → tier code (0 none); null where the source has no badge lists. */
   badgeTiers: Uint8Array | null;
   /** The same column-major (badge * rowCount + row). */
   badgeColumns: Uint8Array | null;
@@ -130,12 +131,12 @@ export interface HistoryWeek {
   date: string;
   /** Per id: overall that week, ABSENT_RATING when the player was not in that week. */
   overall: Uint8Array;
-  /** id * ATTRIBUTE_COUNT + column. */
+  /** id * attributeCount + column (the edition's catalogue). */
   attributes: Uint8Array;
   /** id * 6: total, legendary, hallOfFame, gold, silver, bronze. */
   badgeCounts: Uint8Array;
   /**
-   * id * BADGE_COUNT + badge → tier code (0 none), when every player of the week came with a badge
+   * id * badgeCount + badge → tier code (0 none), when every player of the week came with a badge
    * list; absent otherwise (and in snapshots written before it existed).
    */
   badgeTiers?: Uint8Array;
@@ -143,6 +144,8 @@ export interface HistoryWeek {
 
 export interface SnapshotPayload {
   meta: SnapshotMeta;
+  /** The edition's attribute keys and badges, in column order: the widths of its attribute and badge tables. */
+  catalogue: StoredCatalogue;
   teams: TeamEntry[];
   columns: SnapshotColumns;
   sortOrders: SortOrders;
@@ -279,6 +282,8 @@ export function decodeSnapshot(file: string, bytes: Uint8Array): SnapshotPayload
   } catch (error) {
     throw new SnapshotError(name, `payload does not decode: ${(error as Error).message}`);
   }
+  // Format-3 files written before catalogues were stored held the registry's columns.
+  if (typeof payload === "object" && payload !== null) (payload as { catalogue?: StoredCatalogue }).catalogue ??= REGISTRY_CATALOGUE.stored();
   assertPayloadShape(name, payload);
   return payload;
 }
@@ -374,7 +379,9 @@ function assertPayloadShape(name: string, payload: unknown): asserts payload is 
     typeof n === "number" &&
     candidate?.columns?.overall instanceof Uint8Array && candidate.columns.overall.length === n &&
     candidate.columns.nameRank instanceof Uint32Array && candidate.columns.nameRank.length === n &&
-    candidate.columns.attributeColumns instanceof Uint8Array &&
+    Array.isArray(candidate.catalogue?.attributes) && Array.isArray(candidate.catalogue.badges) &&
+    candidate.columns.attributeColumns instanceof Uint8Array && candidate.columns.attributeColumns.length === n * candidate.catalogue.attributes.length &&
+    (candidate.columns.badgeTiers === null || (candidate.columns.badgeTiers instanceof Uint8Array && candidate.columns.badgeTiers.length === n * candidate.catalogue.badges.length)) &&
     candidate.sortOrders?.overall instanceof Uint32Array && candidate.sortOrders.overall.length === n &&
     candidate.fragments?.rowStart instanceof Float64Array && candidate.fragments.rowStart.length === n + 1 &&
     candidate.search?.foldedOfRow instanceof Uint32Array && candidate.search.foldedOfRow.length === n &&

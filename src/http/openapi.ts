@@ -209,7 +209,7 @@ function describeAccess(route: RouteDefinition, isCacheable: boolean): string {
         ? `No API key; limited to ${REGISTRATION_POLICY.capacity} registrations per hour per client address (policy \`"registration"\`).`
         : "No API key and no rate limit.";
   const bounds = Object.keys(route.params.schemas).some((name) => /_(gte|lte)$/.test(name))
-    ? " `{attribute}_gte` / `{attribute}_lte` bound any attribute by its snake_case name or alias (three_ball, dunk, layup, defense, mid_range)."
+    ? " `{attribute}_gte` / `{attribute}_lte` bound any attribute by its snake_case name or alias (three_ball, dunk, layup, defense, mid_range). The parameters listed are the demo data's 43 attributes; every edition has its own catalogue, taken from its data (real 2K data has 35 keys, a newer game may add others): any attribute of the edition can be bounded and sorted on, and one it lacks is a 400 naming the edition and listing its attributes."
     : "";
   const caching = !isCacheable ? "" : route.cacheControl === undefined ? " Cacheable for an hour with an ETag." : ` Sent with \`Cache-Control: ${route.cacheControl}\` and an ETag.`;
   return `${access}${caching}${bounds}`;

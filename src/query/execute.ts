@@ -2,7 +2,6 @@
 // then produce one page either by walking the precomputed sort order (large match sets) or by
 // sorting the few matched rows by (value, name rank) (small ones). Synchronous, no throws.
 
-import { ATTRIBUTE_COUNT } from "../model/attributes.js";
 import { ERAS } from "../model/eras.js";
 import { ABSENT_RATING } from "../data/snapshot.js";
 import type { Edition } from "../store/edition.js";
@@ -236,9 +235,10 @@ function runStartsOf(edition: Edition, sortKey: "overall" | number, order: Uint3
   let starts = byKey.get(sortKey);
   if (starts === undefined) {
     const { overall, attributes } = edition.payload.columns;
+    const width = edition.catalogue.attributeCount;
     const valueAt = sortKey === "overall"
       ? (i: number) => overall[order[i] as number] as number
-      : (i: number) => attributes[(order[i] as number) * ATTRIBUTE_COUNT + sortKey] as number;
+      : (i: number) => attributes[(order[i] as number) * width + sortKey] as number;
     starts = new Uint32Array(257);
     for (let value = 0; value <= 256; value++) {
       let lo = value === 0 ? 0 : (starts[value - 1] as number);
@@ -328,9 +328,10 @@ function sortMatches(edition: Edition, query: PlayerQuery, total: number, offset
   // below 2^42, far inside a double's 2^53.
   const keys = new Float64Array(total);
   const column = query.sortKey;
+  const width = edition.catalogue.attributeCount;
   for (let i = 0; i < total; i++) {
     const row = rows[i] as number;
-    const value = column === "overall" ? (columns.overall[row] as number) : (columns.attributes[row * ATTRIBUTE_COUNT + column] as number);
+    const value = column === "overall" ? (columns.overall[row] as number) : (columns.attributes[row * width + column] as number);
     const valueKey = value === ABSENT_RATING ? 512 : query.isDescending ? 255 - value : value;
     keys[i] = valueKey * 4294967296 + (nameRank[row] as number);
   }

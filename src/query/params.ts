@@ -8,9 +8,10 @@
 // `meta.warnings` (ParamWarning); case-insensitive enums are canonicalised first.
 
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import { ATTRIBUTE_BY_PARAM_NAME } from "../model/attributes.js";
+import { ATTRIBUTE_ALIASES } from "../model/attributes.js";
+import { REGISTRY_CATALOGUE } from "../model/catalogue.js";
 import { REQUEST_AJV_OPTIONS, validatorOnFirstUse } from "../model/validator.js";
-import { BADGES, BADGE_TIERS, parseBadgeTier } from "../model/badges.js";
+import { BADGE_TIERS, parseBadgeTier } from "../model/badges.js";
 import { POSITIONS, POSITION_GROUPS } from "../model/positions.js";
 import { ApiError, invalidParameter } from "./api-error.js";
 import { closest } from "./suggest.js";
@@ -36,6 +37,12 @@ export interface ParamSchema {
   "x-decimal"?: "exact";
   /** A value outside the enum matches nothing (a 200 with an empty answer and a warning), not a 400. */
   "x-lenient"?: true;
+  /**
+   * An attribute bound: besides the names listed (the demo's attributes), any `<snake_case>_gte`
+   * or `_lte` is validated with this schema; which attributes exist is the edition's to say
+   * (planQuery), since every edition has its own catalogue.
+   */
+  "x-attribute-bound"?: true;
 }
 
 /** CONTRACT §9: what a lenient answer adds in `meta.warnings`. */
@@ -67,13 +74,19 @@ const era = (withAll: boolean): ParamSchema => ({
 });
 const rating = (description: string): ParamSchema => ({ type: "integer", minimum: 0, maximum: 99, description: `${description} (a decimal compares exactly)`, "x-decimal": "exact" });
 
-/** `{attribute}_gte` / `{attribute}_lte` for every snake_case name and alias. */
+/**
+ * `{attribute}_gte` / `{attribute}_lte`, listed for the demo's attributes and the aliases; an
+ * edition with other attributes takes theirs too (ATTRIBUTE_BOUND_NAME).
+ */
 const attributeBoundParams: ParamSchemas = Object.fromEntries(
-  [...ATTRIBUTE_BY_PARAM_NAME.keys()].flatMap((name) => [
-    [`${name}_gte`, rating(`Lower bound on ${name}`)],
-    [`${name}_lte`, rating(`Upper bound on ${name}`)],
+  [...REGISTRY_CATALOGUE.paramNames, ...Object.keys(ATTRIBUTE_ALIASES)].flatMap((name) => [
+    [`${name}_gte`, { ...rating(`Lower bound on ${name}`), "x-attribute-bound": true }],
+    [`${name}_lte`, { ...rating(`Upper bound on ${name}`), "x-attribute-bound": true }],
   ]),
 );
+
+/** Any attribute bound's name: a snake_case attribute name (an edition's own key), then _gte or _lte. */
+export const ATTRIBUTE_BOUND_NAME = /^([a-z][a-z0-9_]{0,58})_(gte|lte)$/;
 
 export const SEARCH_FILTER_MAX_LENGTH = 80;
 
@@ -99,7 +112,10 @@ export function playerFilterParams(options: { withAllEras: boolean }): ParamSche
     minRating: rating("Lowest overall"),
     maxRating: rating("Highest overall"),
     ...attributeBoundParams,
-    badge: { type: "string", enum: BADGES.map((badge) => badge.slug), description: "Badge slug, e.g. post-up-poet (an unknown one matches nothing, with a warning)", "x-lenient": true },
+    badge: {
+      type: "string", minLength: 1, maxLength: 100,
+      description: "Badge slug, e.g. post-up-poet, any case: one of the edition's badges (GET /api/badges lists them; an unknown one matches nothing, with a warning)",
+    },
     badgeTier: {
       type: "string",
       enum: BADGE_TIERS,
@@ -109,9 +125,9 @@ export function playerFilterParams(options: { withAllEras: boolean }): ParamSche
     },
     sort: {
       type: "string",
-      pattern: "^\\s*[a-z_]+\\s*(:[^:]*)?$",
+      pattern: "^\\s*[a-z][a-z0-9_]*\\s*(:[^:]*)?$",
       maxLength: 64,
-      description: "<field>:<asc|desc>: overall, name or any attribute's snake_case name; default overall:desc. The direction is read in any case, anything but asc meaning desc",
+      description: "<field>:<asc|desc>: overall, name or any attribute's snake_case name or alias (the edition's attributes: an edition may have others than the demo's); default overall:desc. The direction is read in any case, anything but asc meaning desc",
       "x-reason": "must look like <field>:<asc|desc>, e.g. three_point_shot:desc",
     },
     fields: {
@@ -168,6 +184,7 @@ ajv.addKeyword({ keyword: "x-normalise" });
 ajv.addKeyword({ keyword: "x-empty" });
 ajv.addKeyword({ keyword: "x-decimal" });
 ajv.addKeyword({ keyword: "x-lenient" });
+ajv.addKeyword({ keyword: "x-attribute-bound" });
 
 export interface CompiledParams {
   readonly schemas: ParamSchemas;
@@ -179,6 +196,8 @@ export interface CompiledParams {
   readonly names: readonly string[];
   /** One validator per parameter: a request pays for the parameters it sends, not for all ~100. */
   readonly validators: ReadonlyMap<string, ValidateFunction>;
+  /** The schema of any attribute bound (ATTRIBUTE_BOUND_NAME) where the route takes them, else undefined. */
+  readonly anyBound: { schema: ParamSchema; validate: ValidateFunction } | undefined;
 }
 
 /** Parameters of the same schema (the ~100 attribute bounds) share one validator, compiled on first use. */
@@ -195,12 +214,21 @@ function compileOne(schema: ParamSchema): ValidateFunction {
 }
 
 export function compileParams(schemas: ParamSchemas, options: { ignoresUnknown?: boolean } = {}): CompiledParams {
+  const bound = Object.values(schemas).find((schema) => schema["x-attribute-bound"] === true);
   return {
     schemas,
     ignoresUnknown: options.ignoresUnknown === true,
     names: Object.keys(schemas),
     validators: new Map(Object.entries(schemas).map(([name, schema]) => [name, compileOne(schema)])),
+    anyBound: bound === undefined ? undefined : { schema: { ...bound, description: "Bound on an attribute of the edition" }, validate: compileOne(bound) },
   };
+}
+
+/** The schema and validator of a parameter the route takes, or undefined. */
+function paramOf(compiled: CompiledParams, name: string): { schema: ParamSchema; validate: ValidateFunction } | undefined {
+  // hasOwn: `__proto__` or `constructor` from a client must not find Object's members.
+  if (Object.hasOwn(compiled.schemas, name)) return { schema: compiled.schemas[name] as ParamSchema, validate: compiled.validators.get(name) as ValidateFunction };
+  return compiled.anyBound !== undefined && ATTRIBUTE_BOUND_NAME.test(name) ? compiled.anyBound : undefined;
 }
 
 export type ParamValues = Record<string, string | number>;
@@ -211,7 +239,7 @@ export type ParamValues = Record<string, string | number>;
  * is pushed onto `warnings`.
  */
 export function validateParams(compiled: CompiledParams, params: QueryParams, warnings: ParamWarning[] = []): ParamValues {
-  const unknown = [...params.keys()].filter((name) => !Object.hasOwn(compiled.schemas, name));
+  const unknown = [...params.keys()].filter((name) => paramOf(compiled, name) === undefined);
   if (unknown.length > 0 && compiled.ignoresUnknown) {
     for (const name of unknown) {
       if (name.startsWith("_")) continue;
@@ -233,9 +261,10 @@ export function validateParams(compiled: CompiledParams, params: QueryParams, wa
   }
   const values: ParamValues = {};
   for (const [name, raw] of params) {
-    // hasOwn above: a name outside the schemas is ignored here (the route ignores unknown names).
-    if (!Object.hasOwn(compiled.schemas, name)) continue;
-    const schema = compiled.schemas[name] as ParamSchema;
+    const param = paramOf(compiled, name);
+    // A name the route does not take is ignored here (the route ignores unknown names).
+    if (param === undefined) continue;
+    const { schema, validate } = param;
     // An empty value is an absent one (`team=` from a form left blank), unless the hosted service refuses it.
     if (raw.trim().length === 0 && schema["x-empty"] !== "refuse") continue;
     if (schema.type === "integer") {
@@ -243,7 +272,6 @@ export function validateParams(compiled: CompiledParams, params: QueryParams, wa
       continue;
     }
     const value = normalise(schema, raw, name, warnings);
-    const validate = compiled.validators.get(name) as ValidateFunction;
     if (!validate(value)) {
       const error = validate.errors?.[0];
       if (error?.keyword === "enum" && schema["x-lenient"] === true && schema.enum !== undefined) {

@@ -1,18 +1,27 @@
-// Validated parameter values → an edition-independent player selection, then → a PlayerQuery
-// in one edition's column terms (team codes, badge availability).
+// Validated parameter values → an edition-independent player selection (attributes and badges by
+// name), then → a PlayerQuery in one edition's column terms: its catalogue's attribute columns and
+// badges, its team codes, whether it keeps badge lists. Every edition has its own catalogue, so an
+// attribute is known or not only once the edition is.
 
-import { ATTRIBUTE_BY_PARAM_NAME, ATTRIBUTE_PARAM_NAMES } from "../model/attributes.js";
-import { BADGE_INDEX_BY_SLUG, TIER_CODE, type BadgeTier } from "../model/badges.js";
+import { canonicalAttributeParam } from "../model/catalogue.js";
+import { TIER_CODE, type BadgeTier } from "../model/badges.js";
 import { ERA_CODE, type Era } from "../model/eras.js";
 import { parsePositionMask } from "../model/positions.js";
 import { foldName } from "../model/names.js";
 import { keyOf } from "../store/dictionary-column.js";
 import type { Edition } from "../store/edition.js";
 import { ALL_FIELDS_MASK, FIELD_BIT, PLAYER_FIELDS, type PlayerField } from "../store/fragments.js";
-import { invalidParameter } from "./api-error.js";
+import { invalidParameter, type ApiError } from "./api-error.js";
 import { closest } from "./suggest.js";
-import { paramWarning, type ParamValues, type ParamWarning } from "./params.js";
+import { ATTRIBUTE_BOUND_NAME, paramWarning, type ParamValues, type ParamWarning } from "./params.js";
 import { ALL_ERAS_MASK, type AttributeBound, type PlayerQuery, type SortKey } from "./plan.js";
+
+/** A bound on an attribute by its canonical snake_case name (an alias is resolved to it). */
+export interface NamedAttributeBound {
+  name: string;
+  min: number;
+  max: number;
+}
 
 export interface PlayerSelection {
   era: Era | "all";
@@ -24,10 +33,13 @@ export interface PlayerSelection {
   college: string | undefined;
   minOverall: number;
   maxOverall: number;
-  attributeBounds: AttributeBound[];
-  badge: number;
+  /** By canonical name, sorted by it; resolved to columns per edition (planQuery). */
+  attributeBounds: NamedAttributeBound[];
+  /** The badge as asked (a slug or a name), resolved per edition; undefined when not filtered. */
+  badge: string | undefined;
   badgeTier: number;
-  sortKey: SortKey;
+  /** `overall`, `name`, or an attribute's canonical snake_case name (resolved per edition). */
+  sortName: string;
   isDescending: boolean;
   fieldMask: number;
   /**
@@ -37,13 +49,9 @@ export interface PlayerSelection {
   matchesNothing: boolean;
   /** Every applied filter as the client would write it, canonicalised (bulk's meta.filters, cache keys). */
   filters: Record<string, string | number>;
+  /** The sort parameter as sent (for the 400 of a field the edition lacks). */
+  sortAsked?: string;
 }
-
-const SORT_NAMES: ReadonlyMap<string, SortKey> = new Map<string, SortKey>([
-  ["overall", "overall"],
-  ["name", "name"],
-  ...[...ATTRIBUTE_BY_PARAM_NAME].map(([name, column]) => [name, column] as [string, SortKey]),
-]);
 
 export function selectPlayers(values: ParamValues, defaults: { era: Era | "all" }, warnings: ParamWarning[] = []): PlayerSelection {
   const text = (name: string) => (typeof values[name] === "string" ? (values[name] as string) : undefined);
@@ -88,12 +96,12 @@ export function selectPlayers(values: ParamValues, defaults: { era: Era | "all" 
 
   // Every bound given is a bound, 0 and 99 included: it excludes the rows lacking the attribute,
   // so it is echoed (and keys the cache) whatever its value.
-  const bounds = new Map<number, AttributeBound & { hasMin: boolean; hasMax: boolean }>();
+  const bounds = new Map<string, NamedAttributeBound & { hasMin: boolean; hasMax: boolean }>();
   for (const [name, value] of Object.entries(values)) {
-    const match = /^(.+)_(gte|lte)$/.exec(name);
-    const column = match ? ATTRIBUTE_BY_PARAM_NAME.get(match[1] as string) : undefined;
-    if (!match || column === undefined || typeof value !== "number") continue;
-    const bound = bounds.get(column) ?? { column, min: 0, max: 99, hasMin: false, hasMax: false };
+    const match = ATTRIBUTE_BOUND_NAME.exec(name);
+    if (!match || typeof value !== "number") continue;
+    const attribute = canonicalAttributeParam(match[1] as string);
+    const bound = bounds.get(attribute) ?? { name: attribute, min: 0, max: 99, hasMin: false, hasMax: false };
     if (match[2] === "gte") {
       bound.min = Math.max(bound.min, Math.ceil(value));
       bound.hasMin = true;
@@ -102,50 +110,53 @@ export function selectPlayers(values: ParamValues, defaults: { era: Era | "all" 
       bound.hasMax = true;
     }
     if (bound.min > bound.max && !matchesNothing) {
-      warnings.push(paramWarning(name, String(value), `leaves an empty range for ${ATTRIBUTE_PARAM_NAMES[column]} (${bound.min} to ${bound.max}): nothing matches`));
+      warnings.push(paramWarning(name, String(value), `leaves an empty range for ${attribute} (${bound.min} to ${bound.max}): nothing matches`));
       matchesNothing = true;
     }
-    bounds.set(column, bound);
+    bounds.set(attribute, bound);
   }
-  const attributeBounds: AttributeBound[] = [];
-  for (const { column, min, max, hasMin, hasMax } of [...bounds.values()].sort((a, b) => a.column - b.column)) {
-    const name = ATTRIBUTE_PARAM_NAMES[column] as string;
+  const attributeBounds: NamedAttributeBound[] = [];
+  for (const { name, min, max, hasMin, hasMax } of [...bounds.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     if (hasMin) filters[`${name}_gte`] = min;
     if (hasMax) filters[`${name}_lte`] = max;
-    attributeBounds.push({ column, min, max });
+    attributeBounds.push({ name, min, max });
   }
 
-  const badgeSlug = text("badge");
-  const badge = badgeSlug === undefined ? -1 : (BADGE_INDEX_BY_SLUG.get(badgeSlug) ?? -1);
-  if (badgeSlug !== undefined) filters.badge = badgeSlug;
-  if (badgeSlug !== undefined && badge < 0) matchesNothing = true;
+  const badge = text("badge")?.trim();
+  if (badge !== undefined) filters.badge = badge.toLowerCase();
   const tier = text("badgeTier") as BadgeTier | undefined;
   const badgeTier = tier === undefined ? 0 : (TIER_CODE.get(tier) ?? 0);
   if (tier !== undefined) filters.badgeTier = tier;
   if (tier !== undefined && badgeTier === 0) matchesNothing = true;
 
-  const { sortKey, isDescending, canonical } = parseSort(text("sort"), warnings);
-  filters.sort = canonical;
+  const sort = text("sort");
+  const { sortName, isDescending } = parseSort(sort, warnings);
+  filters.sort = `${sortName}:${isDescending ? "desc" : "asc"}`;
 
   const fieldMask = parseFields(text("fields"));
-  return { era, positionMask, team, search, archetype, college, minOverall, maxOverall, attributeBounds, badge, badgeTier, sortKey, isDescending, fieldMask, matchesNothing, filters };
+  return {
+    era, positionMask, team, search, archetype, college, minOverall, maxOverall, attributeBounds, badge, badgeTier, sortName, isDescending, fieldMask,
+    matchesNothing, filters, ...(sort === undefined ? {} : { sortAsked: sort }),
+  };
 }
 
-/** `<field>:<direction>`: the direction in any case, anything but asc meaning desc (as the hosted service reads it). */
-function parseSort(sort: string | undefined, warnings: ParamWarning[]): { sortKey: SortKey; isDescending: boolean; canonical: string } {
-  if (sort === undefined) return { sortKey: "overall", isDescending: true, canonical: "overall:desc" };
+/**
+ * `<field>:<direction>`: the direction in any case, anything but asc meaning desc (as the hosted
+ * service reads it). The field is overall, name or an attribute's name (an alias read as its
+ * attribute), checked against the edition by planQuery.
+ */
+function parseSort(sort: string | undefined, warnings: ParamWarning[]): { sortName: string; isDescending: boolean } {
+  if (sort === undefined) return { sortName: "overall", isDescending: true };
   const colon = sort.indexOf(":");
   const name = (colon === -1 ? sort : sort.slice(0, colon)).trim();
   const direction = colon === -1 ? undefined : sort.slice(colon + 1).trim().toLowerCase();
-  const sortKey = SORT_NAMES.get(name);
-  if (sortKey === undefined) throw invalidParameter("sort", sort, `${name} is not a sortable field`, ["overall", "name", ...ATTRIBUTE_PARAM_NAMES]);
+  const sortName = name === "overall" || name === "name" ? name : canonicalAttributeParam(name);
   // Without a direction, ratings sort best first and names alphabetically.
-  const isDescending = direction === undefined || direction === "" ? sortKey !== "name" : direction !== "asc";
+  const isDescending = direction === undefined || direction === "" ? sortName !== "name" : direction !== "asc";
   if (direction !== undefined && direction !== "" && direction !== "asc" && direction !== "desc") {
     warnings.push(paramWarning("sort", sort, `the direction ${direction} is neither asc nor desc: read as desc`, closest(direction, ["asc", "desc"], 1)));
   }
-  const canonicalName = typeof sortKey === "number" ? (ATTRIBUTE_PARAM_NAMES[sortKey] as string) : sortKey;
-  return { sortKey, isDescending, canonical: `${canonicalName}:${isDescending ? "desc" : "asc"}` };
+  return { sortName, isDescending };
 }
 
 /** Comma-separated field names; spaces and empty entries are ignored, and nothing named at all means every field. */
@@ -165,14 +176,45 @@ export function parseFields(fields: string | undefined): number {
   return named === 0 ? ALL_FIELDS_MASK : mask;
 }
 
-/** Resolves the selection in one edition. A badge filter on an edition without badge lists is a 400. */
-export function planQuery(edition: Edition, selection: PlayerSelection): PlayerQuery {
-  if (selection.badge >= 0 && !edition.hasBadgeLists) {
-    throw invalidParameter("badge", selection.filters.badge, `edition ${edition.key} is an archive that keeps badge counts, not badge lists, so it cannot filter by badge`);
+/**
+ * Resolves the selection in one edition, in its catalogue's terms. An attribute (bound or sort)
+ * the edition does not have is a 400 naming the edition and listing its attributes; a badge
+ * filter on an edition without badge lists is a 400; a badge it does not have matches nothing
+ * (CONTRACT §9), said in `warnings`.
+ */
+export function planQuery(edition: Edition, selection: PlayerSelection, warnings: ParamWarning[] = []): PlayerQuery {
+  const { catalogue } = edition;
+  const attributeBounds: AttributeBound[] = selection.attributeBounds.map(({ name, min, max }) => {
+    const column = catalogue.columnOfParam(name);
+    if (column === undefined) {
+      const parameter = selection.filters[`${name}_gte`] !== undefined ? `${name}_gte` : `${name}_lte`;
+      throw noSuchAttribute(edition, parameter, String(selection.filters[parameter]), name);
+    }
+    return { column, min, max };
+  });
+  let sortKey: SortKey;
+  if (selection.sortName === "overall" || selection.sortName === "name") sortKey = selection.sortName;
+  else {
+    const column = catalogue.columnOfParam(selection.sortName);
+    if (column === undefined) throw noSuchAttribute(edition, "sort", selection.sortAsked ?? selection.sortName, selection.sortName, ["overall", "name"]);
+    sortKey = column;
+  }
+  let badge = -1;
+  let matchesNothing = selection.matchesNothing;
+  if (selection.badge !== undefined) {
+    if (!edition.hasBadgeLists) {
+      throw invalidParameter("badge", selection.badge, `edition ${edition.key} is an archive that keeps badge counts, not badge lists, so it cannot filter by badge`);
+    }
+    badge = catalogue.badgeOfSlug(selection.badge) ?? -1;
+    if (badge < 0) {
+      matchesNothing = true;
+      const slugs = catalogue.badges.map((known) => known.slug);
+      warnings.push(paramWarning("badge", selection.badge, `${selection.badge.slice(0, 100)} is not a badge of ${edition.key}: nothing matches it`, closest(selection.badge.toLowerCase(), slugs, 3)));
+    }
   }
   const eraMask = selection.era === "all" ? ALL_ERAS_MASK : 1 << ERA_CODE[selection.era];
   // No team code at all matches no row: how a selection that matches nothing is asked.
-  const teamCodes = selection.matchesNothing
+  const teamCodes = matchesNothing
     ? []
     : selection.team === undefined
       ? null
@@ -186,11 +228,22 @@ export function planQuery(edition: Edition, selection: PlayerSelection): PlayerQ
     collegeCode: selection.college === undefined ? -1 : edition.colleges.codeOf(selection.college),
     minOverall: selection.minOverall,
     maxOverall: selection.maxOverall,
-    attributeBounds: selection.attributeBounds,
-    badge: selection.badge,
+    attributeBounds,
+    badge,
     badgeTier: selection.badgeTier,
-    sortKey: selection.sortKey,
+    sortKey,
     isDescending: selection.isDescending,
   };
+}
+
+/** 400: `attribute` is not one of the edition's (CONTRACT §9.4: every edition has its own), with the closest and the whole list. */
+function noSuchAttribute(edition: Edition, parameter: string, value: string, attribute: string, others: readonly string[] = []): ApiError {
+  const names = edition.catalogue.paramNames;
+  const near = closest(attribute, names, 3);
+  return invalidParameter(
+    parameter, value,
+    `${edition.key} has no attribute ${attribute.slice(0, 64)}${near.length > 0 ? ` (did you mean ${near.join(", ")}?)` : ""}; its ${names.length} attributes are in details.allowed`,
+    [...others, ...names],
+  );
 }
 

@@ -4,7 +4,7 @@
 // attribute profiles to one row (a search of the profile index, store/profile-index.ts) and every
 // team's group means. Routes ask here; they never read the attribute bytes themselves.
 
-import { ATTRIBUTE_KEYS, GROUP_OF_ATTRIBUTE, GROUP_SCORE_KEYS } from "../model/attributes.js";
+import { GROUP_OF_ATTRIBUTE, GROUP_SCORE_KEYS } from "../model/attributes.js";
 import { ABSENT_RATING } from "../data/snapshot.js";
 import type { Edition } from "./edition.js";
 import { buildProfileIndex, searchProfileIndex, type ProfileCandidate, type ProfileIndex, type ProfileTarget } from "./profile-index.js";
@@ -91,11 +91,9 @@ function tables(edition: Edition): ProfileTables {
   return built;
 }
 
-/** The edition's attribute keys in column order. */
+/** The edition's attribute keys in column order (its catalogue's). */
 export function attributeKeysOf(edition: Edition): readonly string[] {
-  // Every edition holds the registry's columns today; an edition with its own catalogue answers its own here.
-  void edition;
-  return ATTRIBUTE_KEYS;
+  return edition.catalogue.attributeKeys;
 }
 
 /** The row's value of attribute `column`, or undefined where the player lacks it. */

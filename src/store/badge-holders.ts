@@ -2,7 +2,7 @@
 // per badge one run of rows, best tier first, then overall desc, then name. The badge routes only
 // slice these runs. Built in two linear passes (no sort), so it can move into the snapshot later.
 
-import { BADGE_COUNT, BADGE_TIERS } from "../model/badges.js";
+import { BADGE_TIERS } from "../model/badges.js";
 
 /** Tier groups per badge, best first: Legendary … Bronze. */
 export const TIER_GROUPS = BADGE_TIERS.length;
@@ -19,9 +19,11 @@ export interface BadgeHolders {
 }
 
 export interface HolderColumns {
-  /** row * BADGE_COUNT + badge → tier code (0 none, 1 Bronze … 5 Legendary). */
+  /** row * badgeCount + badge → tier code (0 none, 1 Bronze … 5 Legendary). */
   badgeTiers: Uint8Array;
   overall: Uint8Array;
+  /** The edition's badges (its catalogue's). */
+  badgeCount: number;
 }
 
 /** Tier code (1 Bronze … 5 Legendary) → its group (0 = Legendary … 4 = Bronze). */
@@ -31,7 +33,7 @@ export function groupOfTierCode(code: number): number {
 
 /** `rowsByName`: every row in name order (the snapshot's name sort order). */
 export function buildBadgeHolders(columns: HolderColumns, rowsByName: Uint32Array): BadgeHolders {
-  const { badgeTiers, overall } = columns;
+  const { badgeTiers, overall, badgeCount } = columns;
   // Rows by overall desc, then name: a stable counting sort of the name order on 100 overall values.
   const perOverall = new Uint32Array(101);
   for (let i = 0; i < rowsByName.length; i++) (perOverall[99 - Math.min(99, overall[rowsByName[i] as number] as number) + 1] as number)++;
@@ -42,17 +44,17 @@ export function buildBadgeHolders(columns: HolderColumns, rowsByName: Uint32Arra
     byOverall[(perOverall[99 - Math.min(99, overall[row] as number)] as number)++] = row;
   }
   // Count per (badge, group), then lay the runs out and fill them in that order.
-  const groupStart = new Uint32Array(BADGE_COUNT * STRIDE);
-  const counts = new Uint32Array(BADGE_COUNT * TIER_GROUPS);
+  const groupStart = new Uint32Array(badgeCount * STRIDE);
+  const counts = new Uint32Array(badgeCount * TIER_GROUPS);
   for (let row = 0; row < rowsByName.length; row++) {
-    const base = row * BADGE_COUNT;
-    for (let badge = 0; badge < BADGE_COUNT; badge++) {
+    const base = row * badgeCount;
+    for (let badge = 0; badge < badgeCount; badge++) {
       const code = badgeTiers[base + badge] as number;
       if (code !== 0) (counts[badge * TIER_GROUPS + groupOfTierCode(code)] as number)++;
     }
   }
   let at = 0;
-  for (let badge = 0; badge < BADGE_COUNT; badge++) {
+  for (let badge = 0; badge < badgeCount; badge++) {
     for (let group = 0; group < TIER_GROUPS; group++) {
       groupStart[badge * STRIDE + group] = at;
       at += counts[badge * TIER_GROUPS + group] as number;
@@ -60,14 +62,14 @@ export function buildBadgeHolders(columns: HolderColumns, rowsByName: Uint32Arra
     groupStart[badge * STRIDE + TIER_GROUPS] = at;
   }
   const rows = new Uint32Array(at);
-  const next = new Uint32Array(BADGE_COUNT * TIER_GROUPS);
-  for (let badge = 0; badge < BADGE_COUNT; badge++) {
+  const next = new Uint32Array(badgeCount * TIER_GROUPS);
+  for (let badge = 0; badge < badgeCount; badge++) {
     for (let group = 0; group < TIER_GROUPS; group++) next[badge * TIER_GROUPS + group] = groupStart[badge * STRIDE + group] as number;
   }
   for (let i = 0; i < byOverall.length; i++) {
     const row = byOverall[i] as number;
-    const base = row * BADGE_COUNT;
-    for (let badge = 0; badge < BADGE_COUNT; badge++) {
+    const base = row * badgeCount;
+    for (let badge = 0; badge < badgeCount; badge++) {
       const code = badgeTiers[base + badge] as number;
       if (code !== 0) rows[(next[badge * TIER_GROUPS + groupOfTierCode(code)] as number)++] = row;
     }

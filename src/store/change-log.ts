@@ -262,7 +262,7 @@ function eventsOf(edition: Edition, before: Edition | undefined, trades: Readonl
       } else if (to === ABSENT_RATING) {
         event = { ...common, kind: "removed", ...info(id, true), overall: { from } };
       } else {
-        const changes = weekChanges(weekly.attributeValues(previous, slot), weekly.attributeValues(week, slot), weekly.badgeTiers(previous, slot), weekly.badgeTiers(week, slot));
+        const changes = weekChanges(edition.catalogue, weekly.attributeValues(previous, slot), weekly.attributeValues(week, slot), weekly.badgeTiers(previous, slot), weekly.badgeTiers(week, slot));
         if (from === to && trade === undefined && !hasChanges(changes)) continue;
         event = { ...common, kind: "changed", ...info(id, false), overall: { from, to }, changes };
       }

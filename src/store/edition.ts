@@ -4,6 +4,7 @@
 // an Edition owns itself is per-thread and small (the kernel's scratch, the memo). Read-only
 // after construction; the request path only looks things up here.
 
+import { Catalogue } from "../model/catalogue.js";
 import { ERAS, ERA_CODE, type Era } from "../model/eras.js";
 import { slugify } from "../model/names.js";
 import type { EditionEntry, PlayerRecord, TeamRow } from "../model/player.js";
@@ -31,6 +32,8 @@ export interface TeamInfo extends TeamEntry {
 export class Edition {
   readonly key: string;
   readonly rowCount: number;
+  /** The edition's attribute keys and badges, in column order (from its data, stored in its snapshot). */
+  readonly catalogue: Catalogue;
   /** Rows of each era are contiguous, by ERA_CODE: [eraStart[code], eraStart[code + 1]). */
   readonly eraStart: Uint32Array;
   readonly teams: readonly TeamInfo[];
@@ -67,6 +70,7 @@ export class Edition {
   constructor(readonly payload: SnapshotPayload, readonly checksum: string, readonly bytes?: Uint8Array) {
     this.key = payload.meta.gameVersion;
     this.rowCount = payload.meta.playerCount;
+    this.catalogue = new Catalogue(payload.catalogue);
     const { era, team, overall } = payload.columns;
     this.eraStart = new Uint32Array(ERAS.length + 1);
     for (let row = 0; row < this.rowCount; row++) (this.eraStart[(era[row] as number) + 1] as number)++;
@@ -107,7 +111,7 @@ export class Edition {
     this.positionWords = wordsOf(payload.columns.positions);
     this.colleges = new DictionaryColumn(payload.dictionaries.college);
     const { history } = payload;
-    this.weekly = history === null ? null : new WeeklySeries(history.weeks, history.indexOfRow, payload.columns.nameRank);
+    this.weekly = history === null ? null : new WeeklySeries(history.weeks, history.indexOfRow, payload.columns.nameRank, this.catalogue);
   }
 
   /** Holders of every badge, best tier first (null where the edition keeps no badge lists); computed at build time. */

@@ -3,8 +3,7 @@
 // (the weeks of the last `days` days) the players who moved, by |total change| desc then name.
 // Routes look these up; nothing here renders JSON.
 
-import { ATTRIBUTE_COUNT } from "../model/attributes.js";
-import { BADGE_COUNT } from "../model/badges.js";
+import type { Catalogue } from "../model/catalogue.js";
 import { ABSENT_RATING, type HistoryPayload, type HistoryWeek } from "../data/snapshot.js";
 import { stringAt, stringCount } from "./string-table.js";
 
@@ -46,10 +45,18 @@ export class WeeklySeries {
   /** days - 1 → its window, once asked for. */
   private readonly windowByDays: (TrendingWindow | undefined)[] = new Array(TRENDING_MAX_DAYS).fill(undefined);
 
-  /** `slotOfRow`: see slotsOfRows (or a snapshot that stores it); `nameRank`: each row's position in name order. */
-  constructor(weeks: readonly HistoryWeek[], slotOfRow: Int32Array, private readonly nameRank: Uint32Array) {
+  private readonly attributeCount: number;
+  private readonly badgeCount: number;
+
+  /**
+   * `slotOfRow`: see slotsOfRows (or a snapshot that stores it); `nameRank`: each row's position in
+   * name order; `catalogue`: the edition's, whose widths the weeks' tables have.
+   */
+  constructor(weeks: readonly HistoryWeek[], slotOfRow: Int32Array, private readonly nameRank: Uint32Array, catalogue: Catalogue) {
     this.weeks = weeks;
     this.slotOfRow = slotOfRow;
+    this.attributeCount = catalogue.attributeCount;
+    this.badgeCount = catalogue.badgeCount;
   }
 
   /** The window of the last `days` days (clamped to 1 … TRENDING_MAX_DAYS), counted back from the newest snapshot. */
@@ -82,18 +89,18 @@ export class WeeklySeries {
 
   /** One attribute column (or -1: overall) of a slot in a week, undefined when absent. */
   value(week: HistoryWeek, slot: number, column: number): number | undefined {
-    const value = column < 0 ? (week.overall[slot] as number) : (week.attributes[slot * ATTRIBUTE_COUNT + column] as number);
+    const value = column < 0 ? (week.overall[slot] as number) : (week.attributes[slot * this.attributeCount + column] as number);
     return value === ABSENT_RATING || week.overall[slot] === ABSENT_RATING ? undefined : value;
   }
 
-  /** A slot's attribute values in a week (ATTRIBUTE_COUNT of them, ABSENT_RATING where absent): what weekChanges compares. */
+  /** A slot's attribute values in a week (one per catalogue column, ABSENT_RATING where absent): what weekChanges compares. */
   attributeValues(week: HistoryWeek, slot: number): Uint8Array {
-    return week.attributes.subarray(slot * ATTRIBUTE_COUNT, (slot + 1) * ATTRIBUTE_COUNT);
+    return week.attributes.subarray(slot * this.attributeCount, (slot + 1) * this.attributeCount);
   }
 
-  /** A slot's badge tier codes in a week (BADGE_COUNT of them), undefined where the week has no lists. */
+  /** A slot's badge tier codes in a week (one per catalogue badge), undefined where the week has no lists. */
   badgeTiers(week: HistoryWeek, slot: number): Uint8Array | undefined {
-    return week.badgeTiers?.subarray(slot * BADGE_COUNT, (slot + 1) * BADGE_COUNT);
+    return week.badgeTiers?.subarray(slot * this.badgeCount, (slot + 1) * this.badgeCount);
   }
 
   /** First week dated after (newest date − days); never 0, since week 0 has nothing to compare against. */

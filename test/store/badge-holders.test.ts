@@ -11,7 +11,7 @@ t.test("each badge's run holds its holders by tier desc, overall desc, then name
   // Name order: a random permutation of the rows.
   const rowsByName = Uint32Array.from([...Array(rows).keys()].sort(() => random() - 0.5));
   const rankOf = new Map([...rowsByName].map((row, rank) => [row, rank]));
-  const holders = buildBadgeHolders({ badgeTiers, overall }, rowsByName);
+  const holders = buildBadgeHolders({ badgeTiers, overall, badgeCount: BADGE_COUNT }, rowsByName);
   for (let badge = 0; badge < BADGE_COUNT; badge++) {
     const expected = [...Array(rows).keys()]
       .filter((row) => badgeTiers[row * BADGE_COUNT + badge] !== 0)

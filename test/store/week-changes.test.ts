@@ -2,6 +2,7 @@ import t from "tap";
 import { ATTRIBUTE_COUNT, ATTRIBUTE_KEYS } from "../../src/model/attributes.js";
 import { BADGES, BADGE_COUNT, BADGE_TIERS } from "../../src/model/badges.js";
 import { ABSENT_RATING } from "../../src/data/snapshot.js";
+import { Catalogue, REGISTRY_CATALOGUE } from "../../src/model/catalogue.js";
 import { weekChanges } from "../../src/store/week-changes.js";
 import { mulberry32 } from "../fixtures/random-edition.js";
 
@@ -35,7 +36,7 @@ t.test("week-over-week changes agree with the oracle on seeded random weeks", as
     const tiersBefore = Array.from({ length: BADGE_COUNT }, () => (random() < 0.6 ? 0 : 1 + Math.floor(random() * 5)));
     const tiersAfter = tiersBefore.map((v) => (random() < 0.15 ? (random() < 0.3 ? 0 : 1 + Math.floor(random() * 5)) : v));
     const bytes = (values: (number | undefined)[]) => Uint8Array.from(values, (v) => v ?? ABSENT_RATING);
-    const actual = weekChanges(bytes(before), bytes(after), Uint8Array.from(tiersBefore), Uint8Array.from(tiersAfter));
+    const actual = weekChanges(REGISTRY_CATALOGUE, bytes(before), bytes(after), Uint8Array.from(tiersBefore), Uint8Array.from(tiersAfter));
     const expected = oracle(before, after, tiersBefore, tiersAfter);
     if (JSON.stringify(actual) !== JSON.stringify(expected)) {
       t.same(actual, expected, `trial ${trial}`);
@@ -47,5 +48,20 @@ t.test("week-over-week changes agree with the oracle on seeded random weeks", as
 
 t.test("without badge lists on either week there is no badges entry", async (t) => {
   const week = new Uint8Array(ATTRIBUTE_COUNT).fill(70);
-  t.same(weekChanges(week, week, undefined, new Uint8Array(BADGE_COUNT)), { attributes: {} });
+  t.same(weekChanges(REGISTRY_CATALOGUE, week, week, undefined, new Uint8Array(BADGE_COUNT)), { attributes: {} });
+});
+
+t.test("an edition's own catalogue names its own columns and badges", async (t) => {
+  const catalogue = new Catalogue({
+    attributes: ["speed", "clutchShooting"],
+    badges: [
+      { name: "Spark Plug", slug: "spark-plug", category: "All Around", description: "A newer game's badge" },
+      { name: "Deadeye", slug: "deadeye", category: "Outside Scoring", description: "Shoots over closeouts" },
+    ],
+  });
+  const changes = weekChanges(catalogue, Uint8Array.of(80, 60), Uint8Array.of(80, 64), Uint8Array.of(0, 3), Uint8Array.of(2, 3));
+  t.same(changes, {
+    attributes: { clutchShooting: { from: 60, to: 64 } },
+    badges: { added: [{ name: "Spark Plug", tier: "Silver" }], removed: [], upgraded: [], downgraded: [] },
+  });
 });

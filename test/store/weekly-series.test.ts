@@ -1,5 +1,6 @@
 import t from "tap";
 import { ATTRIBUTE_COUNT } from "../../src/model/attributes.js";
+import { REGISTRY_CATALOGUE } from "../../src/model/catalogue.js";
 import { ABSENT_RATING, type HistoryPayload } from "../../src/data/snapshot.js";
 import { slotsOfRows, WeeklySeries } from "../../src/store/weekly-series.js";
 import { buildStringTable } from "../../src/store/string-table.js";
@@ -20,7 +21,7 @@ const history: HistoryPayload = {
 };
 // Rows: c, a, b (row order differs from history order); name ranks a < b < c.
 const rowOf = new Map([["c", 0], ["a", 1], ["b", 2]]);
-const series = new WeeklySeries(history.weeks, slotsOfRows(history, 3, (id) => rowOf.get(id)), Uint32Array.from([2, 0, 1]));
+const series = new WeeklySeries(history.weeks, slotsOfRows(history, 3, (id) => rowOf.get(id)), Uint32Array.from([2, 0, 1]), REGISTRY_CATALOGUE);
 
 t.test("rows find their history slot", async (t) => {
   t.same([...series.slotOfRow], [2, 0, 1]);

@@ -165,6 +165,51 @@ t.test("synced into an empty directory and served: every stand-in row comes back
   t.same(standIn.log.filter((entry) => entry.refused !== undefined), [], "no request the hosted service would refuse");
 });
 
+t.test("a synced edition's catalogue is its data's: its own attributes filter and sort, its own badges answer the badge routes, a key it lacks is a 400 naming it", async (t) => {
+  const standIn = await withStandIn(t);
+  const out = await syncedDir(t, standIn);
+  const courtside = await startCourtside(out);
+  t.teardown(() => courtside.close());
+  const current = hostedRows(standIn.editions[0]!);
+  const clutch = current.filter((row) => (row["attributes"]?.["clutchShooting"] ?? -1) >= 75);
+  t.ok(clutch.length > 0, "some stand-in rows have clutchShooting ≥ 75");
+
+  const filtered = await courtside.json("/api/players?era=all&clutch_shooting_gte=75&limit=100");
+  t.equal(filtered.status, 200, "a bound on the edition's own attribute is answered");
+  t.same(filtered.body.data.map((row: any) => row._id).sort(), clutch.map((row) => row["_id"]).sort(), "exactly the rows with clutchShooting ≥ 75");
+  t.same(filtered.body.meta.pagination.total, clutch.length);
+
+  const sorted = await courtside.json("/api/players?era=all&sort=clutch_shooting:desc&limit=5");
+  t.equal(sorted.status, 200);
+  const values = sorted.body.data.map((row: any) => row.attributes.clutchShooting);
+  const best = current.map((row) => row["attributes"]?.["clutchShooting"]).filter((value) => value !== undefined).sort((a, b) => b - a).slice(0, 5);
+  t.same(values, best, "sorted by the edition's own attribute, best first");
+
+  const lacking = await courtside.json("/api/players?outside_scoring_gte=50");
+  t.equal(lacking.status, 400, "a demo attribute the synced edition lacks is refused");
+  t.equal(lacking.body.error.code, "INVALID_PARAMETER");
+  t.match(lacking.body.error.message, /2K26 has no attribute outside_scoring/, "naming the edition and the attribute");
+  t.ok(lacking.body.error.details.allowed.includes("clutch_shooting") && lacking.body.error.details.allowed.length === 36, "listing its 36 attributes", { allowed: lacking.body.error.details.allowed });
+  const lackingSort = await courtside.json("/api/players?sort=potential:desc");
+  t.equal(lackingSort.status, 400, "and a sort on one");
+  t.match(lackingSort.body.error.message, /2K26 has no attribute potential/);
+
+  const badge = await courtside.json("/api/badges/spark-plug");
+  t.equal(badge.status, 200, "a badge the demo catalogue lacks has its own route");
+  t.equal(badge.body.data.category, "All Around", "with the category its source gives");
+  t.equal(badge.body.data.imageUrl, "https://www.2kratings.com/wp-content/uploads/spark-plug.png");
+  const holders = current.filter((row) => row["badges"].list?.some((entry: any) => entry.name === "Spark Plug"));
+  t.equal(badge.body.data.holders.total, holders.length, "and its holders counted");
+  const holderPage = await courtside.json("/api/badges/spark-plug/players?limit=100");
+  t.same(holderPage.body.data.map((row: any) => row._id).sort(), holders.map((row) => row["_id"]).sort(), "the holders route lists them");
+  const byBadge = await courtside.json("/api/players?era=all&badge=spark-plug&limit=100");
+  t.same(byBadge.body.data.map((row: any) => row._id).sort(), holders.map((row) => row["_id"]).sort(), "and the badge filter finds them");
+  const categories = await courtside.json("/api/badges/categories");
+  t.ok(categories.body.data.some((entry: any) => entry.category === "All Around"), "its category is listed");
+  const inCategory = await courtside.json("/api/badges?category=all%20around");
+  t.same(inCategory.body.data.map((entry: any) => entry.slug), ["spark-plug"], "and filters the badge list, in any case");
+});
+
 t.test("the stand-in refuses what the hosted service refuses: era on the current bulk, unknown parameters, an unknown teamType", async (t) => {
   const standIn = await withStandIn(t);
   for (const path of ["/api/players/bulk?era=all", "/api/players/bulk?limit=5", "/api/versions/2K25/players/bulk?teamType=nba"]) {

@@ -1,11 +1,10 @@
-// The badge routes of one edition (current, or `gameVersion=`): the catalogue with holder counts,
-// its categories, one badge, and one badge's holders (best tier first, then overall desc, then
-// name) sliced from the holder runs precomputed at load (store/badge-holders.ts).
+// The badge routes of one edition (current, or `gameVersion=`): its badge catalogue (the badges
+// its data holds, model/catalogue.ts) with holder counts, its categories, one badge, and one
+// badge's holders (best tier first, then overall desc, then name) sliced from the holder runs
+// precomputed at build time (store/badge-holders.ts).
 
-import {
-  BADGES, BADGE_CATEGORIES, BADGE_INDEX_BY_FOLDED_NAME, BADGE_INDEX_BY_SLUG, BADGE_TIERS, LEGACY_BADGE_CATEGORIES, TIER_CODE, badgeId,
-  type BadgeDefinition, type BadgeTier,
-} from "../../model/badges.js";
+import { BADGE_CATEGORIES, BADGE_TIERS, LEGACY_BADGE_CATEGORIES, TIER_CODE, badgeId, type BadgeTier } from "../../model/badges.js";
+import type { Catalogue, CatalogueBadge } from "../../model/catalogue.js";
 import { compareText } from "../../model/badge-summary.js";
 import { ERAS, isEra } from "../../model/eras.js";
 import { ApiError, invalidParameter } from "../../query/api-error.js";
@@ -30,19 +29,23 @@ const gameVersionParam: ParamSchema = {
   type: "string", pattern: "^2[Kk]\\d{2}$", description: "Edition key (2K26, any case); default the current edition",
   "x-reason": "must be 2K followed by two digits, e.g. 2K26",
 };
-/** Categories by lower-case name; our names from before CONTRACT §9 (`shooting`) still lead to theirs. */
-const CATEGORY_BY_LOWER: ReadonlyMap<string, string> = new Map([
-  ...BADGE_CATEGORIES.map((category) => [category.toLowerCase(), category] as const),
-  ...Object.entries(LEGACY_BADGE_CATEGORIES).map(([legacy, category]) => [legacy.toLowerCase(), category] as const),
-]);
+/**
+ * The edition's category named by `asked` (lower-cased), or undefined: any case, and our names from
+ * before CONTRACT §9 (`shooting`) still lead to theirs.
+ */
+function categoryOf(catalogue: Catalogue, asked: string): string | undefined {
+  const legacy = Object.entries(LEGACY_BADGE_CATEGORIES).find(([name]) => name.toLowerCase() === asked)?.[1];
+  return catalogue.categories.find((category) => category.toLowerCase() === asked || category === legacy);
+}
 
 // CONTRACT §9: the four badge routes ignore unknown parameters, and an unknown category or tier
 // matches nothing (a 200 with an empty list and a warning), as the hosted service answers them.
 const listParams = compileParams({
   gameVersion: gameVersionParam,
   category: {
-    type: "string", enum: [...CATEGORY_BY_LOWER.keys()], description: `Badge category: ${BADGE_CATEGORIES.join(", ")}; any case (another matches nothing, with a warning)`,
-    "x-normalise": "lower", "x-lenient": true,
+    type: "string", maxLength: 100,
+    description: `Badge category, one of the edition's (the demo's: ${BADGE_CATEGORIES.join(", ")}; GET /api/badges/categories lists them); any case (another matches nothing, with a warning)`,
+    "x-normalise": "lower",
   },
 }, { ignoresUnknown: true });
 const oneParams = compileParams({ gameVersion: gameVersionParam }, { ignoresUnknown: true });
@@ -71,62 +74,76 @@ function badgeEdition(context: RequestContext): { edition: Edition; holders: Bad
   return { edition, holders };
 }
 
-/** A badge by slug, any case, or by its name written any way; 404 BADGE_NOT_FOUND with the closest slugs. */
-function badgeIndex(text: string): number {
-  const index = BADGE_INDEX_BY_SLUG.get(text.toLowerCase()) ?? BADGE_INDEX_BY_FOLDED_NAME.get(text.toLowerCase().replace(/[^a-z]/g, ""));
+/** The edition's badge slugs (what suggestions are drawn from). */
+function slugsOf(catalogue: Catalogue): string[] {
+  return catalogue.badges.map((badge) => badge.slug);
+}
+
+/** A badge of the edition by slug, any case, or by its name written any way; 404 BADGE_NOT_FOUND with the closest slugs. */
+function badgeIndex(edition: Edition, text: string): number {
+  const index = edition.catalogue.badgeOf(text);
   if (index !== undefined) return index;
-  const suggestions = closest(text.toLowerCase(), BADGES.map((badge) => badge.slug), 3);
+  const suggestions = closest(text.toLowerCase(), slugsOf(edition.catalogue), 3);
   throw new ApiError(
     "BADGE_NOT_FOUND",
-    { badge: text.slice(0, 100), suggestions, hint: "GET /api/badges lists every badge slug" },
-    `No badge ${text.slice(0, 100)}${suggestions.length > 0 ? `; did you mean ${suggestions.join(", ")}?` : ""}`,
+    { badge: text.slice(0, 100), gameVersion: edition.key, suggestions, hint: "GET /api/badges lists every badge slug of the edition" },
+    `No badge ${text.slice(0, 100)} in ${edition.key}${suggestions.length > 0 ? `; did you mean ${suggestions.join(", ")}?` : ""}`,
   );
 }
 
-/** A badge document: the hosted service's fields (`_id`, `gameVersion`, `lastUpdated`, `createdAt`) and our holder counts. */
-function badgeObject(edition: Edition, holders: BadgeHolders, badge: BadgeDefinition, index: number): Record<string, unknown> {
+/** A badge document: the hosted service's fields (`_id`, `gameVersion`, `lastUpdated`, `createdAt`, `imageUrl` where the source gave one) and our holder counts. */
+function badgeObject(edition: Edition, holders: BadgeHolders, badge: CatalogueBadge, index: number): Record<string, unknown> {
   const { capturedAt } = edition.payload.meta;
   return {
     _id: badgeId(badge.slug), name: badge.name, slug: badge.slug, category: badge.category, description: badge.description,
+    ...(badge.imageUrl === undefined ? {} : { imageUrl: badge.imageUrl }),
     gameVersion: edition.key, lastUpdated: capturedAt, createdAt: capturedAt, holders: holderCounts(holders, index),
   };
 }
 
-/** Catalogue positions sorted by category, then name. */
-const BY_CATEGORY_THEN_NAME: readonly number[] = BADGES.map((_, i) => i)
-  .sort((a, b) => compareText((BADGES[a] as BadgeDefinition).category, (BADGES[b] as BadgeDefinition).category) || compareText((BADGES[a] as BadgeDefinition).name, (BADGES[b] as BadgeDefinition).name));
+/** The edition's badge positions sorted by category, then name. */
+function byCategoryThenName(catalogue: Catalogue): number[] {
+  const { badges } = catalogue;
+  return badges.map((_, i) => i)
+    .sort((a, b) => compareText((badges[a] as CatalogueBadge).category, (badges[b] as CatalogueBadge).category) || compareText((badges[a] as CatalogueBadge).name, (badges[b] as CatalogueBadge).name));
+}
 
 function listBadges(context: RequestContext): Reply {
   const { edition, holders } = badgeEdition(context);
+  const { catalogue } = edition;
   const asked = typeof context.values.category === "string" ? context.values.category : undefined;
-  // An unknown category (warned of when validated) lists nothing.
-  const category = asked === undefined ? undefined : (CATEGORY_BY_LOWER.get(asked) ?? null);
-  return context.cached(`badges|${edition.checksum}|${category === null ? "\u0000none" : (category ?? "")}`, () => {
-    const data = BY_CATEGORY_THEN_NAME
-      .filter((i) => category === undefined || (BADGES[i] as BadgeDefinition).category === category)
-      .map((i) => badgeObject(edition, holders, BADGES[i] as BadgeDefinition, i));
+  const category = asked === undefined ? undefined : categoryOf(catalogue, asked);
+  // CONTRACT §9: a category the edition lacks lists nothing, with a warning naming the closest.
+  if (asked !== undefined && category === undefined) {
+    context.warnings.push(paramWarning("category", asked, `${asked.slice(0, 100)} is not a badge category of ${edition.key}: nothing matches it`, closest(asked, catalogue.categories.map((name) => name.toLowerCase()), 3)));
+  }
+  return context.cached(`badges|${edition.checksum}|${asked !== undefined && category === undefined ? "\u0000none" : (category ?? "")}`, () => {
+    const data = asked !== undefined && category === undefined ? [] : byCategoryThenName(catalogue)
+      .filter((i) => category === undefined || (catalogue.badges[i] as CatalogueBadge).category === category)
+      .map((i) => badgeObject(edition, holders, catalogue.badges[i] as CatalogueBadge, i));
     return successReply(data, { gameVersion: edition.key, count: data.length, ...(asked !== undefined ? { category: category ?? asked } : {}) }, { isCacheable: true });
   });
 }
 
 function listCategories(context: RequestContext): Reply {
   const { edition } = badgeEdition(context);
+  const { catalogue } = edition;
   return context.cached(`badge-categories|${edition.checksum}`, () => {
-    const data = [...BADGE_CATEGORIES].sort(compareText).map((category) => ({ category, count: BADGES.filter((badge) => badge.category === category).length }));
+    const data = catalogue.categories.map((category) => ({ category, count: catalogue.badges.filter((badge) => badge.category === category).length }));
     return successReply(data, { gameVersion: edition.key, count: data.length }, { isCacheable: true });
   });
 }
 
 function oneBadge(context: RequestContext): Reply {
   const { edition, holders } = badgeEdition(context);
-  const index = badgeIndex(context.pathParams.slug ?? "");
+  const index = badgeIndex(edition, context.pathParams.slug ?? "");
   return context.cached(`badge|${edition.checksum}|${index}`, () =>
-    successReply(badgeObject(edition, holders, BADGES[index] as BadgeDefinition, index), { gameVersion: edition.key }, { isCacheable: true }));
+    successReply(badgeObject(edition, holders, edition.catalogue.badges[index] as CatalogueBadge, index), { gameVersion: edition.key }, { isCacheable: true }));
 }
 
 /** CONTRACT §9: the holders of an unknown badge are no one (200, `data: []`, a warning naming the closest badges). */
 function noHolders(context: RequestContext, edition: Edition, slug: string, limit: number, offset: number): Reply {
-  context.warnings.push(paramWarning("slug", slug, `${slug.slice(0, 100)} is not a badge: nobody holds it`, closest(slug.toLowerCase(), BADGES.map((badge) => badge.slug), 3)));
+  context.warnings.push(paramWarning("slug", slug, `${slug.slice(0, 100)} is not a badge of ${edition.key}: nobody holds it`, closest(slug.toLowerCase(), slugsOf(edition.catalogue), 3)));
   return successReply([], {
     gameVersion: edition.key, badge: slug.slice(0, 100), tier: typeof context.values.tier === "string" ? context.values.tier : "all",
     count: 0, pagination: cursorPaging(offset, 0, limit, 0),
@@ -140,7 +157,7 @@ function badgeHolders(context: RequestContext): Reply {
   const slug = context.pathParams.slug ?? "";
   let index: number;
   try {
-    index = badgeIndex(slug);
+    index = badgeIndex(edition, slug);
   } catch (error) {
     if (!(error instanceof ApiError) || error.code !== "BADGE_NOT_FOUND") throw error;
     return noHolders(context, edition, slug, limit, offset);
@@ -174,10 +191,10 @@ function badgeHolders(context: RequestContext): Reply {
     }
     const tierCodes = edition.payload.columns.badgeTiers as Uint8Array;
     return rowObjectsReply(edition, page, HOLDER_MASK, {
-      inside: (k) => TIER_FIELD[tierCodes[(page[k] as number) * BADGES.length + index] as number] as string,
+      inside: (k) => TIER_FIELD[tierCodes[(page[k] as number) * edition.catalogue.badgeCount + index] as number] as string,
     }, {
       gameVersion: edition.key,
-      badge: (BADGES[index] as BadgeDefinition).slug,
+      badge: (edition.catalogue.badges[index] as CatalogueBadge).slug,
       tier: tier ?? "all",
       ...(era ? { teamType: era } : {}),
       count: page.length,

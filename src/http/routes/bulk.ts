@@ -49,8 +49,10 @@ function bulkReply(context: RequestContext, edition: Edition, selection: PlayerS
   const { sort: _sort, ...applied } = selection.filters;
   const canonical = JSON.stringify(applied);
   const filters = filtersOf(selection);
+  // Planned before the caches: what the edition lacks is a 400 or a warning on every request, not only the first.
+  const query = planQuery(edition, selection, context.warnings);
   const build = (): Reply => {
-    const { total, rows } = executeQuery(edition, planQuery(edition, selection), 0, BULK_MAX_ROWS);
+    const { total, rows } = executeQuery(edition, query, 0, BULK_MAX_ROWS);
     const meta = isVersioned
       ? { gameVersion: edition.key, count: rows.length, total, filters, capturedAt: edition.payload.meta.capturedAt, source: edition.payload.meta.source }
       : { count: rows.length, total, filters };

@@ -5,7 +5,6 @@
 // previousOverall?, newOverall, overallDelta?, attributeChanges?, badgeChanges?, changeType`);
 // an unknown player, or a gameVersion that is not the current edition, is 200 with `data: []`.
 
-import { ATTRIBUTE_COUNT, ATTRIBUTE_KEYS } from "../../model/attributes.js";
 import { ERAS } from "../../model/eras.js";
 import { TIER_COUNT_KEYS } from "../../model/badges.js";
 import { ABSENT_RATING, type HistoryWeek } from "../../data/snapshot.js";
@@ -54,13 +53,14 @@ function renderHistory(edition: Edition, row: number, limit: number): Reply {
   const weekly = edition.weekly;
   const slot = weekly?.slotOfRow[row] ?? -1;
   const weeks = weekly && slot >= 0 ? weekly.weeks.filter((week) => week.overall[slot] !== ABSENT_RATING) : [];
-  const attributesOf = (week: HistoryWeek) => week.attributes.subarray(slot * ATTRIBUTE_COUNT, (slot + 1) * ATTRIBUTE_COUNT);
+  const { catalogue } = edition;
+  const attributesOf = (week: HistoryWeek) => week.attributes.subarray(slot * catalogue.attributeCount, (slot + 1) * catalogue.attributeCount);
   const entries = weeks.map((week, w) => {
     const overall = week.overall[slot] as number;
     const previous = weeks[w - 1];
     const values = attributesOf(week);
     const attributes: Record<string, number> = {};
-    ATTRIBUTE_KEYS.forEach((key, column) => {
+    catalogue.attributeKeys.forEach((key, column) => {
       const value = values[column] as number;
       if (value !== ABSENT_RATING) attributes[key] = value;
     });
@@ -69,7 +69,7 @@ function renderHistory(edition: Edition, row: number, limit: number): Reply {
     TIER_COUNT_KEYS.forEach((key, k) => { badges[key] = counts[k + 1] as number; });
     const changes = previous === undefined || weekly === null
       ? undefined
-      : weekChanges(attributesOf(previous), values, weekly.badgeTiers(previous, slot), weekly.badgeTiers(week, slot));
+      : weekChanges(catalogue, attributesOf(previous), values, weekly.badgeTiers(previous, slot), weekly.badgeTiers(week, slot));
     const previousOverall = previous === undefined ? undefined : (previous.overall[slot] as number);
     return {
       ...changeRecord(player._id, week.date, edition.key, overall, previousOverall, changes),

@@ -1,7 +1,7 @@
 // GET /api/players/:id (one player by _id), /api/players/:id/versions (its overall in every
 // edition) and /api/players/:id/attribute/:attr (one attribute over the weekly snapshots).
 
-import { ATTRIBUTE_BY_PARAM_NAME, ATTRIBUTE_INDEX, ATTRIBUTE_KEYS } from "../../model/attributes.js";
+import type { Catalogue } from "../../model/catalogue.js";
 import { ERAS } from "../../model/eras.js";
 import { ApiError } from "../../query/api-error.js";
 import { closest } from "../../query/suggest.js";
@@ -43,14 +43,13 @@ function playerVersions(context: RequestContext): Reply {
   });
 }
 
-/** Accepted attribute names: every camelCase key, its snake_case name, an alias, or `overall`. */
-const ALLOWED_ATTRIBUTES: readonly string[] = ["overall", ...ATTRIBUTE_KEYS];
-
-/** The attribute's column (-1 for overall), or undefined for a name that is no attribute. */
-function attributeColumn(text: string): number | undefined {
+/**
+ * The attribute's column in the edition's catalogue (-1 for overall), or undefined for a name that
+ * is none of its attributes. Accepted: a camelCase key, its snake_case name, an alias, or `overall`.
+ */
+function attributeColumn(catalogue: Catalogue, text: string): number | undefined {
   if (text === "overall") return -1;
-  const column = ATTRIBUTE_INDEX.get(text) ?? ATTRIBUTE_BY_PARAM_NAME.get(text) ?? ATTRIBUTE_BY_PARAM_NAME.get(text.toLowerCase());
-  return column === undefined || column < 0 ? undefined : column;
+  return catalogue.columnOfKey(text) ?? catalogue.columnOfParam(text) ?? catalogue.columnOfParam(text.toLowerCase());
 }
 
 /**
@@ -61,7 +60,7 @@ function attributeSeries(context: RequestContext): Reply {
   const edition = context.editions.current;
   const id = (context.pathParams.id ?? "").slice(0, 100);
   const attribute = (context.pathParams.attr ?? "").slice(0, 100);
-  const column = attributeColumn(attribute);
+  const column = attributeColumn(edition.catalogue, attribute);
   let row: number | undefined;
   try {
     row = rowOfIdOrSlug(edition, id, teamTypeOf(context.values));
@@ -69,7 +68,8 @@ function attributeSeries(context: RequestContext): Reply {
     if (!(error instanceof ApiError) || error.code !== "PLAYER_NOT_FOUND") throw error;
   }
   if (column === undefined) {
-    context.warnings.push(paramWarning("attr", attribute, `${attribute} is not an attribute: no points`, closest(attribute, ALLOWED_ATTRIBUTES, 3)));
+    const names = ["overall", ...edition.catalogue.attributeKeys];
+    context.warnings.push(paramWarning("attr", attribute, `${attribute} is not an attribute of ${edition.key}: no points`, closest(attribute, names, 3)));
   }
   if (row === undefined || column === undefined) {
     return successReply([], { playerId: id, attribute, dataPoints: 0 }, { isCacheable: true });
@@ -89,7 +89,7 @@ function attributeSeries(context: RequestContext): Reply {
     const page = points.slice(Math.max(0, points.length - limit));
     return successReply(page, {
       playerId: id, attribute, dataPoints: page.length,
-      id: edition.record(found)._id, key: column < 0 ? "overall" : (ATTRIBUTE_KEYS[column] as string),
+      id: edition.record(found)._id, key: column < 0 ? "overall" : (edition.catalogue.attributeKeys[column] as string),
     }, { isCacheable: true });
   });
 }

@@ -51,8 +51,10 @@ function listPlayers(context: RequestContext): Reply {
   const offset = Number(context.values.cursor ?? 0);
   const edition = context.editions.current;
   const key = `players|${edition.checksum}|${JSON.stringify(selection.filters)}|${selection.fieldMask}|${limit}|${offset}`;
+  // Planned before the cache: what the edition lacks is a 400 or a warning on every request, not only the first.
+  const query = planQuery(edition, selection, context.warnings);
   return context.cached(key, () => {
-    const { total, rows } = executeQuery(edition, planQuery(edition, selection), offset, limit);
+    const { total, rows } = executeQuery(edition, query, offset, limit);
     return playerPage(edition, rows, { fieldMask: selection.fieldMask, isVersioned: false }, {
       count: rows.length,
       pagination: cursorPaging(offset, rows.length, limit, total),

@@ -32,8 +32,10 @@ function publicPlayers(context: RequestContext): Reply {
   const offset = Number(context.values.cursor ?? 0);
   const edition = context.editions.current;
   const key = `public|${edition.checksum}|${JSON.stringify(selection.filters)}|${limit}|${offset}`;
+  // Planned before the cache: what the edition lacks is a 400 or a warning on every request, not only the first.
+  const query = planQuery(edition, selection, context.warnings);
   return context.cached(key, () => {
-    const { total, rows } = executeQuery(edition, planQuery(edition, selection), offset, limit);
+    const { total, rows } = executeQuery(edition, query, offset, limit);
     const page = playerPage(edition, rows, { fieldMask: ALL_FIELDS_MASK, isVersioned: false }, {
       count: rows.length,
       pagination: cursorPaging(offset, rows.length, limit, total),

@@ -21,8 +21,10 @@ function versionedPlayers(context: RequestContext): Reply {
   const limit = (context.values.limit as number | undefined) ?? 50;
   const offset = (context.values.offset as number | undefined) ?? 0;
   const key = `vplayers|${edition.checksum}|${JSON.stringify(selection.filters)}|${selection.fieldMask}|${limit}|${offset}`;
+  // Planned before the cache: what the edition lacks is a 400 or a warning on every request, not only the first.
+  const query = planQuery(edition, selection, context.warnings);
   return context.cached(key, () => {
-    const { total, rows } = executeQuery(edition, planQuery(edition, selection), offset, limit);
+    const { total, rows } = executeQuery(edition, query, offset, limit);
     return playerPage(edition, rows, { fieldMask: selection.fieldMask, isVersioned: true }, {
       gameVersion: edition.key, count: rows.length, total, hasMore: offset + rows.length < total, offset, limit,
     });
