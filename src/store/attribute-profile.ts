@@ -7,7 +7,9 @@
 import { GROUP_OF_ATTRIBUTE, GROUP_SCORE_KEYS } from "../model/attributes.js";
 import { ABSENT_RATING } from "../data/snapshot.js";
 import type { Edition } from "./edition.js";
-import { buildProfileIndex, searchProfileIndex, type ProfileCandidate, type ProfileIndex, type ProfileTarget } from "./profile-index.js";
+import {
+  buildProfileIndex, searchProfileIndex, storedPart, withScratch, type ProfileCandidate, type ProfileIndex, type ProfileTarget, type StoredProfileIndex,
+} from "./profile-index.js";
 
 /** The group of a key the registry does not know (an edition's own attribute). */
 export const OTHER_GROUP = "other";
@@ -171,10 +173,20 @@ export function similarRows(edition: Edition, query: SimilarQuery): SimilarMatch
   return best.matches();
 }
 
-/** The edition's nearest-profile index (built on first use, per thread). */
+/**
+ * The edition's nearest-profile index: the snapshot's (built by build-index), with this thread's
+ * scratch; built here on first use only for a snapshot written without one.
+ */
 export function profileIndexOf(edition: Edition): ProfileIndex {
   const built = tables(edition);
-  return (built.profileIndex ??= buildProfileIndex(edition, built.profileColumns, built.spread.stddev, built.keys.length));
+  const stored = edition.payload.profileIndex;
+  return (built.profileIndex ??= stored ? withScratch(stored) : buildProfileIndex(edition, built.profileColumns, built.spread.stddev, built.keys.length));
+}
+
+/** The index build-index stores for an edition (built from its columns, as a thread would). */
+export function storedProfileIndexOf(edition: Edition): StoredProfileIndex {
+  const built = tables(edition);
+  return storedPart(buildProfileIndex(edition, built.profileColumns, built.spread.stddev, built.keys.length));
 }
 
 /** The target's columns and its per-column tables of squared standardised differences; undefined when it has none. */

@@ -1,7 +1,8 @@
 // The nearest-profile index of one edition: the rows that hold every common profile attribute,
 // placed in a k-d tree over their coordinates on the profile's principal axes, one tree per era,
-// plus the few rows that lack a common attribute (checked one by one). Built once per edition and
-// thread on first use; a search answers exactly what a scan of every row would (the tree only
+// plus the few rows that lack a common attribute (checked one by one). Built offline by build-index
+// and stored in the snapshot (`profileIndex`; a file without one builds it per thread on first
+// use); a search answers exactly what a scan of every row would (the tree only
 // skips rows whose distance is provably larger than the current `limit`-th), and never throws.
 //
 // Why the skip is exact. A profile distance is d² = Σ_S zᵢ² / |S| over the columns S both rows
@@ -28,7 +29,8 @@ const AXIS_SAMPLE_ROWS = 20_000;
 /** Relative slack on the pruning bound: covers the float32 sums of the exact distance (≤ ~2⁻²⁴ per column). */
 const BOUND_SLACK = 1e-4;
 
-export interface ProfileIndex {
+/** What build-index stores in the snapshot (`profileIndex`): every array, no scratch. */
+export interface StoredProfileIndex {
   /** The common columns F (profile columns with spread, held by ≥ COMMON_SHARE of the profiled rows), column order. */
   readonly columns: Int32Array;
   readonly dims: number;
@@ -58,6 +60,10 @@ export interface ProfileIndex {
   readonly partialStart: Uint32Array;
   /** node: the OR of its rows' position bits (a position filter skips nodes without them). */
   readonly nodePositions: Uint8Array;
+}
+
+/** The index one thread searches: the stored arrays and its own scratch. */
+export interface ProfileIndex extends StoredProfileIndex {
   /** Search scratch: the target's coordinates, a heap of nodes by bound (room for every node). */
   readonly point: Float64Array;
   readonly heapNode: Int32Array;
@@ -169,14 +175,24 @@ export function buildProfileIndex(edition: Edition, profileColumns: readonly num
     if ((completeStart[code + 1] as number) > (completeStart[code] as number)) rootOfEra[code] = tree.build(completeStart[code] as number, completeStart[code + 1] as number);
   }
   const nodes = tree.finish();
-  return {
+  return withScratch({
     columns, dims, weights, low, high, inverseSpread,
     // float32 rounding of a coordinate (≤ 2⁻²⁴ relative), doubled to cover the float64 sums.
     coordinateSlack: coordinateBound * 2 ** -23,
     rows, rootOfEra, ...nodes, partialRows, partialStart,
-    point: new Float64Array(dims), heapNode: new Int32Array(nodes.nodeStart.length), heapBound: new Float64Array(nodes.nodeStart.length),
-    work: { rows: 0, nodes: 0 },
-  };
+  });
+}
+
+/** A stored index with this thread's search scratch. */
+export function withScratch(stored: StoredProfileIndex): ProfileIndex {
+  const nodeCount = stored.nodeStart.length;
+  return { ...stored, point: new Float64Array(stored.dims), heapNode: new Int32Array(nodeCount), heapBound: new Float64Array(nodeCount), work: { rows: 0, nodes: 0 } };
+}
+
+/** The arrays of an index, without its scratch: what a snapshot stores. */
+export function storedPart(index: ProfileIndex): StoredProfileIndex {
+  const { point: _point, heapNode: _heapNode, heapBound: _heapBound, work: _work, ...stored } = index;
+  return stored;
 }
 
 /**
