@@ -14,6 +14,7 @@ import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { buildSnapshotPayload } from "../src/data/build-snapshot.js";
+import { Random } from "../src/data/demo/random.js";
 import { generateScaleEdition } from "../src/data/demo.js";
 import { ABSENT_RATING } from "../src/data/snapshot.js";
 import { ERAS } from "../src/model/eras.js";
@@ -39,18 +40,11 @@ const scanQueryCount = Math.min(queryCount, Number(flags["scan-queries"]));
 const peakRssMiB = () => Math.round(Number(/VmHWM:\s+(\d+)/.exec(readFileSync("/proc/self/status", "utf8"))?.[1] ?? 0) / 1024);
 const cpuMicros = () => { const { user, system } = process.cpuUsage(); return user + system; };
 
-/** A small seeded generator (mulberry32), so every run asks the same questions. */
+/** The demo generator's seeded mulberry32, so every run asks the same questions. */
 function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let x = state;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = new Random(seed);
+  return () => random.next();
 }
-
 
 /** Every profile attribute a row holds moves by round(3 · N(0, 1)), clamped to 25–99, in both layouts. */
 function jitterProfiles(attributes: Uint8Array, attributeColumns: Uint8Array, rows: number): void {
