@@ -15,7 +15,9 @@ import {
   LEGACY_HOT_ZONE_KEYS, teamSlug, withEditionRating, type BadgeEntry, type EditionSource, type HotZones, type KnownEdition, type PlayerRecord,
   type RatingHistoryEntry, type WeeklySnapshot,
 } from "../model/player.js";
+import { storedProfileIndexOf } from "../store/attribute-profile.js";
 import { buildBadgeHolders } from "../store/badge-holders.js";
+import { Edition } from "../store/edition.js";
 import { DictionaryColumn } from "../store/dictionary-column.js";
 import { buildFragments } from "../store/fragments.js";
 import { buildSearchData } from "../store/name-index.js";
@@ -35,7 +37,7 @@ export function buildSnapshotPayload(source: EditionSource): SnapshotPayload {
   const sortOrders = buildSortOrders(columns, catalogue.attributeCount);
   const teamTypeCounts = { curr: 0, class: 0, allt: 0 };
   for (const player of players) teamTypeCounts[player.teamType] += 1;
-  return {
+  const payload: SnapshotPayload = {
     meta: {
       gameVersion: source.gameVersion,
       status: source.status,
@@ -63,6 +65,10 @@ export function buildSnapshotPayload(source: EditionSource): SnapshotPayload {
     badgeHolders: columns.badgeTiers === null ? null : buildBadgeHolders({ badgeTiers: columns.badgeTiers, overall: columns.overall, badgeCount: catalogue.badgeCount }, sortOrders.name),
     history,
   };
+  // The nearest-profile index, from the finished columns exactly as a thread would build it (a
+  // second or so at a million rows: here, not in a worker's first `similar` request).
+  payload.profileIndex = storedProfileIndexOf(new Edition(payload, "build"));
+  return payload;
 }
 
 /** Every row's and every week's attributes and badge list: what the edition's catalogue is taken from. */

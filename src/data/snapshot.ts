@@ -19,6 +19,7 @@ import { basename, dirname } from "node:path";
 import { REGISTRY_CATALOGUE, type StoredCatalogue } from "../model/catalogue.js";
 import type { Era, EditionStatus } from "../model/eras.js";
 import type { BadgeHolders } from "../store/badge-holders.js";
+import type { StoredProfileIndex } from "../store/profile-index.js";
 import type { StoredDictionary } from "../store/dictionary-column.js";
 import type { RowGroups, StringTable } from "../store/string-table.js";
 import { measureDocument, readDocument, readFirstValue, writeDocument } from "./msgpack-document.js";
@@ -157,6 +158,11 @@ export interface SnapshotPayload {
   /** Holders of every badge, best tier first (src/store/badge-holders.ts); null without badge lists. */
   badgeHolders: BadgeHolders | null;
   history: HistoryPayload | null;
+  /**
+   * The nearest-profile index of `similar` (src/store/profile-index.ts), built offline; absent in
+   * files written before it existed (a thread then builds it on first use).
+   */
+  profileIndex?: StoredProfileIndex;
 }
 
 export const ABSENT_RATING = 255;
@@ -386,6 +392,8 @@ function assertPayloadShape(name: string, payload: unknown): asserts payload is 
     candidate.fragments?.rowStart instanceof Float64Array && candidate.fragments.rowStart.length === n + 1 &&
     candidate.search?.foldedOfRow instanceof Uint32Array && candidate.search.foldedOfRow.length === n &&
     candidate.lookups?.ids?.rows instanceof Uint32Array && candidate.lookups.ids.rows.length === n &&
+    (candidate.profileIndex === undefined || (candidate.profileIndex.rows instanceof Uint32Array && candidate.profileIndex.nodeStart instanceof Uint32Array &&
+      candidate.profileIndex.rootOfEra instanceof Int32Array && candidate.profileIndex.boxLow instanceof Float32Array)) &&
     Array.isArray(candidate.teams);
   if (!ok) throw new SnapshotError(name, "payload is missing columns or its counts disagree");
 }

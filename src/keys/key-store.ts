@@ -13,7 +13,13 @@ import { KeyLog, type KeyLogChange, type KeyLogEntry, type KeyLogUpdate } from "
  * not an active key), `store` (the file cannot be read, written or locked), `unavailable` (the
  * shared store, Redis, is unreachable: nothing was written, retry later).
  */
-export type KeyStoreFailure = "invalid" | "limit" | "unknown-key" | "revoked" | "store" | "unavailable";
+export type KeyStoreFailure = "invalid" | "limit" | "unknown-key" | "revoked" | "store" | "unavailable" | "full";
+
+/**
+ * Key records a store holds at most (revoked ones keep theirs: a record's index is its rate-limit
+ * slot for good): the token buckets, usage rings and live-connection caps are sized for this many.
+ */
+export const MAX_KEY_RECORDS = 1 << 22;
 
 /** Everything that can go wrong with the keys file or a key operation, in words for the operator. */
 export class KeyStoreError extends Error {
@@ -261,6 +267,9 @@ function issueNewKey(lookup: KeyLookup, options: CreateKeyOptions): { key: strin
   const rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
   if (!Number.isSafeInteger(rateLimit) || rateLimit < 1) {
     throw new KeyStoreError(`rate limit ${rateLimit} is not a positive whole number of requests per hour`, "invalid");
+  }
+  if (lookup.records.length >= MAX_KEY_RECORDS) {
+    throw new KeyStoreError(`the key store holds ${MAX_KEY_RECORDS} key records, the most it can (revoked keys keep theirs); no key can be created`, "full");
   }
   const name = options.name?.trim();
   const purpose = options.purpose?.trim();

@@ -8,6 +8,7 @@ import { decodeSnapshot, encodeSnapshot, readSnapshot, writeSnapshotAtomic, Snap
 import { writeEdition, isoWeekStart } from "../../src/data/build-edition.js";
 import { Edition, loadEdition } from "../../src/store/edition.js";
 import { findString } from "../../src/store/string-table.js";
+import { REGISTRY_CATALOGUE } from "../../src/model/catalogue.js";
 import { ALL_FIELDS_MASK, FIELD_BIT } from "../../src/store/fragments.js";
 import { randomEdition } from "../fixtures/random-edition.js";
 import { recordsOf } from "../fixtures/records.js";
@@ -20,6 +21,18 @@ t.test("a snapshot round-trips to the same records and columns", async (t) => {
   t.same([...back.columns.attributes], [...payload.columns.attributes]);
   t.same([...back.sortOrders.attributes[5]!], [...payload.sortOrders.attributes[5]!]);
   t.ok(back.columns.nameRank instanceof Uint32Array);
+});
+
+t.test("the catalogue round-trips, and a format-3 file written before catalogues reads with the registry's it was built with", async (t) => {
+  const payload = buildSnapshotPayload(randomEdition(120, 9));
+  const back = decodeSnapshot("x.msgpack", encodeSnapshot(payload));
+  t.same(back.catalogue, payload.catalogue);
+  t.equal(payload.catalogue.attributes.length * payload.meta.playerCount, payload.columns.attributes.length, "the attribute table is the catalogue's width");
+  const { catalogue: _catalogue, ...withoutCatalogue } = payload;
+  const old = decodeSnapshot("old.msgpack", encodeSnapshot(withoutCatalogue as typeof payload));
+  t.same(old.catalogue, REGISTRY_CATALOGUE.stored());
+  const narrow = { ...payload, catalogue: { attributes: payload.catalogue.attributes.slice(1), badges: payload.catalogue.badges } };
+  t.throws(() => decodeSnapshot("narrow.msgpack", encodeSnapshot(narrow)), /missing columns or its counts disagree/, "a catalogue that disagrees with the table widths is refused");
 });
 
 t.test("rendered rows parse back to the records", async (t) => {

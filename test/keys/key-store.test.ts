@@ -14,8 +14,13 @@ import {
   revokeKey,
   withKeysFileLock,
   KeyChanges,
+  MAX_KEY_RECORDS,
+  withNewKey,
   type KeyInfo,
+  type KeyRecord,
+  type KeyStoreFile,
 } from "../../src/keys/key-store.js";
+import { MAX_KEY_SLOTS } from "../../src/http/token-buckets.js";
 import { applyKeyOperation } from "../../src/keys/key-writer.js";
 
 const NOW = new Date("2025-03-01T12:00:00.000Z");
@@ -324,4 +329,10 @@ t.test("control and invisible characters are refused in e-mails, names and purpo
   t.throws(() => createKey(file, { email: "a\u200b@b.co", now: NOW }), { name: "KeyStoreError", message: /email contains/ });
   t.throws(() => createKey(file, { email: "a@b.co", purpose: "line\nbreak", now: NOW }), { name: "KeyStoreError", message: /purpose contains/ });
   t.throws(() => createKey(file, { email: "a@b.co", name: "bidi \u202e", now: NOW }), { name: "KeyStoreError", message: /name contains/ });
+});
+
+t.test("a store holding the most key records refuses another key as full, never growing past the rate-limit slots", async (t) => {
+  const full: KeyStoreFile = { version: 1, keys: new Array<KeyRecord>(MAX_KEY_RECORDS) };
+  t.throws(() => withNewKey(full, { email: "late@example.com", now: new Date() }), { name: "KeyStoreError", failure: "full", message: /holds 4194304 key records/ });
+  t.equal(MAX_KEY_SLOTS, MAX_KEY_RECORDS, "the token buckets hold a slot for every record the store can hold");
 });

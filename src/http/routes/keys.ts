@@ -85,6 +85,8 @@ function refusal(outcome: Extract<KeyOutcome, { kind: "refused" }>): Error {
       return new ApiError("INVALID_API_KEY", undefined, "The API key was regenerated or revoked by another request");
     case "store":
       return new Error(`key store: ${outcome.message}`);
+    case "full":
+      return new ApiError("SERVICE_UNAVAILABLE", { reason: "key store full" }, "No key can be created: the key store holds the most key records it can; ask the operator");
     case "unavailable":
       // REDIS_URL and Redis unreachable: refused rather than written where other replicas cannot see it.
       return new ApiError("SERVICE_UNAVAILABLE", { reason: "key store unreachable" }, "Keys cannot be created or changed right now (the shared key store is unreachable); retry in a few seconds");
