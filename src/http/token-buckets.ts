@@ -2,7 +2,6 @@
 // buckets ("500" means 500 for the whole server). Pure arithmetic on injected time; it never reads a clock.
 
 import { createHmac, randomFillSync } from "node:crypto";
-import { MAX_KEY_RECORDS } from "../keys/key-store.js";
 
 /** The outcome of one take (or a peek), already rounded the way the headers need it. */
 export interface TakeResult {
@@ -40,7 +39,7 @@ export const OWNER_POLICY = { capacity: 30, windowSeconds: 60 } as const satisfi
 /** Key slots allocated at first; the space grows with the key store (one bucket per record, never shared). */
 export const KEY_SLOTS = 4096;
 /** The most key records the buckets and usage rings can grow to (address space reserved, not memory). */
-export const MAX_KEY_SLOTS = MAX_KEY_RECORDS;
+export const MAX_KEY_SLOTS = 1 << 22;
 /** Address buckets are chosen by keyed hash among this many. */
 export const ADDRESS_SLOTS = 65_536;
 
