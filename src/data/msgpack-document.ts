@@ -1,11 +1,11 @@
 // A tree of plain objects, arrays, strings, numbers, booleans, null and typed arrays as standard
-// MessagePack, with every typed array a `bin` whose bytes start aligned for its element type, so a
+// MessagePack, with every typed array a `bin` whose bytes start on an 8-byte boundary, so a
 // reader over the file's buffer makes typed-array views, never copies. Knows nothing of what a
 // snapshot holds: any key, at any depth, round-trips (a new section needs no change here).
 //
 // A typed array is written as the map { type, length, pad, data }: `type` a numpy dtype name
-// ("uint32"…), `length` its element count, `pad` 0–7 zero bytes (a bin) that put `data` on its
-// alignment, `data` the elements as a bin, little-endian. Any MessagePack decoder reads it; the
+// ("uint32"…), `length` its element count, `pad` 0–7 zero bytes (a bin) that put `data` on an
+// 8-byte boundary of the file, `data` the elements as a bin, little-endian. Any MessagePack decoder reads it; the
 // reader here (msgpackr) turns such maps back into typed arrays over the source buffer.
 
 import { Unpackr } from "msgpackr/unpack";
@@ -20,6 +20,8 @@ export const ELEMENT_TYPES: Readonly<Record<string, TypedArrayConstructor>> = {
 };
 const TYPE_NAME = new Map<unknown, string>(Object.entries(ELEMENT_TYPES).map(([name, Type]) => [Type, name]));
 const TYPED_KEYS = ["type", "length", "pad", "data"] as const;
+/** Every typed array's elements start on this boundary of the file (the widest element, float64). */
+const DATA_ALIGNMENT = 8;
 /** msgpack's largest bin (bin 32). */
 const MAX_BIN = 2 ** 32 - 1;
 
@@ -77,9 +79,9 @@ class Writer {
     this.number(array.length);
     this.string("pad");
     // `pad` (bin 8: two bytes + k zeros), then the `data` key (5 bytes) and a bin 32 header
-    // (5 bytes), then the elements: choose k so that they start on their alignment.
-    const align = array.BYTES_PER_ELEMENT;
-    const padding = (align - ((this.at + 2 + 5 + 5) % align)) % align;
+    // (5 bytes), then the elements: choose k so that they start on an 8-byte boundary, whatever
+    // their type (a byte column is also read 4 rows at a time through a 32-bit view of it).
+    const padding = (DATA_ALIGNMENT - ((this.at + 2 + 5 + 5) % DATA_ALIGNMENT)) % DATA_ALIGNMENT;
     this.byte(0xc4);
     this.byte(padding);
     if (this.out) this.out.fill(0, this.at, this.at + padding);
