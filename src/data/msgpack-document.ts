@@ -5,7 +5,7 @@
 //
 // A typed array is written as the map { type, length, pad, data }: `type` a numpy dtype name
 // ("uint32"…), `length` its element count, `pad` 0–7 zero bytes (a bin) that put `data` on an
-// 8-byte boundary, `data` the elements as a bin, little-endian. Any MessagePack decoder reads it; the
+// 8-byte boundary of the file, `data` the elements as a bin, little-endian. Any MessagePack decoder reads it; the
 // reader here (msgpackr) turns such maps back into typed arrays over the source buffer.
 
 import { Unpackr } from "msgpackr/unpack";
@@ -20,8 +20,8 @@ export const ELEMENT_TYPES: Readonly<Record<string, TypedArrayConstructor>> = {
 };
 const TYPE_NAME = new Map<unknown, string>(Object.entries(ELEMENT_TYPES).map(([name, Type]) => [Type, name]));
 const TYPED_KEYS = ["type", "length", "pad", "data"] as const;
-/** Where every typed array's elements start in the file: a multiple of this (0–7 bytes of `pad`). */
-export const DATA_ALIGNMENT = 8;
+/** Every typed array's elements start on this boundary of the file (the widest element, float64). */
+const DATA_ALIGNMENT = 8;
 /** msgpack's largest bin (bin 32). */
 const MAX_BIN = 2 ** 32 - 1;
 
@@ -80,11 +80,8 @@ class Writer {
     this.string("pad");
     // `pad` (bin 8: two bytes + k zeros), then the `data` key (5 bytes) and a bin 32 header
     // (5 bytes), then the elements: choose k so that they start on an 8-byte boundary, whatever
-    // their element type, so a reader may also view a byte column as 32-bit words (the query
-    // kernel filters four rows per read that way: an overall or positions column aligned only for
-    // its bytes loses that, ~1.7× the filter's time at a million rows).
-    const align = DATA_ALIGNMENT;
-    const padding = (align - ((this.at + 2 + 5 + 5) % align)) % align;
+    // their type (a byte column is also read 4 rows at a time through a 32-bit view of it).
+    const padding = (DATA_ALIGNMENT - ((this.at + 2 + 5 + 5) % DATA_ALIGNMENT)) % DATA_ALIGNMENT;
     this.byte(0xc4);
     this.byte(padding);
     if (this.out) this.out.fill(0, this.at, this.at + padding);

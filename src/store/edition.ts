@@ -54,8 +54,8 @@ export class Edition {
   readonly archetypes: DictionaryColumn;
   /**
    * The overall and position columns read four rows at a time (32-bit views of the same bytes,
-   * for the query kernel's first pass); null where the bytes are not 4-byte aligned or the
-   * machine is big-endian (the kernel then reads them a row at a time).
+   * for the query kernel's first pass); null where the machine is big-endian (the kernel then
+   * reads them a row at a time).
    */
   readonly overallWords: Uint32Array | null;
   readonly positionWords: Uint32Array | null;
@@ -225,9 +225,18 @@ export function teamRowOf({ teamName, slug, teamType, playerCount, averageRating
 
 const IS_LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
 
-/** A byte column as 32-bit words (its whole words; the tail rows are read as bytes), or null. */
+/**
+ * A byte column as 32-bit words (its whole words; the tail rows are read as bytes), or null on a
+ * big-endian machine. A view where the column is 4-byte aligned (every file written since
+ * 2026-11-25 aligns each array to 8 bytes); for an older file, a copy of this thread's own (one
+ * byte a row), so the kernel keeps its four-rows-at-a-time pass.
+ */
 function wordsOf(column: Uint8Array): Uint32Array | null {
-  return IS_LITTLE_ENDIAN && column.byteOffset % 4 === 0 ? new Uint32Array(column.buffer, column.byteOffset, column.length >>> 2) : null;
+  if (!IS_LITTLE_ENDIAN) return null;
+  if (column.byteOffset % 4 === 0) return new Uint32Array(column.buffer, column.byteOffset, column.length >>> 2);
+  const words = new Uint32Array(column.length >>> 2);
+  new Uint8Array(words.buffer).set(column.subarray(0, words.length * 4));
+  return words;
 }
 
 function groupBy<T, K, V>(items: readonly T[], keyOf: (item: T) => K, valueOf: (item: T) => V): Map<K, V[]> {
