@@ -5,7 +5,7 @@
 import { BADGE_TIERS, type BadgeTier } from "../../model/badges.js";
 import { ERAS } from "../../model/eras.js";
 import { invalidParameter } from "../../query/api-error.js";
-import { compileParams, type ParamSchemas } from "../../query/params.js";
+import type { ParamSchemas } from "../../query/params.js";
 import { attributeGroupsOf, attributeKeysOf, attributeValue, groupScores, OTHER_GROUP } from "../../store/attribute-profile.js";
 import type { Edition } from "../../store/edition.js";
 import type { EditionSet } from "../../store/editions.js";
@@ -13,7 +13,7 @@ import type { RequestContext } from "../context.js";
 import { successReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
 import { arrayOf, exactObject, gameVersion, integer, ref, text, type JsonSchema, type RouteResponse } from "../response-schemas.js";
-import { GAME_VERSION_PARAM, requestedEdition } from "./edition-param.js";
+import { everyEditionRoutes, requestedEdition } from "./edition-param.js";
 import { rowOfIdOrSlug } from "./player-ref.js";
 import { playerDetail, teamTypeOf } from "./players.js";
 
@@ -26,8 +26,6 @@ const baseParams: ParamSchemas = {
   ids: { type: "string", maxLength: IDS_MAX_LENGTH, description: `${COMPARE_MIN} to ${COMPARE_MAX} players' _ids or slugs, comma-separated, each once (required)` },
   teamType: { type: "string", enum: ERAS, description: "curr, class or allt: narrows every slug", "x-normalise": "lower" },
 };
-const compareParams = compileParams({ ...baseParams, gameVersion: GAME_VERSION_PARAM });
-const versionedCompareParams = compileParams(baseParams);
 
 /** The ids as given, checked for count and repeats (400 INVALID_PARAMETER). */
 function parseIds(raw: unknown): string[] {
@@ -135,14 +133,7 @@ const compareResponse: RouteResponse = {
   meta: exactObject({ gameVersion, count: integer("Players compared") }),
 };
 
-function route(path: string, params: ReturnType<typeof compileParams>): RouteDefinition {
-  return {
-    method: "GET", path, access: "key", params, response: compareResponse, errors: ["PLAYER_NOT_FOUND"], handle: comparePlayers,
-    summary: "Two to four players side by side: overall, every attribute with the best marked, group leaders, badge tiers, hot zones",
-  };
-}
-
-export const compareRoutes: RouteDefinition[] = [
-  route("/api/players/compare", compareParams),
-  route("/api/versions/:version/players/compare", versionedCompareParams),
-];
+export const compareRoutes: RouteDefinition[] = everyEditionRoutes("/api/players/compare", baseParams, {
+  access: "key", response: compareResponse, errors: ["PLAYER_NOT_FOUND"], handle: comparePlayers,
+  summary: "Two to four players side by side: overall, every attribute with the best marked, group leaders, badge tiers, hot zones",
+});

@@ -1,9 +1,12 @@
-// The `:version` path parameter: shape (400 INVALID_VERSION) and existence (404 VERSION_NOT_FOUND).
+// The edition a request names: the `:version` path parameter (shape: 400 INVALID_VERSION;
+// existence: 404 VERSION_NOT_FOUND) or `gameVersion=`, and the routes served both ways.
 
 import { normaliseEditionKey } from "../../model/eras.js";
 import { ApiError } from "../../query/api-error.js";
+import { compileParams, type ParamSchemas } from "../../query/params.js";
 import type { Edition } from "../../store/edition.js";
 import type { EditionSet } from "../../store/editions.js";
+import type { RouteDefinition } from "../router.js";
 
 export function resolveEdition(editions: EditionSet, text: string): Edition {
   const key = normaliseEditionKey(text);
@@ -27,4 +30,16 @@ export const GAME_VERSION_PARAM = {
 export function requestedEdition(editions: EditionSet, pathVersion: string | undefined, gameVersion: unknown): Edition {
   if (pathVersion !== undefined) return resolveEdition(editions, pathVersion);
   return typeof gameVersion === "string" ? resolveEdition(editions, gameVersion) : editions.current;
+}
+
+/**
+ * A GET route of any edition, served twice: at `path` (`/api/…`) with `gameVersion=`, and under the
+ * versioned prefix (`/api/versions/:version/…`), whose path names the edition. Its handler reads the
+ * edition with requestedEdition.
+ */
+export function everyEditionRoutes(path: string, params: ParamSchemas, route: Omit<RouteDefinition, "method" | "path" | "params">): RouteDefinition[] {
+  return [
+    { method: "GET", path, params: compileParams({ ...params, gameVersion: GAME_VERSION_PARAM }), ...route },
+    { method: "GET", path: path.replace(/^\/api\//, "/api/versions/:version/"), params: compileParams(params), ...route },
+  ];
 }

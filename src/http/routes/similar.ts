@@ -4,7 +4,7 @@
 
 import { ERA_CODE, ERAS, type Era } from "../../model/eras.js";
 import { parsePositionMask } from "../../model/positions.js";
-import { compileParams, limitParam, playerFilterParams, type ParamSchemas } from "../../query/params.js";
+import { limitParam, playerFilterParams, type ParamSchemas } from "../../query/params.js";
 import { ALL_ERAS_MASK } from "../../query/plan.js";
 import { contrastProfiles, similarRows } from "../../store/attribute-profile.js";
 import { SUMMARY_FIELDS_MASK } from "../../store/fragments.js";
@@ -12,7 +12,7 @@ import type { RequestContext } from "../context.js";
 import type { Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
 import { arrayOf, era, exactObject, gameVersion, integer, ref, text, type JsonSchema, type RouteResponse } from "../response-schemas.js";
-import { GAME_VERSION_PARAM, requestedEdition } from "./edition-param.js";
+import { everyEditionRoutes, requestedEdition } from "./edition-param.js";
 import { rowObjectsReply, rowOfIdOrSlug } from "./player-ref.js";
 import { teamTypeOf } from "./players.js";
 
@@ -27,8 +27,6 @@ const scopeParams: ParamSchemas = {
   position: filters.position as ParamSchemas[string],
   limit: limitParam(50, 10),
 };
-const similarParams = compileParams({ ...scopeParams, gameVersion: GAME_VERSION_PARAM });
-const versionedSimilarParams = compileParams(scopeParams);
 
 function similarPlayers(context: RequestContext): Reply {
   const edition = requestedEdition(context.editions, context.pathParams.version, context.values.gameVersion);
@@ -92,15 +90,7 @@ const similarResponse: RouteResponse = {
   }, ["warnings"]),
 };
 
-/** Shared by the plain and the versioned path. */
-function route(path: string, params: ReturnType<typeof compileParams>): RouteDefinition {
-  return {
-    method: "GET", path, access: "key", params, response: similarResponse, errors: ["PLAYER_NOT_FOUND"], handle: similarPlayers,
-    summary: "The players whose attribute profiles are closest to one player's, with what agrees and differs most",
-  };
-}
-
-export const similarRoutes: RouteDefinition[] = [
-  route("/api/players/:id/similar", similarParams),
-  route("/api/versions/:version/players/:id/similar", versionedSimilarParams),
-];
+export const similarRoutes: RouteDefinition[] = everyEditionRoutes("/api/players/:id/similar", scopeParams, {
+  access: "key", response: similarResponse, errors: ["PLAYER_NOT_FOUND"], handle: similarPlayers,
+  summary: "The players whose attribute profiles are closest to one player's, with what agrees and differs most",
+});

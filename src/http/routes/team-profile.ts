@@ -10,21 +10,19 @@ import { ApiError } from "../../query/api-error.js";
 import { closest } from "../../query/suggest.js";
 import { executeQuery } from "../../query/execute.js";
 import { defaultQuery } from "../../query/plan.js";
-import { compileParams, type ParamSchemas } from "../../query/params.js";
+import type { ParamSchemas } from "../../query/params.js";
 import { attributeGroupsOf, attributeKeysOf, attributeValue, groupScores, teamGroupMean } from "../../store/attribute-profile.js";
 import { teamRowOf, type Edition, type TeamInfo } from "../../store/edition.js";
 import type { RequestContext } from "../context.js";
 import { successReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
 import { arrayOf, exactObject, gameVersion, integer, ref, text, type JsonSchema, type RouteResponse } from "../response-schemas.js";
-import { GAME_VERSION_PARAM, requestedEdition } from "./edition-param.js";
+import { everyEditionRoutes, requestedEdition } from "./edition-param.js";
 import { teamTypeOf } from "./players.js";
 
 const baseParams: ParamSchemas = {
   teamType: { type: "string", enum: ERAS, description: "curr, class or allt, to disambiguate a franchise in several eras", "x-normalise": "lower" },
 };
-const profileParams = compileParams({ ...baseParams, gameVersion: GAME_VERSION_PARAM });
-const versionedProfileParams = compileParams(baseParams);
 
 const round1 = (value: number) => Math.round(value * 10) / 10;
 
@@ -180,14 +178,7 @@ const profileResponse: RouteResponse = {
   }, ["warnings"]),
 };
 
-function route(path: string, params: ReturnType<typeof compileParams>): RouteDefinition {
-  return {
-    method: "GET", path, access: "key", params, response: profileResponse, errors: ["TEAM_NOT_FOUND"], handle: teamProfile,
-    summary: "One roster's profile: mean and best per attribute and group, group ranks in its era, badge and position counts",
-  };
-}
-
-export const teamProfileRoutes: RouteDefinition[] = [
-  route("/api/teams/:teamName/profile", profileParams),
-  route("/api/versions/:version/teams/:teamName/profile", versionedProfileParams),
-];
+export const teamProfileRoutes: RouteDefinition[] = everyEditionRoutes("/api/teams/:teamName/profile", baseParams, {
+  access: "key", response: profileResponse, errors: ["TEAM_NOT_FOUND"], handle: teamProfile,
+  summary: "One roster's profile: mean and best per attribute and group, group ranks in its era, badge and position counts",
+});
