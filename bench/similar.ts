@@ -8,7 +8,7 @@
 // clamped to 25–99): the generated edition draws its rows from ~16,000 shared profiles, so most
 // targets have exact duplicates; jittered, none has, and the search must find its neighbours by distance.
 // Usage: npm run bench:similar [-- --players 1000000 --queries 2000 --scan-queries 200 --unique --no-readme]
-// Wrap runs of ≥ 500,000 players in `flock /work/coord/bigmem.lock` on a shared machine (~12 GB).
+// On a shared machine, run ≥ 500,000 players one build at a time (e.g. under `flock LOCKFILE`): ~6.5 GB each.
 
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
