@@ -27,15 +27,19 @@ function startMain(env: Record<string, string>): ServerProcess {
   return spawnServer({ LOG_LEVEL: "warn", ...env });
 }
 
-async function waitReady(port: number, timeoutMs = 15_000): Promise<void> {
+/** Waits for /ready; a server that exits first, or is not ready in time, fails naming what it printed. */
+async function waitReady(server: ServerProcess, port: number, timeoutMs = 15_000): Promise<void> {
   const started = Date.now();
-  while (Date.now() - started < timeoutMs) {
+  let exitCode: number | null | undefined;
+  void server.exited.then((code) => { exitCode = code; });
+  while (Date.now() - started < timeoutMs && exitCode === undefined) {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/ready`)).status === 200) return;
     } catch { /* not listening yet */ }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  throw new Error("server did not become ready");
+  const state = exitCode === undefined ? `not ready after ${timeoutMs} ms` : `exited (${exitCode}) before it was ready`;
+  throw new Error(`server on port ${port} ${state}; its output: ${server.output().slice(-1_500)}`);
 }
 
 function get(agent: Agent, port: number, path: string, headers: Record<string, string>): Promise<{ status: number; body: string; error?: string; started: boolean }> {
@@ -72,7 +76,7 @@ t.test("two workers share one bucket: exactly 500 of 700 requests over 200 conne
   const metricsPort = await freePort();
   const main = await startMain({ PORT: String(port), DATA_DIR: dataDir, KEYS_FILE: keysFile, WORKERS: "2", METRICS_PORT: String(metricsPort) });
   t.teardown(() => { main.child.kill("SIGKILL"); });
-  await waitReady(port);
+  await waitReady(main, port);
   const agent = new Agent({ keepAlive: true, maxSockets: 200 });
   const results = await Promise.all(Array.from({ length: 700 }, () => get(agent, port, "/api/teams", { "x-api-key": key })));
   const counts = new Map<number, number>();
@@ -97,7 +101,7 @@ t.test("SIGTERM under load: no response is cut off, the process exits 0 within 1
   const { dataDir, keysFile, key } = setup(t, 1_000_000_000);
   const port = await freePort();
   const main = await startMain({ PORT: String(port), DATA_DIR: dataDir, KEYS_FILE: keysFile, WORKERS: "2", METRICS_PORT: "0" });
-  await waitReady(port);
+  await waitReady(main, port);
   const agent = new Agent({ keepAlive: true, maxSockets: 32 });
   const results: Awaited<ReturnType<typeof get>>[] = [];
   let isRunning = true;
