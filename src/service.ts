@@ -5,7 +5,7 @@
 import { KeyChanges, KeyRegistry } from "./keys/key-store.js";
 import { localKeyWriter, type KeyWriter } from "./keys/key-writer.js";
 import { loadEditionSet, type EditionSet } from "./store/editions.js";
-import { ChangeLog, type LoggedEvent } from "./store/change-log.js";
+import { ChangeLog } from "./store/change-log.js";
 import { watchDataDir, type ReloadEvent, type ReloadWatcher } from "./store/reload.js";
 import { createDispatcher } from "./http/app.js";
 import type { Dispatcher } from "./http/dispatch.js";
@@ -86,7 +86,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     changes = nextLog;
     try {
       const swappedAt = Date.now();
-      const events = newEvents(previousLog, nextLog);
+      const events = nextLog === previousLog ? [] : nextLog.published;
       server?.live?.publish(events, editionMessages(previous, next, nextLog, swappedAt));
       logger?.info({ swappedAt, events: events.length, sockets: server?.live?.count() ?? 0, publishMs: Date.now() - swappedAt }, "published change events");
     } catch (error) {
@@ -212,13 +212,6 @@ export async function startService(config: Config, options: ServiceOptions = {})
       running.close();
     },
   };
-}
-
-/** Events of `next` that `previous` did not hold as they are now (new numbers, or a replaced newest week's corrections). */
-function newEvents(previous: ChangeLog, next: ChangeLog): LoggedEvent[] {
-  if (previous === next) return [];
-  const held = new Map(previous.events.slice(previous.firstAfter(next.oldestSequence - 1)).map((logged) => [logged.seq, logged.json]));
-  return next.events.filter((logged) => held.get(logged.seq) !== logged.json);
 }
 
 /** One `edition` message per edition of `next` that is new or whose snapshot changed. */

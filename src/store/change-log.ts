@@ -1,7 +1,8 @@
 // The change events of the current edition: what moved week over week in its weekly history
 // (overall, attributes, badges in the history's `changes` shape, players added and removed),
 // plus trades seen when a rebuilt current edition replaced the one before it. Immutable: a swap
-// builds the next log from the one it replaces.
+// builds the next log from the one it replaces, keeping the events of the weeks before the newest
+// as it holds them, so an event is published once, under one number, with its own week's data.
 //
 // Sequence numbers are a function of the snapshot alone, so every replica (and every worker)
 // numbers the same event the same way: day of the week's date × 2^21 + the event's position in
@@ -94,18 +95,29 @@ function teamOf(edition: Edition, row: number): TeamRef | undefined {
   return info === undefined ? undefined : { team: info.teamName, slug: info.slug };
 }
 
+type Trade = { from: TeamRef; to: TeamRef };
+/** The trades a swap found for one week, by player id. */
+interface WeekTrades { readonly date: string; readonly byId: ReadonlyMap<string, Trade> }
+
 export class ChangeLog {
   /** Oldest first, by seq. */
   readonly events: readonly LoggedEvent[];
-  /** Trades seen on swaps, by week date then player id (carried into later logs while the week is kept). */
-  private readonly trades: ReadonlyMap<string, ReadonlyMap<string, { from: TeamRef; to: TeamRef }>>;
+  /**
+   * The events a swap publishes: those of this log the log it replaced did not hold as they are
+   * (a new week's; on a rebuild dated the same day, that week's corrected ones). Empty for a log
+   * built from a set as loaded.
+   */
+  readonly published: readonly LoggedEvent[];
+  /** The trades seen on swaps for the newest week (carried while a rebuild keeps that week's date). */
+  private readonly trades: WeekTrades | undefined;
   /** Event positions per topic (`player:<id>`, `player:<slug>`, `team:<slug>`, `era:<era>`), ascending. */
   private readonly byTopic = new Map<string, number[]>();
   readonly gameVersion: string;
   readonly checksum: string;
 
-  private constructor(edition: Edition | undefined, events: LoggedEvent[], trades: ReadonlyMap<string, ReadonlyMap<string, { from: TeamRef; to: TeamRef }>>) {
+  private constructor(edition: Edition | undefined, events: LoggedEvent[], trades: WeekTrades | undefined, published: readonly LoggedEvent[]) {
     this.events = events;
+    this.published = published;
     this.trades = trades;
     this.gameVersion = edition?.key ?? "";
     this.checksum = edition?.checksum ?? "";
@@ -120,37 +132,68 @@ export class ChangeLog {
 
   /** The log of a set's current edition as loaded (no trades: those are seen only on a swap). */
   static of(set: EditionSet): ChangeLog {
-    return new ChangeLog(set.current, eventsOf(set.current, undefined, new Map()), new Map());
+    return new ChangeLog(set.current, eventsOf(set.current), undefined, []);
   }
 
   /**
-   * The log after `next` replaces `previous`: recomputed from the new current edition's weeks,
-   * with the trades this swap reveals (same edition rebuilt, a player's team changed) added to its
-   * newest week. The same log when the current edition did not change.
+   * The log after `next` replaces `previous`. The same edition rebuilt: the weeks before the newest
+   * are this log's events as they are (each published once, with the data it had when its week was
+   * the newest: a later trade never rewrites them), and the newest week is computed from the new
+   * snapshot with the trades this swap reveals (a player's team changed) — a trade is an event of
+   * the week it is seen in. Another edition: all its kept weeks, computed. The same log when the
+   * current edition did not change.
    */
   next(previous: EditionSet, next: EditionSet): ChangeLog {
     const before = previous.current;
     const after = next.current;
     if (before.checksum === after.checksum) return this;
-    const trades = new Map<string, Map<string, { from: TeamRef; to: TeamRef }>>();
-    const kept = new Set(keptWeeks(after).map((week) => week.date));
-    if (before.key === after.key) for (const [date, byId] of this.trades) if (kept.has(date)) trades.set(date, new Map(byId));
-    const newest = after.weekly?.weeks.at(-1)?.date;
-    if (before.key === after.key && newest !== undefined) {
-      const found = trades.get(newest) ?? new Map<string, { from: TeamRef; to: TeamRef }>();
-      const ids = after.payload.lookups.ids.keys;
-      for (let k = 0; k < stringCount(ids); k++) {
-        const id = stringAt(ids, k);
-        const row = after.rowById.get(id);
-        const old = before.rowById.get(id);
-        if (row === undefined || old === undefined) continue;
-        const from = teamOf(before, old);
-        const to = teamOf(after, row);
-        if (from !== undefined && to !== undefined && from.slug !== to.slug) found.set(id, { from, to });
-      }
-      if (found.size > 0) trades.set(newest, found);
+    const weeks = keptWeeks(after);
+    const newest = weeks.at(-1);
+    if (before.key !== after.key || newest === undefined) {
+      const events = eventsOf(after, before);
+      return new ChangeLog(after, events, undefined, this.unheld(events));
     }
-    return new ChangeLog(after, eventsOf(after, before, trades), trades);
+    const found = new Map(this.trades?.date === newest.date ? this.trades.byId : []);
+    const ids = after.payload.lookups.ids.keys;
+    for (let k = 0; k < stringCount(ids); k++) {
+      const id = stringAt(ids, k);
+      const row = after.rowById.get(id);
+      const old = before.rowById.get(id);
+      if (row === undefined || old === undefined) continue;
+      const from = teamOf(before, old);
+      const to = teamOf(after, row);
+      if (from !== undefined && to !== undefined && from.slug !== to.slug) found.set(id, { from, to });
+    }
+    const trades = found.size > 0 ? { date: newest.date, byId: found } : undefined;
+    const newestEvents = weekEvents(after, before, (after.weekly?.weeks.length ?? 0) - 1, trades?.byId);
+    // The weeks before it, as this log holds them, newest first while within MAX_EVENTS.
+    const keptDays = new Set(weeks.slice(0, -1).map((week) => dayOf(weekBase(week.date))));
+    const older: LoggedEvent[][] = [];
+    let total = newestEvents.length;
+    for (let end = this.firstAfter(weekBase(newest.date) - 1); end > 0;) {
+      const day = dayOf((this.events[end - 1] as LoggedEvent).seq);
+      let start = end - 1;
+      while (start > 0 && dayOf((this.events[start - 1] as LoggedEvent).seq) === day) start--;
+      if (keptDays.has(day)) {
+        if (total + (end - start) > MAX_EVENTS) break;
+        total += end - start;
+        older.push(this.events.slice(start, end));
+      }
+      end = start;
+    }
+    return new ChangeLog(after, [...older.reverse().flat(), ...newestEvents], trades, this.unheld(newestEvents));
+  }
+
+  /** Those of `events` this log does not hold as they are (by number and JSON). */
+  private unheld(events: readonly LoggedEvent[]): LoggedEvent[] {
+    const first = events[0];
+    if (first === undefined) return [];
+    const held = new Map<number, string>();
+    for (let i = this.firstAfter(first.seq - 1); i < this.events.length; i++) {
+      const logged = this.events[i] as LoggedEvent;
+      held.set(logged.seq, logged.json);
+    }
+    return events.filter((logged) => held.get(logged.seq) !== logged.json);
   }
 
   get newestSequence(): number {
@@ -230,63 +273,72 @@ function keptWeeks(edition: Edition): HistoryWeek[] {
   return weeks.slice(Math.max(1, weeks.length - WEEKS_KEPT));
 }
 
-/** Every event of the kept weeks, oldest first. */
-function eventsOf(edition: Edition, before: Edition | undefined, trades: ReadonlyMap<string, ReadonlyMap<string, { from: TeamRef; to: TeamRef }>>): LoggedEvent[] {
-  const weekly = edition.weekly;
-  if (weekly === null) return [];
-  const weeks = weekly.weeks;
-  const ids = edition.payload.history?.ids;
-  if (ids === undefined) return [];
-  const slots = stringCount(ids);
+/** Every event of the kept weeks, oldest first, computed from `edition` (`before`: the edition it replaced, for the players gone). */
+function eventsOf(edition: Edition, before?: Edition): LoggedEvent[] {
+  const weeks = edition.weekly?.weeks ?? [];
   const byWeek: LoggedEvent[][] = [];
   let total = 0;
   // Newest first, so the limit drops the oldest weeks; the newest is kept whole.
   for (let w = weeks.length - 1; w >= Math.max(1, weeks.length - WEEKS_KEPT); w--) {
-    const week = weeks[w] as HistoryWeek;
-    const previous = weeks[w - 1] as HistoryWeek;
-    const base = weekBase(week.date);
-    const weekTrades = trades.get(week.date);
-    const events: LoggedEvent[] = [];
-    const withEvent = new Set<string>();
-    const info = (id: string, isGone: boolean) => (isGone ? playerInfo(before, id) : playerInfo(edition, id));
-    for (let slot = 0; slot < slots && events.length < SEQUENCE_WEEK - 1; slot++) {
-      const from = previous.overall[slot] as number;
-      const to = week.overall[slot] as number;
-      if (from === ABSENT_RATING && to === ABSENT_RATING) continue;
-      const id = stringAt(ids, slot);
-      const trade = weekTrades?.get(id);
-      let event: ChangeEvent;
-      const common = { type: "change" as const, seq: base + events.length + 1, date: week.date, gameVersion: edition.key, playerId: id };
-      if (from === ABSENT_RATING) {
-        event = { ...common, kind: "added", ...info(id, false), overall: { to } };
-      } else if (to === ABSENT_RATING) {
-        event = { ...common, kind: "removed", ...info(id, true), overall: { from } };
-      } else {
-        const changes = weekChanges(edition.catalogue, weekly.attributeValues(previous, slot), weekly.attributeValues(week, slot), weekly.badgeTiers(previous, slot), weekly.badgeTiers(week, slot));
-        if (from === to && trade === undefined && !hasChanges(changes)) continue;
-        event = { ...common, kind: "changed", ...info(id, false), overall: { from, to }, changes };
-      }
-      if (trade !== undefined) event.trade = trade;
-      withEvent.add(id);
-      events.push(logged(event));
-    }
-    // Trades of players whose ratings did not move: after the week's history events, by id.
-    for (const id of [...(weekTrades?.keys() ?? [])].sort()) {
-      if (withEvent.has(id)) continue;
-      const trade = weekTrades?.get(id) as { from: TeamRef; to: TeamRef };
-      const event: ChangeEvent = {
-        type: "change", seq: base + events.length + 1, kind: "traded", date: week.date, gameVersion: edition.key, playerId: id,
-        ...playerInfo(edition, id), overall: {}, trade,
-      };
-      const row = edition.rowById.get(id);
-      if (row !== undefined) event.overall = { from: edition.payload.columns.overall[row] as number, to: edition.payload.columns.overall[row] as number };
-      events.push(logged(event));
-    }
+    const events = weekEvents(edition, before, w, undefined);
     if (w < weeks.length - 1 && total + events.length > MAX_EVENTS) break;
     total += events.length;
     byWeek.push(events);
   }
   return byWeek.reverse().flat();
+}
+
+/** The day number a sequence number's week is dated. */
+function dayOf(seq: number): number {
+  return Math.floor(seq / SEQUENCE_WEEK);
+}
+
+/** The events of week `w` of `edition`'s history (against week w − 1), with `trades` (by player id) as this week's. */
+function weekEvents(edition: Edition, before: Edition | undefined, w: number, trades: ReadonlyMap<string, Trade> | undefined): LoggedEvent[] {
+  const weekly = edition.weekly;
+  const ids = edition.payload.history?.ids;
+  if (weekly === null || ids === undefined || w < 1 || w >= weekly.weeks.length) return [];
+  const slots = stringCount(ids);
+  const week = weekly.weeks[w] as HistoryWeek;
+  const previous = weekly.weeks[w - 1] as HistoryWeek;
+  const base = weekBase(week.date);
+  const events: LoggedEvent[] = [];
+  const withEvent = new Set<string>();
+  const info = (id: string, isGone: boolean) => (isGone ? playerInfo(before, id) : playerInfo(edition, id));
+  for (let slot = 0; slot < slots && events.length < SEQUENCE_WEEK - 1; slot++) {
+    const from = previous.overall[slot] as number;
+    const to = week.overall[slot] as number;
+    if (from === ABSENT_RATING && to === ABSENT_RATING) continue;
+    const id = stringAt(ids, slot);
+    const trade = trades?.get(id);
+    let event: ChangeEvent;
+    const common = { type: "change" as const, seq: base + events.length + 1, date: week.date, gameVersion: edition.key, playerId: id };
+    if (from === ABSENT_RATING) {
+      event = { ...common, kind: "added", ...info(id, false), overall: { to } };
+    } else if (to === ABSENT_RATING) {
+      event = { ...common, kind: "removed", ...info(id, true), overall: { from } };
+    } else {
+      const changes = weekChanges(edition.catalogue, weekly.attributeValues(previous, slot), weekly.attributeValues(week, slot), weekly.badgeTiers(previous, slot), weekly.badgeTiers(week, slot));
+      if (from === to && trade === undefined && !hasChanges(changes)) continue;
+      event = { ...common, kind: "changed", ...info(id, false), overall: { from, to }, changes };
+    }
+    if (trade !== undefined) event.trade = trade;
+    withEvent.add(id);
+    events.push(logged(event));
+  }
+  // Trades of players whose ratings did not move: after the week's history events, by id.
+  for (const id of [...(trades?.keys() ?? [])].sort()) {
+    if (withEvent.has(id)) continue;
+    const trade = trades?.get(id) as Trade;
+    const event: ChangeEvent = {
+      type: "change", seq: base + events.length + 1, kind: "traded", date: week.date, gameVersion: edition.key, playerId: id,
+      ...playerInfo(edition, id), overall: {}, trade,
+    };
+    const row = edition.rowById.get(id);
+    if (row !== undefined) event.overall = { from: edition.payload.columns.overall[row] as number, to: edition.payload.columns.overall[row] as number };
+    events.push(logged(event));
+  }
+  return events;
 }
 
 function hasChanges(changes: WeekChanges): boolean {

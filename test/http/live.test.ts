@@ -116,6 +116,69 @@ t.test("a rebuilt current edition: the stream sends exactly what the weekly hist
   });
 });
 
+t.test("a trade in a later week: each event once, under one number, with its own week's data", async (t) => {
+  const h = await startHarness();
+  t.teardown(() => h.close());
+  const dataDir = join(h.dir, "data");
+  const url = `ws://127.0.0.1:${h.service.port}/api/live`;
+  const first = randomEdition(400, 21);
+  const bostons = first.players.filter((player) => player.teamType === "curr" && player.team === "Boston Celtics");
+  t.ok(bostons.length >= 2, "two Boston players: one traded each week");
+  const [tradedFirst, tradedLater] = bostons as [PlayerRecord, PlayerRecord];
+  // Week one: the first is traded, the later one's rating moves (an event of his, with Boston).
+  const second = nextWeek(first, 7);
+  const moved = second.players.find((player) => player._id === tradedLater._id) as PlayerRecord;
+  moved.overall = moved.overall >= 99 ? 98 : moved.overall + 1;
+  // Week two: nextWeek trades the first Boston player left, the later one.
+  const third = nextWeek(second, 8);
+  t.equal(third.players.find((player) => player._id === tradedLater._id)?.team, "Denver Nuggets");
+
+  const everything = await mustConnect(url, h.key);
+  const denver = await mustConnect(url, h.key);
+  const boston = await mustConnect(url, h.key);
+  t.teardown(() => { everything.close(); denver.close(); boston.close(); });
+  await subscribe(everything, ["all"]);
+  await subscribe(denver, ["team:denver-nuggets"]);
+  await subscribe(boston, ["team:boston-celtics", `player:${tradedLater.slug}`]);
+
+  writeEdition(dataDir, second, "2026-11-27");
+  t.same(h.service.reload.check().map((event) => event.kind), ["loaded"]);
+  const weekOne = await collectAllPages(h, 0);
+  await settle(everything, weekOne.length);
+  const before = weekOne.find((event) => event.playerId === tradedLater._id);
+  t.match(before, { date: "2026-11-27", kind: "changed", teamSlug: "boston-celtics" }, "his week-one move, with the team of that week");
+  t.notOk("trade" in (before ?? {}));
+  t.match(weekOne.find((event) => event.playerId === tradedFirst._id), { trade: { from: { slug: "boston-celtics" }, to: { slug: "denver-nuggets" } } });
+
+  writeEdition(dataDir, third, "2026-12-04");
+  t.same(h.service.reload.check().map((event) => event.kind), ["loaded"]);
+  const feed = await collectAllPages(h, 0);
+  t.same(feed.filter((event) => event.date === "2026-11-27"), weekOne, "/api/changes: week one as it was published");
+  t.match(feed.filter((event) => event.playerId === tradedLater._id), [
+    { date: "2026-11-27", teamSlug: "boston-celtics" },
+    { date: "2026-12-04", teamSlug: "denver-nuggets", trade: { from: { slug: "boston-celtics" }, to: { slug: "denver-nuggets" } } },
+  ], "the trade is an event of the week it happened in");
+  await settle(everything, feed.length);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const seqs = (client: LiveClient) => client.changes().map((event) => event.seq as number);
+  for (const [client, name] of [[everything, "all"], [denver, "team:denver-nuggets"], [boston, "team:boston-celtics"]] as const) {
+    t.equal(new Set(seqs(client)).size, seqs(client).length, `${name}: no number twice`);
+    t.ok(seqs(client).every((seq, i) => i === 0 || seq > (seqs(client)[i - 1] as number)), `${name}: ascending`);
+  }
+  t.same(everything.changes(), feed, "the stream is /api/changes, event for event");
+  t.same(denver.changes(), await collectAllPages(h, 0, "&team=denver-nuggets"), "a team's stream is its /api/changes");
+  t.same(boston.changes(), feed.filter((event) => event.teamSlug === "boston-celtics" || event.trade?.from.slug === "boston-celtics" || event.playerId === tradedLater._id));
+  t.same(boston.changes(), (await collectAllPages(h, 0, "&team=boston-celtics")).concat(await collectAllPages(h, 0, `&player=${tradedLater.slug}`))
+    .filter((event, i, list) => list.findIndex((other) => other.seq === event.seq) === i).sort((a, b) => a.seq - b.seq));
+
+  const again = await mustConnect(url, h.key);
+  t.teardown(() => again.close());
+  const lastOfWeekOne = weekOne.at(-1)?.seq as number;
+  const ack = await subscribe(again, ["all"], lastOfWeekOne);
+  t.same(again.changes(), await collectAllPages(h, lastOfWeekOne), "a reconnect with since: what /api/changes?since= answers");
+  t.equal(ack.replayed, feed.filter((event) => event.seq > lastOfWeekOne).length);
+});
+
 t.test("/api/changes: keyed, cacheable, bounded, 400s in the envelope", async (t) => {
   const h = await startHarness();
   t.teardown(() => h.close());

@@ -1,18 +1,21 @@
 // The change log's numbering is a function of the snapshot: two loads of the same files (two
 // replicas, two workers) give the same events byte for byte; a later week leaves the numbers and
-// changes of the weeks before it as they were; sinceSequence reads dates as "weeks dated after".
+// changes of the weeks before it as they were; a swap keeps the weeks before the newest as it
+// published them; sinceSequence reads dates as "weeks dated after".
 
-import t from "tap";
+import t, { type Test } from "tap";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeEdition } from "../../src/data/build-edition.js";
 import { ChangeLog, sinceSequence, weekBase } from "../../src/store/change-log.js";
 import { loadEditionSet } from "../../src/store/editions.js";
+import type { EditionSource } from "../../src/model/player.js";
 import { randomEdition } from "../fixtures/random-edition.js";
 import { nextWeek } from "../fixtures/next-week.js";
 
-t.test("same snapshots, same events; a new week leaves older numbers alone", async (t) => {
+/** A data directory holding the current edition built twice, a week apart (2026-11-20, 2026-11-27). */
+function twoWeeks(t: Test): { data: string; second: EditionSource } {
   const dir = mkdtempSync(join(tmpdir(), "courtside-changelog-"));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const data = join(dir, "data");
@@ -21,6 +24,11 @@ t.test("same snapshots, same events; a new week leaves older numbers alone", asy
   writeEdition(data, first, "2026-11-20");
   const second = nextWeek(first, 3);
   writeEdition(data, second, "2026-11-27");
+  return { data, second };
+}
+
+t.test("same snapshots, same events; a new week leaves older numbers alone", async (t) => {
+  const { data, second } = twoWeeks(t);
   const one = ChangeLog.of(loadEditionSet(data));
   const other = ChangeLog.of(loadEditionSet(data));
   t.ok(one.events.length > 10);
@@ -44,4 +52,40 @@ t.test("same snapshots, same events; a new week leaves older numbers alone", asy
   t.equal(sinceSequence("12345"), 12345);
   t.equal(sinceSequence("yesterday"), undefined);
   t.same(later.query(sinceSequence("2026-11-27") as number, {}, 100_000).events, later.events.filter((event) => event.seq >= weekBase("2026-12-04")));
+});
+
+t.test("a swap keeps the weeks before the newest as published; the newest week holds its trades", async (t) => {
+  const { data, second } = twoWeeks(t);
+  const loaded = loadEditionSet(data);
+  const one = ChangeLog.of(loaded);
+  t.same(one.published, [], "a log as loaded publishes nothing");
+
+  // Next week every player moves to another team: each week-one event would read differently now.
+  const third = nextWeek(second, 4);
+  const teams = [...new Set(third.players.filter((player) => player.teamType === "curr").map((player) => player.team))];
+  for (const player of third.players) if (player.teamType === "curr") player.team = teams[(teams.indexOf(player.team) + 1) % teams.length] as string;
+  writeEdition(data, third, "2026-12-04");
+  const swapped = loadEditionSet(data);
+  const two = one.next(loaded, swapped);
+  const weekTwo = (log: ChangeLog) => log.events.filter((event) => event.seq >= weekBase("2026-12-04"));
+  t.same(two.events.filter((event) => event.seq < weekBase("2026-12-04")), one.events, "week one as it was, number and bytes");
+  t.same(two.published, weekTwo(two), "only the new week is published");
+  const trades = weekTwo(two).map((event) => JSON.parse(event.json)).filter((event) => event.trade !== undefined);
+  t.ok(trades.length > 50, `the trades are week two's events (${trades.length})`);
+  t.ok(trades.every((event) => event.date === "2026-12-04" && event.trade.to.slug === event.teamSlug));
+  t.same(ChangeLog.of(swapped).events.filter((event) => event.seq < weekBase("2026-12-04")).map((event) => JSON.parse(event.json).seq), one.events.map((event) => event.seq),
+    "a server started now numbers week one the same (its names and teams are the edition's it loaded)");
+
+  // A second build dated the same day: that week is recomputed, its trades kept; only what differs is published.
+  const corrected = structuredClone(third);
+  const fixed = corrected.players.find((player) => !weekTwo(two).some((event) => event.json.includes(`"playerId":"${player._id}"`))) as (typeof corrected.players)[number];
+  fixed.overall = fixed.overall >= 99 ? 98 : fixed.overall + 1;
+  writeEdition(data, corrected, "2026-12-04");
+  const rebuilt = loadEditionSet(data);
+  const three = two.next(swapped, rebuilt);
+  t.same(three.events.filter((event) => event.seq < weekBase("2026-12-04")), one.events, "week one still as it was");
+  t.equal(weekTwo(three).filter((event) => event.json.includes('"trade"')).length, trades.length, "the week's trades are kept through a rebuild of it");
+  t.ok(three.published.length > 0 && three.published.length < weekTwo(three).length, `only the corrected week's differing events are published (${three.published.length} of ${weekTwo(three).length})`);
+  t.ok(three.published.some((event) => event.json.includes(`"playerId":"${fixed._id}"`)), "the correction is among them");
+  t.equal(three.next(rebuilt, rebuilt), three, "the same snapshot: the same log");
 });
