@@ -3,6 +3,7 @@
 
 import { parseArgs } from "node:util";
 import { DEFAULT_IPV6_PREFIX, parseTrustProxy, type ProxyTrust } from "./http/trust-proxy.js";
+import { LIVE_MAX_TOPICS, type LiveBudget } from "./http/live.js";
 
 export interface Config {
   readonly host: string;
@@ -32,6 +33,8 @@ export interface Config {
   readonly liveConnectionsPerKey: number;
   /** GET /api/live: bytes waiting to be sent to one socket before it is closed (1013) as not reading. */
   readonly liveMaxBufferedBytes: number;
+  /** GET /api/live: what one connection may spend a minute (messages, topics added, full replays). */
+  readonly liveBudget: LiveBudget;
 }
 
 /** The flags `serve` takes (each also an environment variable); shown by `courtside serve --help`. */
@@ -85,5 +88,11 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
     redisUrl: redisUrl === "" ? undefined : redisUrl,
     liveConnectionsPerKey: integer("LIVE_CONNECTIONS_PER_KEY", env.LIVE_CONNECTIONS_PER_KEY, 20, 1, 1_000_000),
     liveMaxBufferedBytes: integer("LIVE_MAX_BUFFERED_KB", env.LIVE_MAX_BUFFERED_KB, 1024, 16, 1_048_576) * 1024,
+    liveBudget: Object.freeze({
+      messagesPerMinute: integer("LIVE_MESSAGES_PER_MINUTE", env.LIVE_MESSAGES_PER_MINUTE, 30, 1, 1_000_000),
+      // At least one whole subscription's worth: a connection can always subscribe once.
+      topicsPerMinute: integer("LIVE_TOPICS_PER_MINUTE", env.LIVE_TOPICS_PER_MINUTE, 300, LIVE_MAX_TOPICS, 1_000_000),
+      replaysPerMinute: integer("LIVE_REPLAYS_PER_MINUTE", env.LIVE_REPLAYS_PER_MINUTE, 1, 1, 1_000_000),
+    }),
   });
 }

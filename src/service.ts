@@ -151,6 +151,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
         changes: changeLog,
         editions: () => editions,
         connectionsPerKey: config.liveConnectionsPerKey,
+        budget: config.liveBudget,
         maxBufferedBytes: config.liveMaxBufferedBytes,
         connectionCounts: new LiveConnectionCounts(options.liveConnections === undefined ? 1 : config.workers, options.liveConnections),
         row: options.liveRow ?? 0,

@@ -3,9 +3,16 @@
 // capped per key across every worker (a shared counter). A client subscribes to topics and may
 // ask for a replay after a sequence number; each swap of the current edition publishes its new
 // events to this thread's sockets (every worker computes the same log and serves its own sockets,
-// so each subscriber gets each event once). Bounded everywhere: message size (uWS's
-// maxPayloadLength), topics per socket, bad messages a minute (then 1008), bytes buffered for a
-// socket that does not read (then 1013). Shutdown closes every socket with 1001.
+// so each subscriber gets each event once).
+//
+// Every message costs what it does, from budgets of its connection that hold a minute's worth and
+// refill continuously: one message token each (good or bad, spent before it is parsed), one topic
+// token per topic a subscribe adds (churn), and a replay the share of the kept log it sends (a
+// full replay takes the whole replay budget). A message over a budget changes nothing and gets an
+// OVER_BUDGET error saying when to come back; more than LIVE_REFUSALS_PER_MINUTE refused messages
+// (bad or over budget) close with 1008. Bounded everywhere else too: message size (1009 up to
+// uWS's maxPayloadLength, which drops the connection past it), topics per socket, bytes buffered
+// for a socket that does not read (then 1013). Shutdown closes every socket with 1001.
 
 import type { HttpRequest, HttpResponse, TemplatedApp, WebSocket, us_socket_context_t } from "uWebSockets.js";
 import { ERAS } from "../model/eras.js";
@@ -17,17 +24,34 @@ import type { Admission, Dispatcher, IncomingRequest, Outgoing } from "./dispatc
 import { TOPIC_VALUE_MAX_LENGTH } from "./routes/changes.js";
 
 export const LIVE_PATH = "/api/live";
-/** A client message longer than this closes the connection (uWS, code 1009). */
+/** A client message longer than this closes the connection with 1009. */
 export const LIVE_MAX_MESSAGE_BYTES = 16 * 1024;
+/**
+ * uWS's maxPayloadLength: what it buffers of one message before handing it over. Past it uWS
+ * closes the TCP connection itself, without a close frame (us_socket_close in its forceClose, in
+ * 20.30 and 20.57 alike): the client sees 1006. Between the two, this module closes with 1009.
+ */
+export const LIVE_MAX_PAYLOAD_BYTES = 4 * LIVE_MAX_MESSAGE_BYTES;
 export const LIVE_MAX_TOPICS = 100;
-/** More bad messages than this within a minute close the connection with 1008. */
-export const LIVE_BAD_MESSAGES_PER_MINUTE = 10;
+/** More refused messages (bad or over budget) than this within a minute close the connection with 1008. */
+export const LIVE_REFUSALS_PER_MINUTE = 10;
 const MINUTE_MS = 60_000;
 const ALL_TOPIC = "all";
 const TOPIC_PATTERN = new RegExp(`^(all|era:(${ERAS.join("|")})|(player|team):[A-Za-z0-9_-]{1,${TOPIC_VALUE_MAX_LENGTH}})$`);
 
+/** What one connection may spend a minute; each budget holds a minute's worth and refills continuously. */
+export interface LiveBudget {
+  /** Messages of any kind. */
+  messagesPerMinute: number;
+  /** Topics added to the subscription (a subscribe's topics it did not hold). */
+  topicsPerMinute: number;
+  /** Full replays of the kept log; a replay of k of its n events takes k/n of one. */
+  replaysPerMinute: number;
+}
+
 export interface LiveOptions {
   changes: () => ChangeLog;
+  budget: LiveBudget;
   editions: () => EditionSet;
   /** Per key, across every worker. */
   connectionsPerKey: number;
@@ -47,7 +71,13 @@ interface Subscriber {
   keySlot: number;
   topics: Set<string>;
   isAll: boolean;
-  badMessages: number[];
+  /** Budgets left as of `budgetAt` (see LiveBudget). */
+  messages: number;
+  topicAdds: number;
+  replays: number;
+  budgetAt: number;
+  /** When each refused message of the last minute came. */
+  refusals: number[];
   isClosed: boolean;
 }
 
@@ -87,74 +117,126 @@ export function attachLive(
     return false;
   };
 
-  const unsubscribe = (ws: Socket) => {
-    const data = ws.getUserData();
-    if (everything.delete(ws) && !data.isClosed) ws.unsubscribe(ALL_TOPIC);
-    for (const topic of data.topics) {
-      const set = byTopic.get(topic);
-      set?.delete(ws);
-      if (set?.size === 0) byTopic.delete(topic);
-    }
-    data.topics = new Set();
-    data.isAll = false;
-  };
-
-  const matches = (data: Subscriber, logged: LoggedEvent) => data.isAll || logged.topics.some((topic) => data.topics.has(topic));
-
-  const refuseMessage = (ws: Socket, reason: string) => {
-    const data = ws.getUserData();
-    const now = Date.now();
-    data.badMessages = data.badMessages.filter((at) => at > now - MINUTE_MS);
-    data.badMessages.push(now);
-    if (data.badMessages.length > LIVE_BAD_MESSAGES_PER_MINUTE) {
-      data.isClosed = true;
-      ws.end(1008, `more than ${LIVE_BAD_MESSAGES_PER_MINUTE} bad messages a minute`);
+  const subscribeTo = (ws: Socket, topic: string) => {
+    if (topic === ALL_TOPIC) {
+      everything.add(ws);
+      // "all" is uWS's own topic: one publish reaches every such socket from native code.
+      ws.subscribe(ALL_TOPIC);
       return;
     }
-    send(ws, JSON.stringify({ type: "error", code: "BAD_MESSAGE", message: reason, badMessages: data.badMessages.length, limit: LIVE_BAD_MESSAGES_PER_MINUTE }));
+    const set = byTopic.get(topic);
+    if (set) set.add(ws);
+    else byTopic.set(topic, new Set([ws]));
+  };
+
+  const unsubscribeFrom = (ws: Socket, topic: string) => {
+    if (topic === ALL_TOPIC) {
+      if (everything.delete(ws) && !ws.getUserData().isClosed) ws.unsubscribe(ALL_TOPIC);
+      return;
+    }
+    const set = byTopic.get(topic);
+    set?.delete(ws);
+    if (set?.size === 0) byTopic.delete(topic);
+  };
+
+  /** The socket's subscription becomes `topics`: only the topics that differ are touched. */
+  const resubscribe = (ws: Socket, topics: ReadonlySet<string>) => {
+    const data = ws.getUserData();
+    for (const topic of data.topics) if (!topics.has(topic)) unsubscribeFrom(ws, topic);
+    for (const topic of topics) if (!data.topics.has(topic)) subscribeTo(ws, topic);
+    data.topics = new Set(topics);
+    data.isAll = topics.has(ALL_TOPIC);
+  };
+
+  const { messagesPerMinute, topicsPerMinute, replaysPerMinute } = options.budget;
+  /** Each budget refilled for the time since it was last looked at, up to a minute's worth. */
+  const refill = (data: Subscriber, now: number) => {
+    const minutes = Math.max(0, now - data.budgetAt) / MINUTE_MS;
+    data.messages = Math.min(messagesPerMinute, data.messages + minutes * messagesPerMinute);
+    data.topicAdds = Math.min(topicsPerMinute, data.topicAdds + minutes * topicsPerMinute);
+    data.replays = Math.min(replaysPerMinute, data.replays + minutes * replaysPerMinute);
+    data.budgetAt = now;
+  };
+  /** How long until `budget` (refilled at `perMinute`) holds `cost`, in whole ms. */
+  const waitMs = (budget: number, cost: number, perMinute: number) => Math.ceil(((cost - budget) / perMinute) * MINUTE_MS);
+
+  /** A refused message: an error saying why; past LIVE_REFUSALS_PER_MINUTE in a minute, 1008. */
+  const refuse = (ws: Socket, now: number, error: { code: "BAD_MESSAGE" | "OVER_BUDGET"; message: string; budget?: string; retryAfterMs?: number }) => {
+    const data = ws.getUserData();
+    data.refusals = data.refusals.filter((at) => at > now - MINUTE_MS);
+    data.refusals.push(now);
+    if (data.refusals.length > LIVE_REFUSALS_PER_MINUTE) {
+      data.isClosed = true;
+      ws.end(1008, `more than ${LIVE_REFUSALS_PER_MINUTE} refused messages a minute`);
+      return;
+    }
+    send(ws, JSON.stringify({ type: "error", ...error, refused: data.refusals.length, limit: LIVE_REFUSALS_PER_MINUTE }));
   };
 
   const onMessage = (ws: Socket, message: ArrayBuffer, isBinary: boolean) => {
     const data = ws.getUserData();
     if (data.isClosed) return;
-    const parsed = isBinary ? { error: "messages are JSON text, not binary" } : parseSubscription(Buffer.from(message).toString("utf8"));
-    if ("error" in parsed) {
-      refuseMessage(ws, parsed.error);
+    if (message.byteLength > LIVE_MAX_MESSAGE_BYTES) {
+      data.isClosed = true;
+      ws.end(1009, `a message is at most ${LIVE_MAX_MESSAGE_BYTES} bytes`);
       return;
     }
-    unsubscribe(ws);
-    data.topics = new Set(parsed.topics);
-    data.isAll = data.topics.has("all");
-    if (data.isAll) {
-      everything.add(ws);
-      // "all" is uWS's own topic: one publish reaches every such socket from native code.
-      ws.subscribe(ALL_TOPIC);
+    const now = Date.now();
+    refill(data, now);
+    if (data.messages < 1) {
+      refuse(ws, now, {
+        code: "OVER_BUDGET", budget: "messages", retryAfterMs: waitMs(data.messages, 1, messagesPerMinute),
+        message: `more than ${messagesPerMinute} messages a minute on this connection: this one was not read`,
+      });
+      return;
     }
-    else {
-      for (const topic of data.topics) {
-        const set = byTopic.get(topic);
-        if (set) set.add(ws);
-        else byTopic.set(topic, new Set([ws]));
-      }
+    data.messages -= 1;
+    const parsed = isBinary ? { error: "messages are JSON text, not binary" } : parseSubscription(Buffer.from(message).toString("utf8"));
+    if ("error" in parsed) {
+      refuse(ws, now, { code: "BAD_MESSAGE", message: parsed.error });
+      return;
+    }
+    const topics = new Set(parsed.topics);
+    let added = 0;
+    for (const topic of topics) if (!data.topics.has(topic)) added += 1;
+    if (added > data.topicAdds) {
+      refuse(ws, now, {
+        code: "OVER_BUDGET", budget: "topics", retryAfterMs: waitMs(data.topicAdds, added, topicsPerMinute),
+        message: `this subscribe adds ${added} topics and this connection may add ${Math.floor(data.topicAdds)} more now (${topicsPerMinute} a minute); the subscription is unchanged`,
+      });
+      return;
     }
     const log = options.changes();
-    let replayed = 0;
+    const isAll = topics.has(ALL_TOPIC);
+    // The replay, counted from the log's indexes before anything is sent.
+    const start = parsed.since === undefined ? log.events.length : log.firstAfter(parsed.since);
+    const positions = parsed.since === undefined || isAll ? undefined : log.positionsAfter(parsed.since, topics);
+    const count = positions?.length ?? log.events.length - start;
+    const cost = count === 0 ? 0 : count / log.events.length;
+    if (cost > data.replays) {
+      refuse(ws, now, {
+        code: "OVER_BUDGET", budget: "replay", retryAfterMs: waitMs(data.replays, cost, replaysPerMinute),
+        message: `this replay would send ${count} of the ${log.events.length} kept events; a connection may replay the whole log ${replaysPerMinute} time(s) a minute `
+          + `(a part of it takes its share) and has ${Math.floor(data.replays * log.events.length)} events left now: ask with a later since, or later; the subscription is unchanged`,
+      });
+      return;
+    }
+    data.topicAdds -= added;
+    data.replays -= cost;
+    resubscribe(ws, topics);
     ws.cork(() => {
-      if (parsed.since !== undefined) {
-        for (let i = log.firstAfter(parsed.since); i < log.events.length; i++) {
-          const logged = log.events[i] as LoggedEvent;
-          if (!matches(data, logged)) continue;
-          if (!send(ws, logged.json)) return;
-          replayed += 1;
-        }
+      if (positions === undefined) {
+        for (let i = start; i < log.events.length; i++) if (!send(ws, (log.events[i] as LoggedEvent).json)) return;
+      } else {
+        for (const position of positions) if (!send(ws, (log.events[position] as LoggedEvent).json)) return;
       }
-      send(ws, JSON.stringify({ type: "subscribed", topics: [...data.topics], since: parsed.since ?? null, replayed, newestSequence: log.newestSequence }));
+      send(ws, JSON.stringify({ type: "subscribed", topics: [...data.topics], since: parsed.since ?? null, replayed: count, newestSequence: log.newestSequence }));
     });
   };
 
   app.ws<Subscriber>(LIVE_PATH, {
     compression: uWS.DISABLED as never,
-    maxPayloadLength: LIVE_MAX_MESSAGE_BYTES,
+    maxPayloadLength: LIVE_MAX_PAYLOAD_BYTES,
     // uWS drops what passes this; the hub closes the socket (1013) before it matters.
     maxBackpressure: options.maxBufferedBytes * 2 + LIVE_MAX_MESSAGE_BYTES,
     idleTimeout: 120,
@@ -174,7 +256,10 @@ export function attachLive(
       const decided = dispatcher.upgrade(request, reserve);
       const finish = (decision: Awaited<typeof decided>) => {
         if (decision.kind === "refused") writeRefusal(res, decision.outgoing);
-        else res.upgrade<Subscriber>({ keySlot: decision.value, topics: new Set(), isAll: false, badMessages: [], isClosed: false }, secKey, protocol, extensions, context);
+        else {
+          const budgets = { messages: messagesPerMinute, topicAdds: topicsPerMinute, replays: replaysPerMinute, budgetAt: Date.now() };
+          res.upgrade<Subscriber>({ keySlot: decision.value, topics: new Set(), isAll: false, ...budgets, refusals: [], isClosed: false }, secKey, protocol, extensions, context);
+        }
       };
       if (!(decided instanceof Promise)) {
         finish(decided);
@@ -196,7 +281,10 @@ export function attachLive(
       const log = options.changes();
       send(ws, JSON.stringify({
         type: "welcome", gameVersion: log.gameVersion, newestSequence: log.newestSequence, oldestSequence: log.oldestSequence,
-        limits: { topics: LIVE_MAX_TOPICS, messageBytes: LIVE_MAX_MESSAGE_BYTES, badMessagesPerMinute: LIVE_BAD_MESSAGES_PER_MINUTE, bufferedBytes: options.maxBufferedBytes, connectionsPerKey: options.connectionsPerKey },
+        limits: {
+          topics: LIVE_MAX_TOPICS, messageBytes: LIVE_MAX_MESSAGE_BYTES, messagesPerMinute, topicsPerMinute, replaysPerMinute,
+          refusedPerMinute: LIVE_REFUSALS_PER_MINUTE, bufferedBytes: options.maxBufferedBytes, connectionsPerKey: options.connectionsPerKey,
+        },
       }));
     },
     message: onMessage,
@@ -204,7 +292,7 @@ export function attachLive(
       const data = ws.getUserData();
       data.isClosed = true;
       sockets.delete(ws);
-      unsubscribe(ws);
+      resubscribe(ws, new Set());
       counts.release(data.keySlot, worker);
     },
   });

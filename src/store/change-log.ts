@@ -217,6 +217,25 @@ export class ChangeLog {
   }
 
   /**
+   * Positions (in `events`) of the events after `since` on any of `topics`, ascending, each once:
+   * read from the per-topic index, so the work follows the events that match, never the log.
+   */
+  positionsAfter(since: number, topics: Iterable<string>): number[] {
+    const start = this.firstAfter(since);
+    const positions: number[] = [];
+    let lists = 0;
+    for (const topic of topics) {
+      const list = this.byTopic.get(topic);
+      if (list === undefined) continue;
+      for (let i = lowerBound(list, start); i < list.length; i++) positions.push(list[i] as number);
+      lists += 1;
+    }
+    if (lists < 2) return positions;
+    positions.sort((a, b) => a - b);
+    return positions.filter((position, i) => i === 0 || position !== positions[i - 1]);
+  }
+
+  /**
    * Events after `since` matching every filter given, oldest first, at most `limit` (and whether
    * more follow). Work is bounded by the smallest matching topic list, never the whole log.
    */

@@ -203,7 +203,8 @@ t.test("/api/changes: keyed, cacheable, bounded, 400s in the envelope", async (t
 });
 
 t.test("refusals and limits of the stream", async (t) => {
-  const h = await startHarness({ env: { LIVE_CONNECTIONS_PER_KEY: "2", LIVE_MAX_BUFFERED_KB: "16" } });
+  // Budgets raised: the 1013 test asks for the whole log 400 times (the budget's own test is below).
+  const h = await startHarness({ env: { LIVE_CONNECTIONS_PER_KEY: "2", LIVE_MAX_BUFFERED_KB: "16", LIVE_MESSAGES_PER_MINUTE: "1000", LIVE_REPLAYS_PER_MINUTE: "1000" } });
   t.teardown(() => h.close());
   const url = `ws://127.0.0.1:${h.service.port}/api/live`;
   writeEdition(join(h.dir, "data"), nextWeek(randomEdition(400, 21), 10), "2026-11-27");
@@ -223,7 +224,7 @@ t.test("refusals and limits of the stream", async (t) => {
     for (const bad of ["not json", "[]", JSON.stringify({ subscribe: [] }), JSON.stringify({ subscribe: ["moon:1"] }), JSON.stringify({ subscribe: ["all"], since: -1 }), JSON.stringify({ subscribe: ["all"], extra: 1 })]) {
       client.send(bad);
       const error = await client.next((message) => message.type === "error");
-      t.match(error, { code: "BAD_MESSAGE", message: /\w/ }, bad);
+      t.match(error, { code: "BAD_MESSAGE", message: /\w/, refused: error.refused, limit: 10 }, bad);
     }
     t.match(await subscribe(client, ["all"], 0), { type: "subscribed", topics: ["all"] }, "still open and answering");
     for (let i = 0; i < 5; i++) client.send("still not json");
@@ -261,5 +262,86 @@ t.test("refusals and limits of the stream", async (t) => {
     t.ok(ack.replayed > 0);
     await h.service.drain(2_000);
     t.match(await client.closed, { code: 1001 });
+  });
+});
+
+t.test("every message costs from its connection's budget: loops are cut off, the cost of a replay is its share of the log", async (t) => {
+  const h = await startHarness();
+  t.teardown(() => h.close());
+  const url = `ws://127.0.0.1:${h.service.port}/api/live`;
+  writeEdition(join(h.dir, "data"), nextWeek(randomEdition(400, 21), 10), "2026-11-27");
+  h.service.reload.check();
+  const log = await collectAllPages(h, 0);
+  t.ok(log.length > 40, `a log to replay (${log.length} events)`);
+  const errors = (client: LiveClient) => client.messages.filter((message) => message.type === "error");
+
+  t.test("the welcome states the budgets", async (t) => {
+    const client = await mustConnect(url, h.key);
+    t.match(client.messages[0], { type: "welcome", limits: { messagesPerMinute: 30, topicsPerMinute: 300, replaysPerMinute: 1, refusedPerMinute: 10, topics: 100, messageBytes: 16_384 } });
+    client.close();
+    await client.closed;
+  });
+
+  t.test("a replay loop: one full replay, then OVER_BUDGET errors, then 1008", async (t) => {
+    const client = await mustConnect(url, h.key);
+    for (let i = 0; i < 200; i++) client.send({ subscribe: ["all"], since: 0 });
+    t.match(await client.closed, { code: 1008, reason: /refused messages/ });
+    t.same(client.changes(), log, "the log once, no more");
+    t.equal(client.messages.filter((message) => message.type === "subscribed").length, 1);
+    t.equal(errors(client).length, 10, "ten errors, then the close");
+    t.match(errors(client)[0], { code: "OVER_BUDGET", budget: "replay", refused: 1, limit: 10, retryAfterMs: Number, message: new RegExp(`would send ${log.length} of the ${log.length} kept events`) });
+    t.ok(errors(client)[0]?.retryAfterMs > 55_000 && errors(client)[0]?.retryAfterMs <= 60_000, "a full replay again in about a minute");
+  });
+
+  t.test("a replay takes its share of the log; an over-budget message changes nothing and the connection goes on", async (t) => {
+    const client = await mustConnect(url, h.key);
+    const half = Math.floor(log.length / 2);
+    const since = (log[log.length - half - 1] as LiveMessage).seq;
+    t.equal((await subscribe(client, ["all"], since)).replayed, half, "half the log");
+    t.equal((await subscribe(client, ["all"], since)).replayed, half, "and the other half of the budget");
+    client.send({ subscribe: ["team:boston-celtics", "era:class"], since: 0 });
+    t.match(await client.next((message) => message.type === "error"), { code: "OVER_BUDGET", budget: "replay" });
+    // The subscription is still "all", and a subscribe without a replay is answered.
+    t.match(await subscribe(client, ["era:curr"]), { type: "subscribed", topics: ["era:curr"], replayed: 0 });
+    t.equal(client.changes().length, 2 * half);
+    client.close();
+    await client.closed;
+    // A topic replay is read from the log's topic index: each matching event once, in order, at its share.
+    const narrow = await mustConnect(url, h.key);
+    const wanted = log.filter((event) => event.teamSlug === "boston-celtics" || event.trade?.from.slug === "boston-celtics" || event.teamType === "class");
+    t.equal((await subscribe(narrow, ["team:boston-celtics", "era:class"], 0)).replayed, wanted.length);
+    t.same(narrow.changes(), wanted);
+    narrow.close();
+    await narrow.closed;
+  });
+
+  t.test("a topic-churn loop: 300 topics added a minute, then OVER_BUDGET errors, then 1008", async (t) => {
+    const client = await mustConnect(url, h.key);
+    for (let i = 0; i < 100; i++) client.send({ subscribe: Array.from({ length: 100 }, (_, k) => `player:churn-${i}-${k}`) });
+    t.match(await client.closed, { code: 1008 });
+    t.equal(client.messages.filter((message) => message.type === "subscribed").length, 3, "three subscriptions of 100 new topics");
+    t.match(errors(client)[0], { code: "OVER_BUDGET", budget: "topics", message: /adds 100 topics/ });
+    t.equal(errors(client).length, 10);
+  });
+
+  t.test("the same subscription again and again: 30 messages a minute, then 1008", async (t) => {
+    const client = await mustConnect(url, h.key);
+    for (let i = 0; i < 100; i++) client.send({ subscribe: ["player:someone"] });
+    t.match(await client.closed, { code: 1008 });
+    t.equal(client.messages.filter((message) => message.type === "subscribed").length, 30);
+    t.match(errors(client)[0], { code: "OVER_BUDGET", budget: "messages", retryAfterMs: Number });
+  });
+
+  t.test("a message over 16 KiB: 1009; over uWS's 64 KiB: uWS drops the connection (1006, no close frame)", async (t) => {
+    const long = await mustConnect(url, h.key);
+    long.send(JSON.stringify({ subscribe: ["all"], padding: "x".repeat(20_000) }));
+    t.match(await long.closed, { code: 1009, reason: /at most 16384 bytes/ });
+    const huge = await mustConnect(url, h.key);
+    huge.send(JSON.stringify({ subscribe: ["all"], padding: "x".repeat(100_000) }));
+    t.match(await huge.closed, { code: 1006 });
+    const after = await mustConnect(url, h.key);
+    t.match(await subscribe(after, ["all"]), { type: "subscribed" }, "the server goes on");
+    after.close();
+    await after.closed;
   });
 });

@@ -7,7 +7,7 @@ import { compileParams } from "../../query/params.js";
 import type { Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
 import { exactObject, integer, oneOf, ref, text } from "../response-schemas.js";
-import { LIVE_BAD_MESSAGES_PER_MINUTE, LIVE_MAX_MESSAGE_BYTES, LIVE_MAX_TOPICS } from "../live.js";
+import { LIVE_MAX_MESSAGE_BYTES, LIVE_MAX_PAYLOAD_BYTES, LIVE_MAX_TOPICS, LIVE_REFUSALS_PER_MINUTE } from "../live.js";
 
 function upgradeRequired(): Reply {
   throw new ApiError("UPGRADE_REQUIRED", { upgrade: "websocket" }, "GET /api/live is a WebSocket: connect with a WebSocket client (Upgrade: websocket) and the X-API-Key header");
@@ -19,7 +19,7 @@ const serverMessage = {
     { ...ref("ChangeEvent"), description: "type change: one change event (replayed after `since` first, then live)" },
     exactObject({
       type: { const: "welcome" }, gameVersion: text("The current edition"), newestSequence: integer("Newest event's sequence number"), oldestSequence: integer("Oldest kept event's sequence number"),
-      limits: { type: "object", description: "topics, messageBytes, badMessagesPerMinute, bufferedBytes, connectionsPerKey" },
+      limits: { type: "object", description: "topics, messageBytes, messagesPerMinute, topicsPerMinute, replaysPerMinute, refusedPerMinute, bufferedBytes, connectionsPerKey" },
     }, [], "Sent once on connect"),
     exactObject({
       type: { const: "subscribed" }, topics: { type: "array", items: { type: "string" } }, since: { type: ["integer", "null"] },
@@ -31,7 +31,12 @@ const serverMessage = {
       newestSequence: integer("Newest event's sequence number after the swap"),
       swappedAt: { type: "string", format: "date-time", description: "When this server swapped the edition in" },
     }, [], "An edition appeared or changed (sent to every socket, subscribed or not)"),
-    exactObject({ type: { const: "error" }, code: { const: "BAD_MESSAGE" }, message: text("What was wrong"), badMessages: integer("Bad messages in the last minute"), limit: integer("Bad messages a minute before the close (1008)") }),
+    exactObject({
+      type: { const: "error" }, code: oneOf(["BAD_MESSAGE", "OVER_BUDGET"]), message: text("What was wrong; the message changed nothing"),
+      budget: oneOf(["messages", "topics", "replay"], "OVER_BUDGET: the budget of the connection the message would pass"),
+      retryAfterMs: integer("OVER_BUDGET: when that budget will hold what the message asked"),
+      refused: integer("Refused messages (bad or over budget) in the last minute"), limit: integer("Refused messages a minute before the close (1008)"),
+    }, ["budget", "retryAfterMs"], "A refused message (the connection stays open)"),
   ],
 };
 
@@ -44,8 +49,10 @@ export const liveRoutes: RouteDefinition[] = [
       status: 101,
       description: `101 Switching Protocols, then JSON messages. The key goes in the X-API-Key header of the upgrade, which takes one token; `
         + `refusals (401, 429, 503) are answered before the upgrade. Client messages: {"subscribe": [topics], "since"?: sequence} (replaces the subscription; `
-        + `at most ${LIVE_MAX_TOPICS} topics, ${LIVE_MAX_MESSAGE_BYTES} bytes). A bad message gets {"type":"error"} and the connection stays open; `
-        + `more than ${LIVE_BAD_MESSAGES_PER_MINUTE} a minute close it with 1008. A client that stops reading is closed with 1013; shutdown closes with 1001. `
+        + `at most ${LIVE_MAX_TOPICS} topics; a longer message than ${LIVE_MAX_MESSAGE_BYTES} bytes closes with 1009, one over ${LIVE_MAX_PAYLOAD_BYTES} is dropped with the connection (1006)). `
+        + "Each connection has budgets a minute (welcome's limits): messages, topics added, and full replays of the kept log (a replay takes its share of one). "
+        + `A bad or over-budget message gets {"type":"error"}, changes nothing, and the connection stays open; `
+        + `more than ${LIVE_REFUSALS_PER_MINUTE} refused a minute close it with 1008. A client that stops reading is closed with 1013; shutdown closes with 1001. `
         + "A plain GET without the upgrade gets 426.",
       content: { "application/json": serverMessage },
     },
