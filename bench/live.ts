@@ -8,13 +8,14 @@
 // Needs ulimit -n above 2 × N + a few hundred (client and server ends share this machine).
 
 import { spawn } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { basename, join } from "node:path";
 import WebSocket from "ws";
 import { writeEdition } from "../src/data/build-edition.js";
 import { generateDemoEditions } from "../src/data/demo.js";
 import type { EditionSource } from "../src/model/player.js";
+import { DEFAULT_RATE_LIMIT } from "../src/keys/key-store.js";
 import { startServerProcess, type RunningServer } from "./server-process.js";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -25,23 +26,23 @@ function addDays(date: string, days: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 }
 
-/** Week files: week 0 installed at start, then one per swap, each MOVERS_PER_WEEK players moved. */
-function prepareWeeks(work: string, weeks: number): { dataDir: string; files: string[] } {
-  const dataDir = join(work, "data");
+/** Week files of the current demo edition (`movers` players' overall moved each week), and the archived editions' files. */
+function prepareWeeks(work: string, weeks: number, movers: number): { archives: string[]; files: string[] } {
+  const archiveDir = join(work, "archives");
   const staging = join(work, "staging");
-  mkdirSync(dataDir);
+  mkdirSync(archiveDir);
   mkdirSync(staging);
   const start = "2026-09-04";
   const sources = generateDemoEditions({ asOf: start });
-  for (const source of sources.filter((candidate) => candidate.status === "archived")) writeEdition(dataDir, source, start);
+  for (const source of sources.filter((candidate) => candidate.status === "archived")) writeEdition(archiveDir, source, start);
   const current = sources.find((source) => source.status === "current") as EditionSource;
   let players = current.players.map((player) => ({ ...player }));
   const files: string[] = [];
   for (let week = 0; week <= weeks; week++) {
     if (week > 0) {
-      const step = Math.floor(players.length / MOVERS_PER_WEEK);
+      const step = Math.floor(players.length / movers);
       players = players.slice();
-      for (let k = 0; k < MOVERS_PER_WEEK; k++) {
+      for (let k = 0; k < movers; k++) {
         const i = (k * step + week) % players.length;
         const player = players[i] as EditionSource["players"][number];
         players[i] = { ...player, overall: player.overall >= 99 ? player.overall - 1 : player.overall + 1 };
@@ -52,8 +53,16 @@ function prepareWeeks(work: string, weeks: number): { dataDir: string; files: st
     copyFileSync(join(staging, `${current.gameVersion}.msgpack`), file);
     files.push(file);
   }
-  copyFileSync(files[0] as string, join(dataDir, `${current.gameVersion}.msgpack`));
-  return { dataDir, files };
+  return { archives: readdirSync(archiveDir).map((name) => join(archiveDir, name)), files };
+}
+
+/** A data directory `work/name` holding the archives and `current` as the current edition. */
+function dataDirWith(work: string, name: string, archives: readonly string[], current: string): string {
+  const dataDir = join(work, name);
+  mkdirSync(dataDir);
+  for (const file of archives) copyFileSync(file, join(dataDir, basename(file)));
+  copyFileSync(current, join(dataDir, "2K27.msgpack"));
+  return dataDir;
 }
 
 function rssKiB(pid: number | undefined): number {
@@ -114,7 +123,8 @@ function runWrk(server: RunningServer, seconds: number, pathsFile: string): Prom
 async function measure(count: number, seconds: number): Promise<Record<string, number | string>> {
   const work = mkdtempSync(join(tmpdir(), "courtside-live-"));
   const swaps = seconds + 2;
-  const { dataDir, files } = prepareWeeks(work, swaps + 1);
+  const { archives, files } = prepareWeeks(work, swaps + 1, MOVERS_PER_WEEK);
+  const dataDir = dataDirWith(work, "data", archives, files[0] as string);
   const server = await startServerProcess({ dataDir, workers: 2, env: { LOG_LEVEL: "info", LIVE_CONNECTIONS_PER_KEY: String(count + 10) } });
   const pathsFile = join(work, "mix-a.txt");
   writeFileSync(pathsFile, "/api/players\n");
@@ -167,6 +177,122 @@ async function measure(count: number, seconds: number): Promise<Record<string, n
   }
 }
 
-const counts = (process.argv[2] ?? "1000,10000").split(",").map(Number);
-const seconds = Number(process.argv[3] ?? 5);
-for (const count of counts) process.stdout.write(`${JSON.stringify(await measure(count, seconds))}\n`);
+/** Players moved each week in the abuse runs: eight kept weeks of them make the log a replay sends (1,200 events, ~0.9 MiB). */
+const ABUSE_MOVERS = 150;
+const WEEKS_KEPT = 8;
+/** The budgets as good as off: what the stream was before they existed. */
+const BUDGETS_OFF = { LIVE_MESSAGES_PER_MINUTE: "1000000", LIVE_TOPICS_PER_MINUTE: "1000000", LIVE_REPLAYS_PER_MINUTE: "1000000" };
+
+/** Events in the server's change log now (/api/changes, page by page). */
+async function countChanges(server: RunningServer): Promise<number> {
+  let count = 0;
+  for (let since = 0; ;) {
+    const page = await (await fetch(`http://127.0.0.1:${server.port}/api/changes?limit=1000&since=${since}`, { headers: { "x-api-key": server.key } })).json() as { meta: { count: number; hasMore: boolean; nextSince: number } };
+    count += page.meta.count;
+    if (!page.meta.hasMore) return count;
+    since = page.meta.nextSince;
+  }
+}
+
+/** CPU seconds the process has used (user + system, all its threads). */
+function cpuSeconds(pid: number | undefined): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+interface PhaseResult { httpP50: number; httpP99: number; requests: number; eventP50: number; eventMax: number; swaps: number; missing: number; serverCpu: number }
+
+/**
+ * One phase: a keyed client's GET /api/players one at a time, and a subscriber to "all" timed
+ * from each swap (one a second, `movers` events each) to its last event of it.
+ */
+async function phase(server: RunningServer, victim: Socket, dataDir: string, files: readonly string[], next: () => number, seconds: number): Promise<PhaseResult> {
+  let isDone = false;
+  const http: number[] = [];
+  const asking = (async () => {
+    while (!isDone) {
+      const started = performance.now();
+      const response = await fetch(`http://127.0.0.1:${server.port}/api/players`, { headers: { "x-api-key": server.key } });
+      await response.arrayBuffer();
+      if (response.status !== 200) throw new Error(`/api/players answered ${response.status}`);
+      http.push(performance.now() - started);
+    }
+  })();
+  const cpuBefore = cpuSeconds(server.child.pid);
+  const started = performance.now();
+  const events: number[] = [];
+  let missing = 0;
+  for (let s = 0; s < seconds; s++) {
+    const tick = started + (s + 1) * 1000;
+    victim.changes = 0;
+    install(files[next()] as string, dataDir);
+    while (victim.changes < ABUSE_MOVERS && performance.now() < tick + 4_000) await new Promise((resolve) => setTimeout(resolve, 5));
+    if (victim.changes >= ABUSE_MOVERS) events.push(victim.lastChangeAt - victim.swappedAt);
+    else missing += 1;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, tick - performance.now())));
+  }
+  const serverCpu = (cpuSeconds(server.child.pid) - cpuBefore) / ((performance.now() - started) / 1000);
+  isDone = true;
+  await asking;
+  http.sort((a, b) => a - b);
+  events.sort((a, b) => a - b);
+  return {
+    httpP50: percentile(http, 50), httpP99: percentile(http, 99), requests: http.length,
+    eventP50: percentile(events, 50), eventMax: events.at(-1) ?? Number.NaN, swaps: events.length, missing, serverCpu,
+  };
+}
+
+/**
+ * `--abuse`: what abusive /api/live clients cost others, with the budgets off (the stream before
+ * them) and on (the defaults), each against its own quiet baseline in the same run. The abuser is
+ * a free key (500 requests an hour) holding 20 sockets, 10 in a replay loop and 10 in a
+ * topic-churn loop (bench/live-abuser.ts, its own process), reopening whatever is closed.
+ */
+async function measureAbuse(seconds: number): Promise<void> {
+  const work = mkdtempSync(join(tmpdir(), "courtside-live-abuse-"));
+  const { archives, files } = prepareWeeks(work, WEEKS_KEPT + 2 * seconds + 2, ABUSE_MOVERS);
+  const abuser = join(ROOT, "dist/bench/live-abuser.js");
+  const rows: string[] = [];
+  for (const [name, env] of [["budgets off", BUDGETS_OFF], ["budgets on (defaults)", {}]] as const) {
+    const dataDir = dataDirWith(work, name.replace(/\W+/g, "-"), archives, files[WEEKS_KEPT] as string);
+    const server = await startServerProcess({ dataDir, workers: 2, env: { ...env, LOG_LEVEL: "warn" }, otherKeys: [DEFAULT_RATE_LIMIT] });
+    try {
+      let week = WEEKS_KEPT;
+      const next = () => ++week;
+      const [victim] = await connectAll(server, 1) as [Socket];
+      const logEvents = await countChanges(server);
+      await phase(server, victim, dataDir, files, next, 1);
+      const quiet = await phase(server, victim, dataDir, files, next, seconds);
+      const child = spawn(process.execPath, [abuser, String(server.port), server.otherKeys[0] as string, "10", "10"], { stdio: ["ignore", "pipe", "inherit"] });
+      let report = "";
+      child.stdout.on("data", (chunk: Buffer) => { report += chunk.toString(); });
+      const exited = new Promise((resolve) => child.on("exit", resolve));
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const abused = await phase(server, victim, dataDir, files, next, seconds);
+      child.kill("SIGTERM");
+      await exited;
+      victim.ws.terminate();
+      const got = JSON.parse(report) as { bytes: number; changes: number; subscribed: number; overBudget: number; opened: number; refusedUpgrades: number; closes: Record<string, number> };
+      const closes = Object.entries(got.closes).map(([code, count]) => `${count}× ${code}`).join(", ") || "none";
+      const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
+      rows.push(`| ${name} | quiet | ${quiet.requests} | ${quiet.httpP50.toFixed(2)} | ${quiet.httpP99.toFixed(2)} | ${quiet.eventP50} | ${quiet.eventMax} | ${quiet.missing} | ${Math.round(quiet.serverCpu * 100)} % | | |`);
+      rows.push(`| ${name} | abused | ${abused.requests} | ${abused.httpP50.toFixed(2)} (${ratio(abused.httpP50, quiet.httpP50)}) | ${abused.httpP99.toFixed(2)} (${ratio(abused.httpP99, quiet.httpP99)}) | ${abused.eventP50} (${ratio(abused.eventP50, quiet.eventP50)}) | ${abused.eventMax} (${ratio(abused.eventMax, quiet.eventMax)}) | ${abused.missing} | ${Math.round(abused.serverCpu * 100)} % `
+        + `| ${(got.bytes / 1024 / 1024).toFixed(1)} MiB, ${got.changes} events, ${got.subscribed} answered, ${got.overBudget} OVER_BUDGET | ${got.opened} opened, ${got.refusedUpgrades} refused upgrades; closes: ${closes} |`);
+      process.stderr.write(`${name}: done (the log held ${logEvents} events at the start)\n`);
+    } finally {
+      await server.stop();
+    }
+  }
+  console.log(`${cpus().length} × ${cpus()[0]?.model ?? "?"}, Node ${process.version}; server: 2 workers, demo editions, a change log of ${WEEKS_KEPT} weeks × ${ABUSE_MOVERS} events; ${seconds} s a phase, a swap a second`);
+  console.log("| server | phase | GETs | GET p50 ms | GET p99 ms | swap → last event p50 ms | max ms | swaps missed | server CPU | the abuser received | its sockets |");
+  console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|");
+  for (const row of rows) console.log(row);
+}
+
+if (process.argv[2] === "--abuse") {
+  await measureAbuse(Number(process.argv[3] ?? 15));
+} else {
+  const counts = (process.argv[2] ?? "1000,10000").split(",").map(Number);
+  const seconds = Number(process.argv[3] ?? 5);
+  for (const count of counts) process.stdout.write(`${JSON.stringify(await measure(count, seconds))}\n`);
+}

@@ -13,6 +13,8 @@ export interface RunningServer {
   port: number;
   metricsPort: number;
   key: string;
+  /** Keys of the given rate limits (options.otherKeys), in order. */
+  otherKeys: string[];
   output(): string;
   exited: Promise<number | null>;
   stop(): Promise<number | null>;
@@ -22,10 +24,11 @@ import { freePort } from "../test/fixtures/free-port.js";
 
 export { freePort };
 
-export async function startServerProcess(options: { dataDir: string; workers: number; env?: Record<string, string>; cpus?: string }): Promise<RunningServer> {
+export async function startServerProcess(options: { dataDir: string; workers: number; env?: Record<string, string>; cpus?: string; otherKeys?: readonly number[] }): Promise<RunningServer> {
   const dir = mkdtempSync(join(tmpdir(), "courtside-bench-"));
   const keysFile = join(dir, "keys.json");
   const { key } = createKey(keysFile, { email: "bench@example.com", now: new Date(), rateLimit: 1_000_000_000 });
+  const otherKeys = (options.otherKeys ?? []).map((rateLimit, i) => createKey(keysFile, { email: `other${i}@example.com`, now: new Date(), rateLimit }).key);
   const port = await freePort();
   const metricsPort = await freePort();
   const main = fileURLToPath(new URL("../server/main.js", import.meta.url));
@@ -46,7 +49,7 @@ export async function startServerProcess(options: { dataDir: string; workers: nu
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return {
-    child, port, metricsPort, key, output: () => output, exited,
+    child, port, metricsPort, key, otherKeys, output: () => output, exited,
     stop: () => {
       child.kill("SIGTERM");
       return exited;

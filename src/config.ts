@@ -3,7 +3,8 @@
 
 import { parseArgs } from "node:util";
 import { DEFAULT_IPV6_PREFIX, parseTrustProxy, type ProxyTrust } from "./http/trust-proxy.js";
-import { LIVE_MAX_TOPICS, type LiveBudget } from "./http/live.js";
+import { LIVE_MAX_TOPICS } from "./http/live.js";
+import type { LiveBudget } from "./http/live-budget.js";
 
 export interface Config {
   readonly host: string;

@@ -5,12 +5,13 @@
 // events to this thread's sockets (every worker computes the same log and serves its own sockets,
 // so each subscriber gets each event once).
 //
-// Every message costs what it does, from budgets of its connection that hold a minute's worth and
-// refill continuously: one message token each (good or bad, spent before it is parsed), one topic
-// token per topic a subscribe adds (churn), and a replay the share of the kept log it sends (a
-// full replay takes the whole replay budget). A message over a budget changes nothing and gets an
-// OVER_BUDGET error saying when to come back; more than LIVE_REFUSALS_PER_MINUTE refused messages
-// (bad or over budget) close with 1008. Bounded everywhere else too: message size (1009 up to
+// Every message costs what it does, from its key's budgets on this thread (live-budget.ts: a
+// minute's worth for each of the key's connections, never refilled by reconnecting): one message
+// token each (good or bad, spent before it is parsed), one topic token per topic a subscribe adds
+// (churn), and a replay the share of the kept log it sends (a full replay takes one connection's
+// whole replay budget). A message over a budget changes nothing and gets an OVER_BUDGET error
+// saying when to come back; more than LIVE_REFUSALS_PER_MINUTE refused messages (bad or over
+// budget) close the connection with 1008. Bounded everywhere else too: message size (1009 up to
 // uWS's maxPayloadLength, which drops the connection past it), topics per socket, bytes buffered
 // for a socket that does not read (then 1013). Shutdown closes every socket with 1001.
 
@@ -20,6 +21,7 @@ import { sinceSequence, type ChangeLog, type LoggedEvent } from "../store/change
 import type { EditionSet } from "../store/editions.js";
 import { ApiError } from "../query/api-error.js";
 import type { LiveConnectionCounts } from "./live-connections.js";
+import { LiveBudgets, type KeyBudget, type LiveBudget } from "./live-budget.js";
 import type { Admission, Dispatcher, IncomingRequest, Outgoing } from "./dispatch.js";
 import { TOPIC_VALUE_MAX_LENGTH } from "./routes/changes.js";
 
@@ -38,16 +40,6 @@ export const LIVE_REFUSALS_PER_MINUTE = 10;
 const MINUTE_MS = 60_000;
 const ALL_TOPIC = "all";
 const TOPIC_PATTERN = new RegExp(`^(all|era:(${ERAS.join("|")})|(player|team):[A-Za-z0-9_-]{1,${TOPIC_VALUE_MAX_LENGTH}})$`);
-
-/** What one connection may spend a minute; each budget holds a minute's worth and refills continuously. */
-export interface LiveBudget {
-  /** Messages of any kind. */
-  messagesPerMinute: number;
-  /** Topics added to the subscription (a subscribe's topics it did not hold). */
-  topicsPerMinute: number;
-  /** Full replays of the kept log; a replay of k of its n events takes k/n of one. */
-  replaysPerMinute: number;
-}
 
 export interface LiveOptions {
   changes: () => ChangeLog;
@@ -71,11 +63,8 @@ interface Subscriber {
   keySlot: number;
   topics: Set<string>;
   isAll: boolean;
-  /** Budgets left as of `budgetAt` (see LiveBudget). */
-  messages: number;
-  topicAdds: number;
-  replays: number;
-  budgetAt: number;
+  /** Its key's budgets on this thread (set on open). */
+  budget: KeyBudget | undefined;
   /** When each refused message of the last minute came. */
   refusals: number[];
   isClosed: boolean;
@@ -148,17 +137,8 @@ export function attachLive(
     data.isAll = topics.has(ALL_TOPIC);
   };
 
+  const budgets = new LiveBudgets(options.budget);
   const { messagesPerMinute, topicsPerMinute, replaysPerMinute } = options.budget;
-  /** Each budget refilled for the time since it was last looked at, up to a minute's worth. */
-  const refill = (data: Subscriber, now: number) => {
-    const minutes = Math.max(0, now - data.budgetAt) / MINUTE_MS;
-    data.messages = Math.min(messagesPerMinute, data.messages + minutes * messagesPerMinute);
-    data.topicAdds = Math.min(topicsPerMinute, data.topicAdds + minutes * topicsPerMinute);
-    data.replays = Math.min(replaysPerMinute, data.replays + minutes * replaysPerMinute);
-    data.budgetAt = now;
-  };
-  /** How long until `budget` (refilled at `perMinute`) holds `cost`, in whole ms. */
-  const waitMs = (budget: number, cost: number, perMinute: number) => Math.ceil(((cost - budget) / perMinute) * MINUTE_MS);
 
   /** A refused message: an error saying why; past LIVE_REFUSALS_PER_MINUTE in a minute, 1008. */
   const refuse = (ws: Socket, now: number, error: { code: "BAD_MESSAGE" | "OVER_BUDGET"; message: string; budget?: string; retryAfterMs?: number }) => {
@@ -182,15 +162,16 @@ export function attachLive(
       return;
     }
     const now = Date.now();
-    refill(data, now);
-    if (data.messages < 1) {
+    const budget = data.budget as KeyBudget;
+    const messageWait = budgets.shortOf(budget, "messages", 1, now);
+    if (messageWait > 0) {
       refuse(ws, now, {
-        code: "OVER_BUDGET", budget: "messages", retryAfterMs: waitMs(data.messages, 1, messagesPerMinute),
-        message: `more than ${messagesPerMinute} messages a minute on this connection: this one was not read`,
+        code: "OVER_BUDGET", budget: "messages", retryAfterMs: messageWait,
+        message: `more than ${messagesPerMinute} messages a minute for each of this key's connections: this one was not read`,
       });
       return;
     }
-    data.messages -= 1;
+    budgets.spend(budget, "messages", 1);
     const parsed = isBinary ? { error: "messages are JSON text, not binary" } : parseSubscription(Buffer.from(message).toString("utf8"));
     if ("error" in parsed) {
       refuse(ws, now, { code: "BAD_MESSAGE", message: parsed.error });
@@ -199,10 +180,11 @@ export function attachLive(
     const topics = new Set(parsed.topics);
     let added = 0;
     for (const topic of topics) if (!data.topics.has(topic)) added += 1;
-    if (added > data.topicAdds) {
+    const topicWait = budgets.shortOf(budget, "topics", added, now);
+    if (topicWait > 0) {
       refuse(ws, now, {
-        code: "OVER_BUDGET", budget: "topics", retryAfterMs: waitMs(data.topicAdds, added, topicsPerMinute),
-        message: `this subscribe adds ${added} topics and this connection may add ${Math.floor(data.topicAdds)} more now (${topicsPerMinute} a minute); the subscription is unchanged`,
+        code: "OVER_BUDGET", budget: "topics", retryAfterMs: topicWait,
+        message: `this subscribe adds ${added} topics, more than this key may add now (${topicsPerMinute} a minute for each of its connections); the subscription is unchanged`,
       });
       return;
     }
@@ -213,16 +195,17 @@ export function attachLive(
     const positions = parsed.since === undefined || isAll ? undefined : log.positionsAfter(parsed.since, topics);
     const count = positions?.length ?? log.events.length - start;
     const cost = count === 0 ? 0 : count / log.events.length;
-    if (cost > data.replays) {
+    const replayWait = budgets.shortOf(budget, "replays", cost, now);
+    if (replayWait > 0) {
       refuse(ws, now, {
-        code: "OVER_BUDGET", budget: "replay", retryAfterMs: waitMs(data.replays, cost, replaysPerMinute),
-        message: `this replay would send ${count} of the ${log.events.length} kept events; a connection may replay the whole log ${replaysPerMinute} time(s) a minute `
-          + `(a part of it takes its share) and has ${Math.floor(data.replays * log.events.length)} events left now: ask with a later since, or later; the subscription is unchanged`,
+        code: "OVER_BUDGET", budget: "replay", retryAfterMs: replayWait,
+        message: `this replay would send ${count} of the ${log.events.length} kept events, more than this key may replay now (the whole log ${replaysPerMinute} time(s) a minute `
+          + "for each of its connections; a part takes its share): ask with a later since, or later; the subscription is unchanged",
       });
       return;
     }
-    data.topicAdds -= added;
-    data.replays -= cost;
+    budgets.spend(budget, "topics", added);
+    budgets.spend(budget, "replays", cost);
     resubscribe(ws, topics);
     ws.cork(() => {
       if (positions === undefined) {
@@ -256,10 +239,7 @@ export function attachLive(
       const decided = dispatcher.upgrade(request, reserve);
       const finish = (decision: Awaited<typeof decided>) => {
         if (decision.kind === "refused") writeRefusal(res, decision.outgoing);
-        else {
-          const budgets = { messages: messagesPerMinute, topicAdds: topicsPerMinute, replays: replaysPerMinute, budgetAt: Date.now() };
-          res.upgrade<Subscriber>({ keySlot: decision.value, topics: new Set(), isAll: false, ...budgets, refusals: [], isClosed: false }, secKey, protocol, extensions, context);
-        }
+        else res.upgrade<Subscriber>({ keySlot: decision.value, topics: new Set(), isAll: false, budget: undefined, refusals: [], isClosed: false }, secKey, protocol, extensions, context);
       };
       if (!(decided instanceof Promise)) {
         finish(decided);
@@ -278,6 +258,8 @@ export function attachLive(
     },
     open: (ws) => {
       sockets.add(ws);
+      const data = ws.getUserData();
+      data.budget = budgets.open(data.keySlot, Date.now());
       const log = options.changes();
       send(ws, JSON.stringify({
         type: "welcome", gameVersion: log.gameVersion, newestSequence: log.newestSequence, oldestSequence: log.oldestSequence,
@@ -293,6 +275,7 @@ export function attachLive(
       data.isClosed = true;
       sockets.delete(ws);
       resubscribe(ws, new Set());
+      if (data.budget !== undefined) budgets.close(data.budget, Date.now());
       counts.release(data.keySlot, worker);
     },
   });

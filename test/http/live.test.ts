@@ -11,6 +11,7 @@ import { randomEdition } from "../fixtures/random-edition.js";
 import { nextWeek } from "../fixtures/next-week.js";
 import { connectLive, isRefused, mustConnect, subscribe, type LiveClient, type LiveMessage } from "../fixtures/live-client.js";
 import { startHarness, type Harness } from "./harness.js";
+import { createKey } from "../../src/keys/key-store.js";
 
 t.setTimeout(120_000);
 
@@ -265,7 +266,17 @@ t.test("refusals and limits of the stream", async (t) => {
   });
 });
 
-t.test("every message costs from its connection's budget: loops are cut off, the cost of a replay is its share of the log", async (t) => {
+/** Another key of the harness's keys file, once the service has seen it (its file watcher polls). */
+async function anotherKey(h: Harness): Promise<string> {
+  const { key } = createKey(join(h.dir, "keys.json"), { email: `live-${Math.random()}@example.com`, now: new Date(), rateLimit: 100_000 });
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
+    if ((await h.get("/api/teams", { "x-api-key": key })).status === 200) return key;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("the service never saw the new key");
+}
+
+t.test("every message costs from its key's budgets: loops are cut off, reconnecting does not refill them, a replay costs its share of the log", async (t) => {
   const h = await startHarness();
   t.teardown(() => h.close());
   const url = `ws://127.0.0.1:${h.service.port}/api/live`;
@@ -282,8 +293,9 @@ t.test("every message costs from its connection's budget: loops are cut off, the
     await client.closed;
   });
 
-  t.test("a replay loop: one full replay, then OVER_BUDGET errors, then 1008", async (t) => {
-    const client = await mustConnect(url, h.key);
+  t.test("a replay loop: one full replay, then OVER_BUDGET errors, then 1008; reconnecting gets no more", async (t) => {
+    const key = await anotherKey(h);
+    const client = await mustConnect(url, key);
     for (let i = 0; i < 200; i++) client.send({ subscribe: ["all"], since: 0 });
     t.match(await client.closed, { code: 1008, reason: /refused messages/ });
     t.same(client.changes(), log, "the log once, no more");
@@ -291,10 +303,17 @@ t.test("every message costs from its connection's budget: loops are cut off, the
     t.equal(errors(client).length, 10, "ten errors, then the close");
     t.match(errors(client)[0], { code: "OVER_BUDGET", budget: "replay", refused: 1, limit: 10, retryAfterMs: Number, message: new RegExp(`would send ${log.length} of the ${log.length} kept events`) });
     t.ok(errors(client)[0]?.retryAfterMs > 55_000 && errors(client)[0]?.retryAfterMs <= 60_000, "a full replay again in about a minute");
+    const again = await mustConnect(url, key);
+    again.send({ subscribe: ["all"], since: 0 });
+    t.match(await again.next((message) => message.type === "error"), { code: "OVER_BUDGET", budget: "replay" }, "a new connection of the key: the same spent budget");
+    t.equal(again.changes().length, 0);
+    t.match(await subscribe(again, ["all"]), { replayed: 0 }, "and it may still subscribe");
+    again.close();
+    await again.closed;
   });
 
   t.test("a replay takes its share of the log; an over-budget message changes nothing and the connection goes on", async (t) => {
-    const client = await mustConnect(url, h.key);
+    const client = await mustConnect(url, await anotherKey(h));
     const half = Math.floor(log.length / 2);
     const since = (log[log.length - half - 1] as LiveMessage).seq;
     t.equal((await subscribe(client, ["all"], since)).replayed, half, "half the log");
@@ -307,7 +326,7 @@ t.test("every message costs from its connection's budget: loops are cut off, the
     client.close();
     await client.closed;
     // A topic replay is read from the log's topic index: each matching event once, in order, at its share.
-    const narrow = await mustConnect(url, h.key);
+    const narrow = await mustConnect(url, await anotherKey(h));
     const wanted = log.filter((event) => event.teamSlug === "boston-celtics" || event.trade?.from.slug === "boston-celtics" || event.teamType === "class");
     t.equal((await subscribe(narrow, ["team:boston-celtics", "era:class"], 0)).replayed, wanted.length);
     t.same(narrow.changes(), wanted);
@@ -316,7 +335,7 @@ t.test("every message costs from its connection's budget: loops are cut off, the
   });
 
   t.test("a topic-churn loop: 300 topics added a minute, then OVER_BUDGET errors, then 1008", async (t) => {
-    const client = await mustConnect(url, h.key);
+    const client = await mustConnect(url, await anotherKey(h));
     for (let i = 0; i < 100; i++) client.send({ subscribe: Array.from({ length: 100 }, (_, k) => `player:churn-${i}-${k}`) });
     t.match(await client.closed, { code: 1008 });
     t.equal(client.messages.filter((message) => message.type === "subscribed").length, 3, "three subscriptions of 100 new topics");
@@ -325,7 +344,7 @@ t.test("every message costs from its connection's budget: loops are cut off, the
   });
 
   t.test("the same subscription again and again: 30 messages a minute, then 1008", async (t) => {
-    const client = await mustConnect(url, h.key);
+    const client = await mustConnect(url, await anotherKey(h));
     for (let i = 0; i < 100; i++) client.send({ subscribe: ["player:someone"] });
     t.match(await client.closed, { code: 1008 });
     t.equal(client.messages.filter((message) => message.type === "subscribed").length, 30);

@@ -50,7 +50,7 @@ export const liveRoutes: RouteDefinition[] = [
       description: `101 Switching Protocols, then JSON messages. The key goes in the X-API-Key header of the upgrade, which takes one token; `
         + `refusals (401, 429, 503) are answered before the upgrade. Client messages: {"subscribe": [topics], "since"?: sequence} (replaces the subscription; `
         + `at most ${LIVE_MAX_TOPICS} topics; a longer message than ${LIVE_MAX_MESSAGE_BYTES} bytes closes with 1009, one over ${LIVE_MAX_PAYLOAD_BYTES} is dropped with the connection (1006)). `
-        + "Each connection has budgets a minute (welcome's limits): messages, topics added, and full replays of the kept log (a replay takes its share of one). "
+        + "The key has budgets a minute for each of its connections (welcome's limits; reconnecting does not refill them): messages, topics added, and full replays of the kept log (a replay takes its share of one). "
         + `A bad or over-budget message gets {"type":"error"}, changes nothing, and the connection stays open; `
         + `more than ${LIVE_REFUSALS_PER_MINUTE} refused a minute close it with 1008. A client that stops reading is closed with 1013; shutdown closes with 1001. `
         + "A plain GET without the upgrade gets 426.",
