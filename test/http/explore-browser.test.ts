@@ -1,7 +1,9 @@
 // The /explore page in Debian's headless Chromium, driven by playwright-core, on the demo
 // editions: a pasted key → the players table (sorted) → a typo'd search → a player → one of its
 // similar players → compare the two → their team. Records every request the page makes: none may
-// leave the service's host. EXPLORE_SCREENSHOTS=dir writes the README's pictures there.
+// leave the service's host. Then the court (a dot of the right colour at each of the twelve zones'
+// places, read from the canvas) and three players compared at phone width (the page and their table
+// no wider than the screen). EXPLORE_SCREENSHOTS=dir writes the README's pictures there.
 import t from "tap";
 import { join } from "node:path";
 import { generateDemoEditions } from "../../src/data/demo.js";
@@ -111,6 +113,68 @@ if (!hasChromium) {
     const origin = new URL(h.base).origin;
     t.same(requested.filter((url) => !url.startsWith("data:") && new URL(url).origin !== origin), [], `no request left the service's host (${requested.length} requests)`);
     t.ok(requested.some((url) => url.includes("/similar")) && requested.some((url) => url.includes("/compare")) && requested.some((url) => url.includes("/profile")), "it used the three routes");
+    t.same(problems, [], "no JavaScript errors");
+  });
+
+  t.test("the court draws a dot for every zone; three players compared at phone width fit the screen", { timeout: 200_000 }, async (t) => {
+    const editions = generateDemoEditions({ asOf: "2026-11-20" });
+    const current = editions.find((edition) => edition.status === "current")!;
+    const h = await startHarness({ sources: editions });
+    const { page, problems } = await openRecordedPage(t, { width: 1200, height: 1400 }, { close: () => h.close() });
+    await page.goto(`${h.base}/explore`);
+    await page.getByLabel("API key").fill(h.key);
+    await page.getByRole("button", { name: "Use key" }).click();
+    await page.locator("#players-rows tr").first().waitFor();
+
+    // A player with all twelve zones, hot, cold and neutral among them.
+    const player = current.players.find((p) => p.teamType === "curr" && Object.keys(p.hotZones ?? {}).length === 12
+      && new Set(Object.values(p.hotZones ?? {})).size === 3)!;
+    t.ok(player, "a demo player with twelve zones of all three kinds");
+    await page.evaluate(`location.hash = "#player/${player.slug}/curr"`);
+    await page.locator("#player-name", { hasText: player.name }).waitFor();
+    await page.locator("#zone-rows tr").first().waitFor();
+    t.equal(await page.locator("#zone-rows tr").count(), 12, "twelve zones in the table");
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Each zone's place on the court (the page's half court, 50 × 47 ft), read from the canvas's pixels:
+    // the court's outline (its first drawn pixels from each side, along the middle) gives the scale.
+    const places: Record<string, [number, number]> = {
+      leftCornerThree: [3, 6], leftWingThree: [8, 24], topKeyThree: [25, 30], rightWingThree: [42, 24], rightCornerThree: [47, 6],
+      leftElbow: [17, 19], topKey: [25, 21], rightElbow: [33, 19], leftBaseline: [12, 5], paint: [25, 12], rightBaseline: [38, 5], underBasket: [25, 6],
+    };
+    const colours = await page.evaluate(`(() => {
+      const canvas = document.getElementById("zone-chart");
+      const { width, height } = canvas;
+      const pixels = canvas.getContext("2d").getImageData(0, 0, width, height).data;
+      const drawn = (x, y) => pixels[(y * width + x) * 4 + 3] > 128;
+      const middleRow = Math.round(height / 2);
+      const middleColumn = Math.round(width / 2);
+      let left = 0, right = width - 1, top = 0, bottom = height - 1;
+      while (!drawn(left, middleRow)) left++;
+      while (!drawn(right, middleRow)) right--;
+      while (!drawn(middleColumn, top)) top++;
+      while (!drawn(middleColumn, bottom)) bottom--;
+      const out = {};
+      for (const [zone, [x, y]] of Object.entries(${JSON.stringify(places)})) {
+        const at = (Math.round(bottom - (y / 47) * (bottom - top)) * width + Math.round(left + (x / 50) * (right - left))) * 4;
+        out[zone] = "#" + [0, 1, 2].map((i) => pixels[at + i].toString(16).padStart(2, "0")).join("") + (pixels[at + 3] === 255 ? "" : "/" + pixels[at + 3]);
+      }
+      return out;
+    })()`) as Record<string, string>;
+    const expected = Object.fromEntries(Object.entries(player.hotZones ?? {}).map(([zone, value]) => [zone, { hot: "#dc2626", cold: "#2563eb", neutral: "#9ca3af" }[value]]));
+    t.same(colours, expected, "a dot of the zone's colour at each of the twelve places, the top-of-key three among them");
+
+    // Three players compared on a phone: the page stays as wide as the screen, and so does their table.
+    const trio = current.players.filter((p) => p.teamType === "curr" && p.name.length >= 14).slice(0, 3);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.evaluate(`location.hash = "#compare/${trio.map((p) => p.slug).join(",")}"`);
+    await page.locator("#compare-title", { hasText: trio[2]!.name }).waitFor();
+    await page.locator("#compare-rows tr").first().waitFor();
+    const width = await page.evaluate(`document.documentElement.scrollWidth`);
+    t.ok(Number(width) <= 390, `no sideways scrolling of the page at phone width (${width}px)`);
+    const third = await page.locator("#compare-head th").nth(3).boundingBox();
+    t.ok(third !== null && third.x >= 0 && third.x + third.width <= 390, `the third player's column is on screen (${JSON.stringify(third)})`);
+    t.ok(await page.evaluate(`(() => { const box = document.querySelector("#compare-view .scroll"); return box.scrollWidth <= box.clientWidth; })()`), "the table needs no scrolling either");
+    if (process.env["EXPLORE_SCREENSHOTS"]) await page.screenshot({ path: join(process.env["EXPLORE_SCREENSHOTS"], "explore-compare-phone.png"), fullPage: true, clip: { x: 0, y: 0, width: 390, height: 1600 } });
     t.same(problems, [], "no JavaScript errors");
   });
 }

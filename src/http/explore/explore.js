@@ -51,6 +51,16 @@ function el(tag, text, className) {
   return node;
 }
 
+/** `text` with a line-break opportunity (<wbr>) before each capital of a camelCase word: long attribute names wrap on a phone. */
+function breakable(text) {
+  const fragment = document.createDocumentFragment();
+  String(text).split(/(?<=[a-z])(?=[A-Z])/).forEach((part, i) => {
+    if (i > 0) fragment.append(document.createElement("wbr"));
+    fragment.append(part);
+  });
+  return fragment;
+}
+
 /** A link inside the page: it changes the hash, which the router below follows. */
 function link(text, hash) {
   const a = el("a", text);
@@ -362,12 +372,11 @@ function drawBadges(badges) {
   if (holder.childElementCount === 0) holder.append(el("p", badges ? `${badges.total} badges (no list in this edition).` : "No badges."));
 }
 
-/** Where each zone sits on a half court 50 wide and 47 deep (basket at 25, 5). */
+/** Where each zone sits on a half court 50 wide and 47 deep (basket at 25, 5), by the zone names records carry (HOT_ZONE_KEYS). */
 const ZONE_POINTS = {
-  leftcorner3: [3, 6], leftwing3: [8, 24], top3: [25, 30], rightwing3: [42, 24], rightcorner3: [47, 6],
-  leftelbow: [17, 19], topkey: [25, 21], rightelbow: [33, 19], leftbaseline: [12, 5], paint: [25, 12], rightbaseline: [38, 5], underbasket: [25, 6],
+  leftCornerThree: [3, 6], leftWingThree: [8, 24], topKeyThree: [25, 30], rightWingThree: [42, 24], rightCornerThree: [47, 6],
+  leftElbow: [17, 19], topKey: [25, 21], rightElbow: [33, 19], leftBaseline: [12, 5], paint: [25, 12], rightBaseline: [38, 5], underBasket: [25, 6],
 };
-const zoneKey = (zone) => zone.toLowerCase().replace(/three/g, "3");
 const ZONE_COLOUR = { hot: "#dc2626", cold: "#2563eb", neutral: "#9ca3af" };
 
 /** The court lines, drawn on the chart's canvas by a Chart.js plugin under the zone points. */
@@ -407,7 +416,7 @@ function drawHotZones(zones) {
   }
   byId("zones-none").hidden = entries.length > 0;
   const points = entries.flatMap(([zone, value]) => {
-    const at = ZONE_POINTS[zoneKey(zone)];
+    const at = Object.hasOwn(ZONE_POINTS, zone) ? ZONE_POINTS[zone] : undefined;
     return at ? [{ x: at[0], y: at[1], zone, value }] : [];
   });
   draw("zone-chart", {
@@ -543,7 +552,8 @@ async function showCompare(ids) {
   rows.textContent = "";
   const addRow = (label, values, best) => {
     const tr = el("tr");
-    const th = el("th", label);
+    const th = el("th");
+    th.append(breakable(label));
     th.scope = "row";
     tr.append(th);
     values.forEach((value, i) => {

@@ -174,7 +174,8 @@ nav { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; margin: .7
 .filters { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: flex-end; margin-bottom: .75rem; }
 .filters label { display: flex; flex-direction: column; font-size: .9rem; }
 .filters input { width: 6rem; }
-.scroll { overflow-x: auto; }
+/* Positioned: what is absolutely positioned inside (the visually hidden "(best)" marks) scrolls and clips with the table instead of widening the page. */
+.scroll { overflow-x: auto; position: relative; }
 table { border-collapse: collapse; width: 100%; background: #fff; }
 caption { text-align: left; font-weight: 600; padding: .3rem 0; }
 th, td { border-bottom: 1px solid #e5e7eb; padding: .3rem .5rem; text-align: left; }
@@ -203,6 +204,8 @@ figcaption { font-weight: 600; margin-bottom: .25rem; }
   body { padding: 0 .5rem 2rem; }
   h1 { font-size: 1.3rem; }
   .filters input { width: 4.5rem; }
+  /* With attribute names that wrap between their words (explore.js), three players side by side fit a phone. */
+  th, td { padding: .3rem .3rem; }
 }
 `;
 
