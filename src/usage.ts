@@ -34,14 +34,25 @@ export const BUILD_INDEX_USAGE = `usage: build-index [--out DIR] [--as-of YYYY-M
 
 export const SYNC_KEY_VARIABLE = "COURTSIDE_SYNC_KEY";
 export const DEFAULT_MAX_WAIT_SECONDS = 300;
+/** The sync's bounds (src/sync/sync.ts SYNC_DEFAULTS says the same in ms and bytes). */
+export const DEFAULT_SYNC_MAX_ANSWER_MB = 64;
+export const DEFAULT_SYNC_READ_TIMEOUT_SECONDS = 60;
+export const DEFAULT_SYNC_DEADLINE_SECONDS = 900;
 
 export const SYNC_USAGE = `usage: sync --from URL [--key K] [--edition 2K26 …] [--out DIR] [--as-of YYYY-MM-DD] [--max-wait SECONDS]
+            [--max-answer-mb N] [--read-timeout SECONDS] [--deadline SECONDS]
   --from      root address of a service that speaks this API (the hosted one, or another Courtside)
   --key       its API key; better: set ${SYNC_KEY_VARIABLE}, so the key stays out of process lists
   --edition   copy only this edition (repeatable); default every edition the source lists
   --out       data directory to write; default $DATA_DIR, else data
   --as-of     the day that dates the current edition's weekly snapshot; default today (UTC)
-  --max-wait  longest total wait for rate limits (429 Retry-After), in seconds; default ${DEFAULT_MAX_WAIT_SECONDS}`;
+  --max-wait  longest total wait for rate limits (429 Retry-After), in seconds; default ${DEFAULT_MAX_WAIT_SECONDS}
+  --max-answer-mb  largest answer, in MiB after decompression (every answer together: 4 times it);
+              default ${DEFAULT_SYNC_MAX_ANSWER_MB}, or $COURTSIDE_SYNC_MAX_ANSWER_MB
+  --read-timeout   a read that brings no byte for this many seconds fails (and is retried);
+              default ${DEFAULT_SYNC_READ_TIMEOUT_SECONDS}, or $COURTSIDE_SYNC_READ_TIMEOUT
+  --deadline  the whole sync stops after this many seconds, waits and retries included;
+              default ${DEFAULT_SYNC_DEADLINE_SECONDS}, or $COURTSIDE_SYNC_DEADLINE`;
 
 export const KEYS_USAGE = `Usage: npm run keys -- <command> [options]
 

@@ -5,9 +5,10 @@ import { realpathSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import {
-  createKey, escapeUnprintable, KeyStoreError, listKeys, regenerateKey, revokeKey, toKeyInfo, withNewKey, withRegeneratedKey, withRevokedKey,
+  createKey, KeyStoreError, listKeys, regenerateKey, revokeKey, toKeyInfo, withNewKey, withRegeneratedKey, withRevokedKey,
   type CreateKeyOptions, type IssuedKey, type KeyInfo, type KeyOperationOptions,
 } from "./key-store.js";
+import { escapeUnprintable } from "../ops/printable.js";
 import { KEYS_USAGE } from "../usage.js";
 
 export interface KeysCommandEnv {

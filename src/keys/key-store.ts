@@ -5,6 +5,7 @@
 
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { closeSync, openSync, readFileSync, statSync, unlinkSync, unwatchFile, watchFile, writeSync } from "node:fs";
+import { hasUnprintable } from "../ops/printable.js";
 import { KeyLog, type KeyLogChange, type KeyLogEntry, type KeyLogUpdate } from "./key-log.js";
 
 /**
@@ -77,20 +78,6 @@ const ID_SHAPE = /^k_[0-9a-f]{8}$/;
 const DIGEST_SHAPE = /^[0-9a-f]{64}$/;
 // Loose on purpose: catches typos like a missing "@" or domain without refusing unusual addresses.
 const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** Control characters (C0, DEL, C1), line and paragraph separators, and invisible format characters (zero-width, bidi overrides, BOM). */
-const UNPRINTABLE = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
-const UNPRINTABLE_ALL = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
-
-/** Whether `text` holds a character that could forge or hide output on a terminal (an escape sequence, a newline, a bidi override). */
-export function hasUnprintable(text: string): boolean {
-  return UNPRINTABLE.test(text);
-}
-
-/** `text` with every unprintable character written as `\u{…}`, for a terminal. */
-export function escapeUnprintable(text: string): string {
-  return text.replace(UNPRINTABLE_ALL, (character) => `\\u{${(character.codePointAt(0) as number).toString(16)}}`);
-}
 
 /** Mail providers known to ignore dots in the local part. */
 const DOTLESS_DOMAINS: ReadonlyMap<string, string> = new Map([["gmail.com", "gmail.com"], ["googlemail.com", "gmail.com"]]);

@@ -11,6 +11,7 @@ import { snapshotFiles } from "../store/editions.js";
 import { readBulk, readEditionList, readPlayers, type SourceEdition } from "./read-answers.js";
 import { SourceClient, type Answer } from "./source-client.js";
 import { SyncError } from "./sync-error.js";
+import { DEFAULT_SYNC_DEADLINE_SECONDS, DEFAULT_SYNC_MAX_ANSWER_MB, DEFAULT_SYNC_READ_TIMEOUT_SECONDS } from "../usage.js";
 import { emptySyncState, readSyncState, syncStatePath, syncStateText, type EditionState, type SyncState } from "./sync-state.js";
 
 export interface SyncReporter {
@@ -36,7 +37,12 @@ export interface SyncOptions {
   maxWaitMs: number;
   retries?: number;
   backoffMs?: number;
-  timeoutMs?: number;
+  /** A read that brings no byte for this long fails (and is retried). */
+  readTimeoutMs?: number;
+  /** The whole sync stops after this long, waits and retries included. */
+  deadlineMs?: number;
+  /** The largest body of one answer, after decompression (see SourceClientOptions). */
+  maxAnswerBytes?: number;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
   reporter: SyncReporter;
@@ -77,7 +83,14 @@ interface LocalEdition {
   capturedAt: string;
 }
 
-const DEFAULTS = { retries: 3, backoffMs: 1_000, timeoutMs: 120_000 };
+/** A real sync stays far inside these (the demo's current edition with badge lists is one 5.6 MB answer for 1,842 players). */
+export const SYNC_DEFAULTS = {
+  retries: 3,
+  backoffMs: 1_000,
+  readTimeoutMs: DEFAULT_SYNC_READ_TIMEOUT_SECONDS * 1000,
+  deadlineMs: DEFAULT_SYNC_DEADLINE_SECONDS * 1000,
+  maxAnswerBytes: DEFAULT_SYNC_MAX_ANSWER_MB * 1024 ** 2,
+};
 
 export async function syncFromSource(options: SyncOptions): Promise<SyncResult> {
   const { reporter } = options;
@@ -93,9 +106,11 @@ export async function syncFromSource(options: SyncOptions): Promise<SyncResult> 
     base: options.from,
     key: options.key,
     maxWaitMs: options.maxWaitMs,
-    retries: options.retries ?? DEFAULTS.retries,
-    backoffMs: options.backoffMs ?? DEFAULTS.backoffMs,
-    timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
+    retries: options.retries ?? SYNC_DEFAULTS.retries,
+    backoffMs: options.backoffMs ?? SYNC_DEFAULTS.backoffMs,
+    readTimeoutMs: options.readTimeoutMs ?? SYNC_DEFAULTS.readTimeoutMs,
+    deadlineMs: options.deadlineMs ?? SYNC_DEFAULTS.deadlineMs,
+    maxAnswerBytes: options.maxAnswerBytes ?? SYNC_DEFAULTS.maxAnswerBytes,
     sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     now: options.now ?? Date.now,
     onNote: (text) => reporter.note(text),
