@@ -72,7 +72,7 @@ const NOT_WATCHING: ReloadWatcher = { check: () => [], close: () => undefined };
 
 export async function startService(config: Config, options: ServiceOptions = {}): Promise<Service> {
   const logger = options.logger;
-  let editions = options.editions ?? loadEditionSet(config.dataDir);
+  let editions = options.editions ?? loadEditionSet(config.dataDir, config.maxSnapshotBytes);
   // Built on first use (GET /api/changes, a live subscription or a swap), not at boot nor by other routes.
   let changes: ChangeLog | undefined;
   const changeLog = () => (changes ??= ChangeLog.of(editions));
@@ -116,6 +116,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
       options.onReload?.(event);
     },
     options.reloadIntervalMs,
+    config.maxSnapshotBytes,
   );
   const stats = new RequestStats();
   let isDraining = false;

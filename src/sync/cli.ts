@@ -9,6 +9,7 @@
 import { parseArgs } from "node:util";
 import { createProgress, type Progress, type ProgressStream } from "../data/progress.js";
 import { normaliseEditionKey } from "../model/eras.js";
+import { maxSnapshotBytesOf } from "../data/snapshot-limit.js";
 import { printableLine } from "../ops/printable.js";
 import { SyncError } from "./sync-error.js";
 import { syncFromSource, type EditionOutcome, type SyncResult } from "./sync.js";
@@ -29,6 +30,7 @@ interface CliOptions {
   maxAnswerBytes: number;
   readTimeoutMs: number;
   deadlineMs: number;
+  maxSnapshotBytes: number;
 }
 
 /** What the tests (and an embedding binary) may replace; the defaults are the process's own. */
@@ -75,6 +77,7 @@ export async function runSyncCli(argv: readonly string[], env: NodeJS.ProcessEnv
       maxAnswerBytes: options.maxAnswerBytes,
       readTimeoutMs: options.readTimeoutMs,
       deadlineMs: options.deadlineMs,
+      maxSnapshotBytes: options.maxSnapshotBytes,
       reporter,
       ...(io.sleep ? { sleep: io.sleep } : {}),
       ...(io.now ? { now: io.now } : {}),
@@ -136,6 +139,12 @@ function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv, now: () =
     if (!/^\d+$/.test(given) || value < 1 || value > max) throw new UsageError(`${flag} (${variable}) must be a whole number of ${unit} from 1 to ${max}, not ${given}`);
     return value;
   };
+  let maxSnapshotBytes: number;
+  try {
+    maxSnapshotBytes = maxSnapshotBytesOf(env.MAX_SNAPSHOT_MB);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
   return {
     from,
     key,
@@ -146,6 +155,7 @@ function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv, now: () =
     maxAnswerBytes: bound("--max-answer-mb", values["max-answer-mb"], "COURTSIDE_SYNC_MAX_ANSWER_MB", DEFAULT_SYNC_MAX_ANSWER_MB, 4096, "MiB") * 1024 ** 2,
     readTimeoutMs: bound("--read-timeout", values["read-timeout"], "COURTSIDE_SYNC_READ_TIMEOUT", DEFAULT_SYNC_READ_TIMEOUT_SECONDS, 3600, "seconds") * 1000,
     deadlineMs: bound("--deadline", values.deadline, "COURTSIDE_SYNC_DEADLINE", DEFAULT_SYNC_DEADLINE_SECONDS, 86_400, "seconds") * 1000,
+    maxSnapshotBytes,
   };
 }
 

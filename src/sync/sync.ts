@@ -43,6 +43,8 @@ export interface SyncOptions {
   deadlineMs?: number;
   /** The largest body of one answer, after decompression (see SourceClientOptions). */
   maxAnswerBytes?: number;
+  /** MAX_SNAPSHOT_MB: a snapshot already in `out` larger than this is refused unread. */
+  maxSnapshotBytes?: number;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
   reporter: SyncReporter;
@@ -94,7 +96,7 @@ export const SYNC_DEFAULTS = {
 
 export async function syncFromSource(options: SyncOptions): Promise<SyncResult> {
   const { reporter } = options;
-  const local = readLocalEditions(options.out);
+  const local = readLocalEditions(options.out, options.maxSnapshotBytes);
   const { state: previous, problem } = readSyncState(options.out);
   if (problem !== undefined) reporter.note(problem);
   const sourceName = options.from.href;
@@ -262,7 +264,7 @@ function planWrites(
     const onDisk = local.get(key);
     let plan: ReturnType<typeof planEdition>;
     try {
-      plan = planEdition(options.out, source, options.asOf);
+      plan = planEdition(options.out, source, options.asOf, options.maxSnapshotBytes);
     } catch (error) {
       if (error instanceof SnapshotError) throw new SyncError(key, error.file, error.reason);
       throw error;
@@ -279,7 +281,13 @@ function planWrites(
       if (onDisk !== undefined) state.editions[key] = { snapshot: onDisk.checksum, etags };
       continue;
     }
-    const bytes = encodeSnapshot(plan.payload);
+    let bytes: Buffer;
+    try {
+      bytes = encodeSnapshot(plan.payload);
+    } catch (error) {
+      if (error instanceof SnapshotError) throw new SyncError(key, plan.file, error.reason);
+      throw error;
+    }
     writes.push({ file: plan.file, bytes });
     state.editions[key] = { snapshot: snapshotChecksum(bytes), etags };
     outcomes.push({ kind: "written", gameVersion: key, file: plan.file, status: source.status, players: plan.payload.meta.playerCount, bytes: bytes.length });
@@ -329,7 +337,7 @@ function commit(out: string, writes: readonly { file: string; bytes: Buffer }[],
   return true;
 }
 
-function readLocalEditions(dir: string): Map<string, LocalEdition> {
+function readLocalEditions(dir: string, maxSnapshotBytes: number | undefined): Map<string, LocalEdition> {
   const editions = new Map<string, LocalEdition>();
   if (!existsSync(dir)) return editions;
   let files: string[];
@@ -340,7 +348,7 @@ function readLocalEditions(dir: string): Map<string, LocalEdition> {
   }
   for (const file of files) {
     try {
-      const { payload, checksum } = readSnapshot(file);
+      const { payload, checksum } = readSnapshot(file, maxSnapshotBytes);
       const { gameVersion, status, contentHash, capturedAt } = payload.meta;
       editions.set(gameVersion, { file, status, checksum, contentHash, capturedAt });
     } catch (error) {
