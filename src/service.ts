@@ -99,6 +99,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     // With REDIS_URL the file only seeds the copy at boot: Redis's change feed keeps it current.
     ...(isShared ? {} : { changes: keyChanges }),
     onError: (error) => logger?.warn({ reason: error.message }, "keys file refused; keeping the keys loaded before"),
+    onProblem: (problem) => logger?.warn({ file: config.keysFile, line: problem.line }, problem.message),
   });
   const buckets = options.buckets ?? new TokenBuckets(KEY_SLOTS, ADDRESS_SLOTS);
   const now = options.now ?? Date.now;
