@@ -332,7 +332,7 @@ function oldFormatVersionOf(view: Buffer): number | undefined {
 /**
  * A snapshot file's bytes in a SharedArrayBuffer (one read, no copy), whatever its format (1, 2 or
  * 3: the upgrade reads them all). Before the read, only its size and its first bytes are looked at
- * (refusalBeforeReading): a 3 GiB sparse file with a copied header costs a stat and a few KiB.
+ * (refusalBeforeReading): a 3 GiB sparse file with a copied header costs a stat and 68 KiB.
  * Everything else is checked by the format's decoder.
  */
 export function readSnapshotBytes(file: string, maxBytes = DEFAULT_MAX_SNAPSHOT_BYTES): Uint8Array {
