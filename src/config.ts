@@ -2,6 +2,7 @@
 // ConfigError with a one-line message naming the variable or flag.
 
 import { parseArgs } from "node:util";
+import { maxSnapshotBytesOf } from "./data/snapshot-limit.js";
 import { DEFAULT_IPV6_PREFIX, parseTrustProxy, type ProxyTrust } from "./http/trust-proxy.js";
 import { LIVE_MAX_TOPICS } from "./http/live.js";
 import type { LiveBudget } from "./http/live-budget.js";
@@ -36,6 +37,8 @@ export interface Config {
   readonly liveMaxBufferedBytes: number;
   /** GET /api/live: what one connection may spend a minute (messages, topics added, full replays). */
   readonly liveBudget: LiveBudget;
+  /** MAX_SNAPSHOT_MB: a snapshot file larger than this is refused before it is read (default: a quarter of memory, at most 8 GiB). */
+  readonly maxSnapshotBytes: number;
 }
 
 /** The flags `serve` takes (each also an environment variable); shown by `courtside serve --help`. */
@@ -43,6 +46,7 @@ export const SERVE_OPTIONS = {
   port: { type: "string" }, host: { type: "string" }, "data-dir": { type: "string" }, "keys-file": { type: "string" },
   workers: { type: "string" }, "log-level": { type: "string" }, "cors-origins": { type: "string" }, "cache-mb": { type: "string" },
   "metrics-port": { type: "string" }, "metrics-host": { type: "string" }, "trust-proxy": { type: "string" }, "ipv6-prefix": { type: "string" }, registration: { type: "string" }, "redis-url": { type: "string" },
+  "max-snapshot-mb": { type: "string" },
 } as const;
 
 const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
@@ -70,6 +74,12 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
   if (registration !== "open" && registration !== "closed") throw new ConfigError(`REGISTRATION must be open or closed, not ${registration}`);
   const redisUrl = values["redis-url"] ?? env.REDIS_URL ?? "";
   if (redisUrl !== "" && !/^rediss?:\/\//.test(redisUrl)) throw new ConfigError(`REDIS_URL must start with redis:// or rediss://, not ${redisUrl}`);
+  let maxSnapshotBytes: number;
+  try {
+    maxSnapshotBytes = maxSnapshotBytesOf(values["max-snapshot-mb"] ?? env.MAX_SNAPSHOT_MB);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
   return Object.freeze({
     host: values.host ?? env.HOST ?? "0.0.0.0",
     port: integer("PORT", values.port ?? env.PORT, 3000, 0, 65535),
@@ -95,5 +105,6 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
       topicsPerMinute: integer("LIVE_TOPICS_PER_MINUTE", env.LIVE_TOPICS_PER_MINUTE, 300, LIVE_MAX_TOPICS, 1_000_000),
       replaysPerMinute: integer("LIVE_REPLAYS_PER_MINUTE", env.LIVE_REPLAYS_PER_MINUTE, 1, 1, 1_000_000),
     }),
+    maxSnapshotBytes,
   });
 }
