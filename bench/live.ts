@@ -244,16 +244,20 @@ async function phase(server: RunningServer, victim: Socket, dataDir: string, fil
 
 /**
  * `--abuse`: what abusive /api/live clients cost others, with the budgets off (the stream before
- * them) and on (the defaults), each against its own quiet baseline in the same run. The abuser is
- * a free key (500 requests an hour) holding 20 sockets, 10 in a replay loop and 10 in a
- * topic-churn loop (bench/live-abuser.ts, its own process), reopening whatever is closed.
+ * them) and on (the defaults), each against its own quiet baseline in the same run, and a control
+ * (the abuser's key refused). The abuser is a free key (500 requests an hour) holding 20 sockets,
+ * 10 in a replay loop and 10 in a topic-churn loop (bench/live-abuser.ts, its own process),
+ * reopening whatever is closed or refused.
  */
 async function measureAbuse(seconds: number): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), "courtside-live-abuse-"));
   const { archives, files } = prepareWeeks(work, WEEKS_KEPT + 2 * seconds + 2, ABUSE_MOVERS);
   const abuser = join(ROOT, "dist/bench/live-abuser.js");
   const rows: string[] = [];
-  for (const [name, env] of [["budgets off", BUDGETS_OFF], ["budgets on (defaults)", {}]] as const) {
+  // The control: the same abuser with a key the server refuses (401 before any upgrade): its
+  // reconnect flood and its own process without a single /api/live message.
+  const configurations = [["budgets off", BUDGETS_OFF, true], ["budgets on (defaults)", {}, true], ["budgets on, abuser's key refused (control)", {}, false]] as const;
+  for (const [name, env, isKeyValid] of configurations) {
     const dataDir = dataDirWith(work, name.replace(/\W+/g, "-"), archives, files[WEEKS_KEPT] as string);
     const server = await startServerProcess({ dataDir, workers: 2, env: { ...env, LOG_LEVEL: "warn" }, otherKeys: [DEFAULT_RATE_LIMIT] });
     try {
@@ -263,7 +267,8 @@ async function measureAbuse(seconds: number): Promise<void> {
       const logEvents = await countChanges(server);
       await phase(server, victim, dataDir, files, next, 1);
       const quiet = await phase(server, victim, dataDir, files, next, seconds);
-      const child = spawn(process.execPath, [abuser, String(server.port), server.otherKeys[0] as string, "10", "10"], { stdio: ["ignore", "pipe", "inherit"] });
+      const abuserKey = isKeyValid ? server.otherKeys[0] as string : `2k_${"0".repeat(32)}`;
+      const child = spawn(process.execPath, [abuser, String(server.port), abuserKey, "10", "10"], { stdio: ["ignore", "pipe", "inherit"] });
       let report = "";
       child.stdout.on("data", (chunk: Buffer) => { report += chunk.toString(); });
       const exited = new Promise((resolve) => child.on("exit", resolve));
