@@ -165,7 +165,7 @@ export interface EditionSource {
   history: WeeklySnapshot[];
   /**
    * Other editions the build knows (the data directory's), each answering a row's overall by
-   * `_id`: merged into every row's ratingHistory. Not part of the content hash.
+   * `_id`: the ratingHistory of a row whose source gave none. Not part of the content hash.
    */
   knownEditions?: readonly KnownEdition[];
 }

@@ -249,7 +249,6 @@ t.test("every failure exits non-zero naming the edition, the address and the rea
     { name: "a row that fails validation", path: LAST_PATH, fault: "bad-row", reason: /row 0 \([a-z0-9-]+\), field overall: 104 is not an integer from 0 to 99/ },
     { name: "fewer rows than meta.total", path: LAST_PATH, fault: "short", reason: /holds \d+ of the \d+ players its meta.total announces/ },
     { name: "a 429 asking for longer than --max-wait", path: LAST_PATH, fault: "retry-after-long", reason: /rate limited \(429\): the source asks to wait 3600 s, and --max-wait leaves 300 s/ },
-    { name: "two rows with one slug", path: LAST_PATH, fault: "duplicate-slug", reason: /two rows share the slug [a-z0-9-]+ in era allt; a copy cannot tell them apart/ },
     { name: "an answer short of the edition list's count", path: LAST_PATH, fault: "drop-row", reason: /the edition list counts \d+ allt players, the bulk answers hold \d+; the source changed mid-sync or is inconsistent/ },
     { name: "a gateway that keeps failing", path: LAST_PATH, fault: "server-error", times: 4, reason: /HTTP 502 BAD_GATEWAY: upstream unavailable \(gave up after 4 attempts\)/ },
   ];

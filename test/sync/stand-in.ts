@@ -24,7 +24,7 @@ export const STAND_IN_KEY = "2k_standin0123456789abcdefghijklmn";
 
 export type Fault =
   | "truncate" | "reset" | "retry-after-1" | "retry-after-long" | "success-false" | "short" | "bad-row" | "cut-json" | "server-error"
-  | "duplicate-slug" | "drop-row";
+  | "drop-row";
 
 export interface StandInEdition {
   gameVersion: string;
@@ -244,9 +244,6 @@ export async function startStandIn(editions = standInEditions()): Promise<StandI
       answer.meta["count"] = answer.data.length;
     }
     if (fault === "bad-row" && answer.data[0]) answer.data[0]["overall"] = 104;
-    if (fault === "duplicate-slug" && answer.data[0] && answer.data[1]) {
-      answer.data[1] = { ...answer.data[1], slug: answer.data[0]["slug"] };
-    }
     const body = Buffer.from(JSON.stringify({ success: true, ...answer }));
     if (fault === "truncate") {
       log.push({ path, status: 200, ifNoneMatch: header(request, "if-none-match"), key: given });
