@@ -73,11 +73,6 @@ export class Catalogue {
     return this.columnByParam.get(canonicalAttributeParam(name));
   }
 
-  /** A badge by its slug (any case), or undefined. */
-  badgeOfSlug(slug: string): number | undefined {
-    return this.badgeBySlug.get(slug.toLowerCase());
-  }
-
   /** A badge by slug (any case) or by its name written any way, or undefined. */
   badgeOf(text: string): number | undefined {
     return this.badgeBySlug.get(text.toLowerCase()) ?? this.badgeByFoldedName.get(foldBadgeName(text));
