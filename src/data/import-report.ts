@@ -72,7 +72,7 @@ export class ImportReport {
     const shared = [...rowsOfSlug.values()].filter((rows) => rows > 1);
     if (shared.length > 0) {
       const most = Math.max(...shared);
-      lines.push(`${plural(shared.length, "slug", "slugs")} on ${most === 2 ? "two rows" : `two to ${most} rows`}, kept (the slug route answers the first, meta.variants names the others)`);
+      lines.push(`${plural(shared.length, "slug", "slugs")} on ${most === 2 ? "two rows" : `two to ${most} rows each`}, kept (the slug route answers the first, meta.variants names the others)`);
     }
     if (generated > 0) {
       const unusable = this.unusableSlugs.length === 0 ? "" : `; ${plural(this.unusableSlugs.length, "source slug", "source slugs")} no URL can hold replaced (${quoteSome(this.unusableSlugs)})`;
