@@ -2,6 +2,7 @@
 // ConfigError with a one-line message naming the variable or flag.
 
 import { parseArgs } from "node:util";
+import { maxSnapshotBytesOf } from "./data/snapshot-limit.js";
 import { DEFAULT_IPV6_PREFIX, parseTrustProxy, type ProxyTrust } from "./http/trust-proxy.js";
 
 export interface Config {
@@ -32,6 +33,8 @@ export interface Config {
   readonly liveConnectionsPerKey: number;
   /** GET /api/live: bytes waiting to be sent to one socket before it is closed (1013) as not reading. */
   readonly liveMaxBufferedBytes: number;
+  /** MAX_SNAPSHOT_MB: a snapshot file larger than this is refused before it is read (default: a quarter of memory, at most 8 GiB). */
+  readonly maxSnapshotBytes: number;
 }
 
 /** The flags `serve` takes (each also an environment variable); shown by `courtside serve --help`. */
@@ -39,6 +42,7 @@ export const SERVE_OPTIONS = {
   port: { type: "string" }, host: { type: "string" }, "data-dir": { type: "string" }, "keys-file": { type: "string" },
   workers: { type: "string" }, "log-level": { type: "string" }, "cors-origins": { type: "string" }, "cache-mb": { type: "string" },
   "metrics-port": { type: "string" }, "metrics-host": { type: "string" }, "trust-proxy": { type: "string" }, "ipv6-prefix": { type: "string" }, registration: { type: "string" }, "redis-url": { type: "string" },
+  "max-snapshot-mb": { type: "string" },
 } as const;
 
 const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
@@ -66,6 +70,12 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
   if (registration !== "open" && registration !== "closed") throw new ConfigError(`REGISTRATION must be open or closed, not ${registration}`);
   const redisUrl = values["redis-url"] ?? env.REDIS_URL ?? "";
   if (redisUrl !== "" && !/^rediss?:\/\//.test(redisUrl)) throw new ConfigError(`REDIS_URL must start with redis:// or rediss://, not ${redisUrl}`);
+  let maxSnapshotBytes: number;
+  try {
+    maxSnapshotBytes = maxSnapshotBytesOf(values["max-snapshot-mb"] ?? env.MAX_SNAPSHOT_MB);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
   return Object.freeze({
     host: values.host ?? env.HOST ?? "0.0.0.0",
     port: integer("PORT", values.port ?? env.PORT, 3000, 0, 65535),
@@ -85,5 +95,6 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
     redisUrl: redisUrl === "" ? undefined : redisUrl,
     liveConnectionsPerKey: integer("LIVE_CONNECTIONS_PER_KEY", env.LIVE_CONNECTIONS_PER_KEY, 20, 1, 1_000_000),
     liveMaxBufferedBytes: integer("LIVE_MAX_BUFFERED_KB", env.LIVE_MAX_BUFFERED_KB, 1024, 16, 1_048_576) * 1024,
+    maxSnapshotBytes,
   });
 }

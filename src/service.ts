@@ -72,7 +72,7 @@ const NOT_WATCHING: ReloadWatcher = { check: () => [], close: () => undefined };
 
 export async function startService(config: Config, options: ServiceOptions = {}): Promise<Service> {
   const logger = options.logger;
-  let editions = options.editions ?? loadEditionSet(config.dataDir);
+  let editions = options.editions ?? loadEditionSet(config.dataDir, config.maxSnapshotBytes);
   // Built on first use (GET /api/changes, a live subscription or a swap), not at boot nor by other routes.
   let changes: ChangeLog | undefined;
   const changeLog = () => (changes ??= ChangeLog.of(editions));
@@ -99,6 +99,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     // With REDIS_URL the file only seeds the copy at boot: Redis's change feed keeps it current.
     ...(isShared ? {} : { changes: keyChanges }),
     onError: (error) => logger?.warn({ reason: error.message }, "keys file refused; keeping the keys loaded before"),
+    onProblem: (problem) => logger?.warn({ file: config.keysFile, line: problem.line }, problem.message),
   });
   const buckets = options.buckets ?? new TokenBuckets(KEY_SLOTS, ADDRESS_SLOTS);
   const now = options.now ?? Date.now;
@@ -116,6 +117,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
       options.onReload?.(event);
     },
     options.reloadIntervalMs,
+    config.maxSnapshotBytes,
   );
   const stats = new RequestStats();
   let isDraining = false;

@@ -77,7 +77,7 @@ export class Supervisor {
   }
 
   private shareEditions(): void {
-    this.editions = loadSnapshotSet(this.config.dataDir);
+    this.editions = loadSnapshotSet(this.config.dataDir, this.config.maxSnapshotBytes);
     this.reload = watchSnapshotDir(
       this.config.dataDir,
       () => this.editions as SnapshotSet,
@@ -91,6 +91,7 @@ export class Supervisor {
         else this.logger.error(event, `refused ${event.file}: ${event.reason}`);
       },
       this.options.reloadIntervalMs,
+      this.config.maxSnapshotBytes,
     );
   }
 

@@ -24,24 +24,39 @@ an environment variable; the flag wins.
   --registration open|closed  REGISTRATION  open: anyone may get a key (POST /api/register,
                                       /dashboard); closed: keys come from the keys command (default open)
                       BODY_TIMEOUT_MS a POST body must arrive within this time (default 10000)
+  --max-snapshot-mb N MAX_SNAPSHOT_MB a snapshot file larger than this is refused unread (default: a
+                                      quarter of memory, at most 8192; build-index and sync honour it too)
   --redis-url URL     REDIS_URL       share keys, key rate limits and usage with other replicas
                                       through this Redis 7 (redis://host:port)`;
 
 export const BUILD_INDEX_USAGE = `usage: build-index [--out DIR] [--as-of YYYY-MM-DD]
        build-index --edition 2K26 --status current|archived --input FILE [--input FILE …] [--out DIR] [--as-of YYYY-MM-DD]
        build-index --scale N [--edition 2K99] [--out DIR]
-       build-index --upgrade DIR`;
+       build-index --upgrade DIR
+Snapshots already in the directory larger than $MAX_SNAPSHOT_MB are refused unread.`;
 
 export const SYNC_KEY_VARIABLE = "COURTSIDE_SYNC_KEY";
 export const DEFAULT_MAX_WAIT_SECONDS = 300;
+/** The sync's bounds (src/sync/sync.ts SYNC_DEFAULTS says the same in ms and bytes). */
+export const DEFAULT_SYNC_MAX_ANSWER_MB = 64;
+export const DEFAULT_SYNC_READ_TIMEOUT_SECONDS = 60;
+export const DEFAULT_SYNC_DEADLINE_SECONDS = 900;
 
 export const SYNC_USAGE = `usage: sync --from URL [--key K] [--edition 2K26 …] [--out DIR] [--as-of YYYY-MM-DD] [--max-wait SECONDS]
+            [--max-answer-mb N] [--read-timeout SECONDS] [--deadline SECONDS]
   --from      root address of a service that speaks this API (the hosted one, or another Courtside)
   --key       its API key; better: set ${SYNC_KEY_VARIABLE}, so the key stays out of process lists
   --edition   copy only this edition (repeatable); default every edition the source lists
   --out       data directory to write; default $DATA_DIR, else data
   --as-of     the day that dates the current edition's weekly snapshot; default today (UTC)
-  --max-wait  longest total wait for rate limits (429 Retry-After), in seconds; default ${DEFAULT_MAX_WAIT_SECONDS}`;
+  --max-wait  longest total wait for rate limits (429 Retry-After), in seconds; default ${DEFAULT_MAX_WAIT_SECONDS}
+  --max-answer-mb  largest answer, in MiB after decompression (every answer together: 4 times it);
+              default ${DEFAULT_SYNC_MAX_ANSWER_MB}, or $COURTSIDE_SYNC_MAX_ANSWER_MB
+  --read-timeout   a read that brings no byte for this many seconds fails (and is retried);
+              default ${DEFAULT_SYNC_READ_TIMEOUT_SECONDS}, or $COURTSIDE_SYNC_READ_TIMEOUT
+  --deadline  the whole sync stops after this many seconds, waits and retries included;
+              default ${DEFAULT_SYNC_DEADLINE_SECONDS}, or $COURTSIDE_SYNC_DEADLINE
+  Snapshots already in --out larger than $MAX_SNAPSHOT_MB are refused unread.`;
 
 export const KEYS_USAGE = `Usage: npm run keys -- <command> [options]
 

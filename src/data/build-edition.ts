@@ -26,9 +26,12 @@ export function snapshotFileName(dir: string, gameVersion: string): string {
   return join(dir, `${gameVersion}.msgpack`);
 }
 
-/** `asOf` dates this build's week when the source brings no history of its own. */
-export function writeEdition(dir: string, source: EditionSource, asOf: string): WriteOutcome {
-  const plan = planEdition(dir, source, asOf);
+/**
+ * `asOf` dates this build's week when the source brings no history of its own; `maxSnapshotBytes`
+ * (MAX_SNAPSHOT_MB) bounds the snapshots already in `dir` that are read.
+ */
+export function writeEdition(dir: string, source: EditionSource, asOf: string, maxSnapshotBytes?: number): WriteOutcome {
+  const plan = planEdition(dir, source, asOf, maxSnapshotBytes);
   if (plan.kind !== "write") return plan;
   const bytes = writeSnapshotAtomic(plan.file, plan.payload);
   return { kind: "written", file: plan.file, bytes: bytes.length, payload: plan.payload };
@@ -38,10 +41,10 @@ export function writeEdition(dir: string, source: EditionSource, asOf: string): 
  * The payload writeEdition would write, or why it would not: callers that must decide about
  * several editions before writing any (sync) plan them all first.
  */
-export function planEdition(dir: string, given: EditionSource, asOf: string): EditionPlan {
-  const source: EditionSource = { ...given, knownEditions: given.knownEditions ?? knownEditionsIn(dir, given) };
+export function planEdition(dir: string, given: EditionSource, asOf: string, maxSnapshotBytes?: number): EditionPlan {
+  const source: EditionSource = { ...given, knownEditions: given.knownEditions ?? knownEditionsIn(dir, given, maxSnapshotBytes) };
   const file = snapshotFileName(dir, source.gameVersion);
-  const existing = existsSync(file) ? readSnapshot(file).payload : undefined;
+  const existing = existsSync(file) ? readSnapshot(file, maxSnapshotBytes).payload : undefined;
   if (existing?.meta.status === "archived") {
     const candidate = buildSnapshotPayload({ ...source, status: "archived", history: [] });
     if (candidate.meta.contentHash === existing.meta.contentHash && source.status === "archived") return { kind: "unchanged", file };
@@ -87,7 +90,7 @@ export function isoWeekStart(date: string): string {
  * archive rebuilt later still comes out the same; for the current edition every one. A file that
  * cannot be read is skipped here (loading it is where it is refused).
  */
-export function knownEditionsIn(dir: string, source: EditionSource): KnownEdition[] {
+export function knownEditionsIn(dir: string, source: EditionSource, maxSnapshotBytes?: number): KnownEdition[] {
   if (!existsSync(dir)) return [];
   const known: KnownEdition[] = [];
   for (const name of readdirSync(dir).filter((entry) => /^2K\d{2}\.msgpack$/i.test(entry)).sort().reverse()) {
@@ -95,7 +98,7 @@ export function knownEditionsIn(dir: string, source: EditionSource): KnownEditio
     if (gameVersion === source.gameVersion || (source.status === "archived" && gameVersion > source.gameVersion)) continue;
     let payload: SnapshotPayload;
     try {
-      payload = readSnapshot(join(dir, name)).payload;
+      payload = readSnapshot(join(dir, name), maxSnapshotBytes).payload;
     } catch (error) {
       if (error instanceof SnapshotError) continue;
       throw error;

@@ -16,6 +16,7 @@ import { writeEdition, type WriteOutcome } from "./build-edition.js";
 import { buildSnapshotPayload } from "./build-snapshot.js";
 import { createProgress } from "./progress.js";
 import { SNAPSHOT_FORMAT_VERSION, SnapshotError, readSnapshotBytes, snapshotVersionOf, writeSnapshotAtomic } from "./snapshot.js";
+import { maxSnapshotBytesOf } from "./snapshot-limit.js";
 import { decodeSnapshotV1 } from "./snapshot-v1.js";
 import { decodeSnapshotV2 } from "./snapshot-v2.js";
 import { snapshotFiles } from "../store/editions.js";
@@ -33,6 +34,8 @@ interface BuildOptions {
   inputs: string[];
   scale: number | undefined;
   upgrade: string | undefined;
+  /** MAX_SNAPSHOT_MB: snapshots already in the directory larger than this are refused unread. */
+  maxSnapshotBytes: number;
 }
 
 function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BuildOptions {
@@ -67,7 +70,13 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BuildOptions {
     throw new UsageError("--edition and --status build from --input files; without them every demo edition is built");
   }
   if (values.upgrade !== undefined && (inputs.length > 0 || scale !== undefined || edition !== undefined)) throw new UsageError("--upgrade takes only the data directory");
-  return { out: values.out ?? env.DATA_DIR ?? "data", asOf, edition, status, inputs, scale, upgrade: values.upgrade };
+  let maxSnapshotBytes: number;
+  try {
+    maxSnapshotBytes = maxSnapshotBytesOf(env.MAX_SNAPSHOT_MB);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  return { out: values.out ?? env.DATA_DIR ?? "data", asOf, edition, status, inputs, scale, upgrade: values.upgrade, maxSnapshotBytes };
 }
 
 /** The editions to build, and what the inputs held that is odd but kept (one line, for --input). */
@@ -121,7 +130,7 @@ export function runBuildIndex(argv: string[], io: BuildIndexIo = { env: process.
     return 2;
   }
   const started = performance.now();
-  if (options.upgrade !== undefined) return upgradeDirectory(options.upgrade, io, started);
+  if (options.upgrade !== undefined) return upgradeDirectory(options.upgrade, options.maxSnapshotBytes, io, started);
   try {
     const { sources, notes } = sourcesFor(options, io.stderr);
     mkdirSync(options.out, { recursive: true });
@@ -129,7 +138,7 @@ export function runBuildIndex(argv: string[], io: BuildIndexIo = { env: process.
     for (const note of notes) progress.note(note);
     let refused = 0;
     for (const source of sources) {
-      const outcome = writeEdition(options.out, source, options.asOf);
+      const outcome = writeEdition(options.out, source, options.asOf, options.maxSnapshotBytes);
       if (outcome.kind === "refused") refused += 1;
       progress.step(describe(outcome));
     }
@@ -151,7 +160,7 @@ export function runBuildIndex(argv: string[], io: BuildIndexIo = { env: process.
  * content hash it stores), and that edition goes through today's builder, so the file holds
  * whatever the builder now makes of it. Archives included: their source files may be long gone.
  */
-function upgradeDirectory(dir: string, io: BuildIndexIo, started: number): number {
+function upgradeDirectory(dir: string, maxSnapshotBytes: number, io: BuildIndexIo, started: number): number {
   let files: string[];
   try {
     files = snapshotFiles(dir);
@@ -168,7 +177,7 @@ function upgradeDirectory(dir: string, io: BuildIndexIo, started: number): numbe
   let upgraded = 0;
   for (const file of files) {
     try {
-      const bytes = readSnapshotBytes(file);
+      const bytes = readSnapshotBytes(file, maxSnapshotBytes);
       const version = snapshotVersionOf(bytes);
       if (version === SNAPSHOT_FORMAT_VERSION) {
         progress.step(`${basename(file)} is already format ${SNAPSHOT_FORMAT_VERSION}`);

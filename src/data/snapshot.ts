@@ -12,6 +12,11 @@
 // Writes are atomic (temp file + rename); reads refuse a truncated, corrupt or unknown-version
 // file with a message naming it. A format-1 or format-2 file (before the file was MessagePack
 // throughout) is refused with the command that converts it.
+//
+// What a read costs is bounded by what the file can be, before it is read: its size (a stat)
+// against MAX_SNAPSHOT_MB, the length its header declares against that size, and that length
+// against its player count (at most PAYLOAD_BASE_BYTES + MAX_PAYLOAD_BYTES_PER_PLAYER a player,
+// which the writer refuses to pass, so no file a builder wrote is ever refused for it).
 
 import { createHash } from "node:crypto";
 import { closeSync, fstatSync, openSync, readSync, renameSync, unlinkSync, writeSync } from "node:fs";
@@ -23,12 +28,16 @@ import type { StoredProfileIndex } from "../store/profile-index.js";
 import type { StoredDictionary } from "../store/dictionary-column.js";
 import type { RowGroups, StringTable } from "../store/string-table.js";
 import { measureDocument, readDocument, readFirstValue, writeDocument } from "./msgpack-document.js";
+import { DEFAULT_MAX_SNAPSHOT_BYTES } from "./snapshot-limit.js";
 
 export const SNAPSHOT_FORMAT_VERSION = 3;
 /** What the header's `format` says, so a MessagePack file of something else is not mistaken for a snapshot. */
 export const SNAPSHOT_FORMAT_NAME = "courtside-snapshot";
-/** Formats 1 and 2 began with these bytes, then a 32-bit big-endian version. */
+/** Formats 1 and 2 began with these bytes, then a 32-bit big-endian version, the payload length (64 bits) and its SHA-256. */
 const OLD_MAGIC = Buffer.from("COURTSDE", "latin1");
+const OLD_HEADER_BYTES_V1 = OLD_MAGIC.length + 4 + 8 + 32;
+/** Format 2 padded its header to 56 bytes, so its sections start 8-aligned. */
+const OLD_HEADER_BYTES_V2 = 56;
 
 export interface SnapshotMeta {
   gameVersion: string;
@@ -202,10 +211,36 @@ function headerOf(payloadLength: number, digestHex: string): Buffer {
 const HEADER_BYTES = headerOf(0, "0".repeat(64)).length;
 /** Enough to hold any header this or a later version writes; only the first value is read from it. */
 const HEADER_READ_LIMIT = 4096;
+/** The payload's meta (its first value) is looked for in this much of the file, then twice as much, up to META_READ_LIMIT. */
+const META_READ_START = 64 * 1024;
+const META_READ_LIMIT = 16 * 1024 ** 2;
 
-export function encodeSnapshot(payload: SnapshotPayload): Buffer {
+/**
+ * A payload holds at most PAYLOAD_BASE_BYTES plus this much a player: ~80 times what real editions
+ * take (the 1,000,000-player scale edition is 3.2 KB a player; a year of weekly history adds ~5 KB).
+ */
+export const MAX_PAYLOAD_BYTES_PER_PLAYER = 256 * 1024;
+export const PAYLOAD_BASE_BYTES = 64 * 1024 ** 2;
+
+/** The most a payload of `playerCount` players may be: larger is refused by the writer, and unread by a reader. */
+export function maxPayloadBytes(playerCount: number): number {
+  return PAYLOAD_BASE_BYTES + playerCount * MAX_PAYLOAD_BYTES_PER_PLAYER;
+}
+
+function describeMaxPayload(playerCount: number): string {
+  return `${maxPayloadBytes(playerCount)} bytes a payload of ${playerCount} players may be (${PAYLOAD_BASE_BYTES / 1024 ** 2} MiB + ${MAX_PAYLOAD_BYTES_PER_PLAYER / 1024} KiB a player)`;
+}
+
+export function encodeSnapshot(given: SnapshotPayload): Buffer {
+  // Meta first, always: a reader finds the player count there without reading the rest.
+  const { meta, ...sections } = given;
+  const payload: SnapshotPayload = { meta, ...sections };
   // The payload's typed arrays are aligned for their offsets in the file, after the header.
   const payloadLength = measureDocument(payload, HEADER_BYTES);
+  const { playerCount } = payload.meta;
+  if (payloadLength > maxPayloadBytes(playerCount)) {
+    throw new SnapshotError(`${payload.meta.gameVersion}.msgpack`, `its payload would be ${payloadLength} bytes, more than the ${describeMaxPayload(playerCount)}: its rows carry far more than any real edition's; not written`);
+  }
   const bytes = Buffer.allocUnsafe(HEADER_BYTES + payloadLength);
   const end = writeDocument(payload, bytes, HEADER_BYTES);
   if (end !== bytes.length) throw new Error(`snapshot writer: measured ${bytes.length} bytes, wrote ${end}`);
@@ -261,12 +296,7 @@ export function decodeSnapshot(file: string, bytes: Uint8Array): SnapshotPayload
   const name = basename(file);
   let view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const oldVersion = oldFormatVersionOf(view);
-  if (oldVersion === 1 || oldVersion === 2) {
-    throw new SnapshotError(name, `format version ${oldVersion} is no longer read (this version reads format ${SNAPSHOT_FORMAT_VERSION}); convert the data directory with \`${UPGRADE_COMMAND.replace("DIR", dirname(file) || ".")}\``);
-  }
-  if (oldVersion !== undefined) {
-    throw new SnapshotError(name, `format version ${oldVersion} is not the supported version ${SNAPSHOT_FORMAT_VERSION}; rebuild it with build-index`);
-  }
+  if (oldVersion !== undefined) throw new SnapshotError(name, oldFormatRefusal(oldVersion, dirname(file)));
   const header = headerOfBytes(view);
   if (header === undefined) throw new SnapshotError(name, "not a Courtside snapshot (no snapshot header: not MessagePack, or shorter than its header)");
   if (header.version !== SNAPSHOT_FORMAT_VERSION) {
@@ -299,23 +329,23 @@ function oldFormatVersionOf(view: Buffer): number | undefined {
   return view.length >= OLD_MAGIC.length + 4 && view.subarray(0, OLD_MAGIC.length).equals(OLD_MAGIC) ? view.readUInt32BE(OLD_MAGIC.length) : undefined;
 }
 
-/** Snapshot files over this size are refused before they are read (a million players is ~2.5 GiB). */
-export const MAX_SNAPSHOT_BYTES = 8 * 1024 ** 3;
-
 /**
- * A snapshot file's bytes in a SharedArrayBuffer (one read, no copy): the buffer the supervisor
- * hands to every worker. Before the read, only its size and header are looked at: a file over
- * MAX_SNAPSHOT_BYTES, one that starts with no snapshot header, or one whose header declares another
- * length than the file has is refused without reading the rest (a 1 GiB sparse file costs a stat
- * and 4 KiB). Everything else is checked by decodeSnapshot.
+ * A snapshot file's bytes in a SharedArrayBuffer (one read, no copy), whatever its format (1, 2 or
+ * 3: the upgrade reads them all). Before the read, only its size and its first bytes are looked at
+ * (refusalBeforeReading): a 3 GiB sparse file with a copied header costs a stat and 68 KiB.
+ * Everything else is checked by the format's decoder.
  */
-export function readSnapshotBytes(file: string): Uint8Array {
+export function readSnapshotBytes(file: string, maxBytes = DEFAULT_MAX_SNAPSHOT_BYTES): Uint8Array {
+  return readChecked(file, maxBytes, true);
+}
+
+function readChecked(file: string, maxBytes: number, isOldFormatRead: boolean): Uint8Array {
   let fd: number | undefined;
   try {
     fd = openSync(file, "r");
     const size = fstatSync(fd).size;
-    const refusal = refusalBeforeReading(fd, size);
-    if (refusal !== undefined) throw new SnapshotError(basename(file), `${refusal}; refused before reading it`);
+    const refusal = refusalBeforeReading(fd, size, maxBytes, isOldFormatRead, dirname(file));
+    if (refusal !== undefined) throw new SnapshotError(basename(file), refusal);
     const bytes = new Uint8Array(new SharedArrayBuffer(size));
     let at = 0;
     while (at < size) {
@@ -332,22 +362,117 @@ export function readSnapshotBytes(file: string): Uint8Array {
   }
 }
 
-/** Why a file of `size` bytes must not be read whole, from its size and first bytes alone; undefined when it may be. */
-function refusalBeforeReading(fd: number, size: number): string | undefined {
-  if (size > MAX_SNAPSHOT_BYTES) return `it is ${size} bytes, over the ${MAX_SNAPSHOT_BYTES}-byte limit for a snapshot`;
-  const head = Buffer.alloc(Math.min(size, HEADER_READ_LIMIT));
-  readSync(fd, head, 0, head.length, 0);
-  // Formats 1 and 2 (read only to be upgraded) are checked whole by their own decoder.
-  if (oldFormatVersionOf(head) !== undefined) return undefined;
+/** Bytes `from` … `from + length` of the file (fewer at its end). */
+function readAt(fd: number, from: number, length: number): Buffer {
+  const bytes = Buffer.alloc(length);
+  let at = 0;
+  while (at < length) {
+    const read = readSync(fd, bytes, at, length - at, from + at);
+    if (read === 0) break;
+    at += read;
+  }
+  return bytes.subarray(0, at);
+}
+
+/**
+ * Why a file of `size` bytes must not be read whole, from its size and first bytes alone (each
+ * reason ends "refused before reading it"); undefined when it may be. Formats 1 and 2 are only
+ * read to be upgraded: elsewhere they are refused here with the command that converts them.
+ */
+function refusalBeforeReading(fd: number, size: number, maxBytes: number, isOldFormatRead: boolean, dir: string): string | undefined {
+  const unread = (reason: string): string => `${reason}; refused before reading it`;
+  if (size > maxBytes) {
+    return unread(`it is ${size} bytes, over the ${maxBytes}-byte maximum for a snapshot (MAX_SNAPSHOT_MB=${Math.floor(maxBytes / 1024 ** 2)}; raise it if an edition is really this large)`);
+  }
+  const head = readAt(fd, 0, Math.min(size, HEADER_READ_LIMIT));
+  const oldVersion = oldFormatVersionOf(head);
+  if (oldVersion !== undefined) {
+    if (!isOldFormatRead) return unread(oldFormatRefusal(oldVersion, dir));
+    return oldFormatRefusalBeforeReading(fd, head, oldVersion, size);
+  }
   const header = headerOfBytes(head);
-  if (header === undefined) return "it does not start with a snapshot header";
+  if (header === undefined) return unread("it does not start with a snapshot header");
+  if (header.version !== SNAPSHOT_FORMAT_VERSION) return unread(oldFormatRefusal(header.version, dir));
+  if (header.length < 0) return unread("its header declares no payload length");
   const declared = header.end + header.length;
-  if (header.length >= 0 && declared !== size) return `${declared > size ? "it is truncated: " : ""}its header declares ${declared} bytes but the file has ${size}`;
+  if (declared !== size) return unread(`${declared > size ? "it is truncated: " : ""}its header declares ${declared} bytes but the file has ${size}`);
+  const playerCount = playerCountAt(fd, header.end, size);
+  if (playerCount === undefined) return unread(`its payload does not start with its meta and player count (within its first ${META_READ_LIMIT} bytes)`);
+  if (header.length > maxPayloadBytes(playerCount)) return unread(`its header declares a payload of ${header.length} bytes, more than the ${describeMaxPayload(playerCount)}`);
   return undefined;
 }
 
-export function readSnapshot(file: string): { payload: SnapshotPayload; checksum: string; bytes: Uint8Array } {
-  const bytes = readSnapshotBytes(file);
+/** The meta's playerCount of a format-3 payload starting at `start` (the writer puts meta first); undefined when it is not there. */
+function playerCountAt(fd: number, start: number, size: number): number | undefined {
+  const available = size - start;
+  for (let window = Math.min(META_READ_START, available); ; window = Math.min(2 * window, available, META_READ_LIMIT)) {
+    const meta = metaOf(readAt(fd, start, window));
+    if (meta === undefined) return undefined;
+    if (meta !== "more") {
+      const count = meta["playerCount"];
+      return typeof count === "number" && Number.isSafeInteger(count) && count >= 0 ? count : undefined;
+    }
+    if (window >= available || window >= META_READ_LIMIT) return undefined;
+  }
+}
+
+/** The value under the payload map's first key when that key is `meta`; "more" when `bytes` stop inside it. */
+function metaOf(bytes: Buffer): Record<string, unknown> | "more" | undefined {
+  // A map header (fixmap, map 16, map 32), then the key "meta" as a fixstr.
+  const first = bytes[0];
+  const keyAt = first === undefined ? -1 : first >= 0x81 && first <= 0x8f ? 1 : first === 0xde ? 3 : first === 0xdf ? 5 : -1;
+  if (keyAt < 0) return bytes.length === 0 ? "more" : undefined;
+  const key = Buffer.from("\xa4meta", "latin1");
+  if (bytes.length < keyAt + key.length) return "more";
+  if (!bytes.subarray(keyAt, keyAt + key.length).equals(key)) return undefined;
+  try {
+    const { value } = readFirstValue(bytes.subarray(keyAt + key.length));
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : undefined;
+  } catch {
+    // msgpackr cannot tell a value cut by the window from a corrupt one: a larger window decides.
+    return "more";
+  }
+}
+
+/** Why a file of another format version is not read: for formats 1 and 2, the command that converts them. */
+function oldFormatRefusal(version: number, dir: string): string {
+  if (version === 1 || version === 2) {
+    return `format version ${version} is no longer read (this version reads format ${SNAPSHOT_FORMAT_VERSION}); convert the data directory with \`${UPGRADE_COMMAND.replace("DIR", dir || ".")}\``;
+  }
+  return `format version ${version} is not the supported version ${SNAPSHOT_FORMAT_VERSION}; rebuild it with build-index`;
+}
+
+/**
+ * A format-1 or format-2 file about to be upgraded: `COURTSDE`, the version, the payload length
+ * (64 bits), its SHA-256, then for format 2 padding to 56 bytes. The length must be the file's,
+ * and for format 2 plausible for the player count its JSON directory states (format 1's records
+ * cannot be read in part, so its size and length are what bound it).
+ */
+function oldFormatRefusalBeforeReading(fd: number, head: Buffer, version: number, size: number): string | undefined {
+  const unread = (reason: string): string => `${reason}; refused before reading it`;
+  const headerBytes = version === 1 ? OLD_HEADER_BYTES_V1 : version === 2 ? OLD_HEADER_BYTES_V2 : undefined;
+  if (headerBytes === undefined) return undefined;
+  if (head.length < headerBytes) return unread(`it is shorter than a format-${version} header`);
+  const length = Number(head.readBigUInt64BE(OLD_MAGIC.length + 4));
+  if (headerBytes + length !== size) return unread(`${headerBytes + length > size ? "it is truncated: " : ""}its header declares ${headerBytes + length} bytes but the file has ${size}`);
+  if (version !== 2 || size < headerBytes + 4) return undefined;
+  const directoryLength = readAt(fd, headerBytes, 4).readUInt32BE(0);
+  if (directoryLength > Math.min(length - 4, META_READ_LIMIT)) return unread(`its directory declares ${directoryLength} bytes, more than its payload or ${META_READ_LIMIT} bytes`);
+  let playerCount: unknown;
+  try {
+    const { tree } = JSON.parse(readAt(fd, headerBytes + 4, directoryLength).toString("utf8")) as { tree: string };
+    playerCount = (JSON.parse(tree) as { meta?: { playerCount?: unknown } }).meta?.playerCount;
+  } catch {
+    return unread("its directory is not the JSON format 2 wrote");
+  }
+  if (typeof playerCount !== "number" || !Number.isSafeInteger(playerCount) || playerCount < 0) return unread("its directory states no player count");
+  if (length > maxPayloadBytes(playerCount)) return unread(`its header declares a payload of ${length} bytes, more than the ${describeMaxPayload(playerCount)}`);
+  return undefined;
+}
+
+/** A format-3 snapshot read and checked (a file of another format is refused before it is read). */
+export function readSnapshot(file: string, maxBytes = DEFAULT_MAX_SNAPSHOT_BYTES): { payload: SnapshotPayload; checksum: string; bytes: Uint8Array } {
+  const bytes = readChecked(file, maxBytes, false);
   return { payload: decodeSnapshot(file, bytes), checksum: snapshotChecksum(bytes), bytes };
 }
 

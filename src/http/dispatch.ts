@@ -365,7 +365,9 @@ export class Dispatcher {
       limit = { ...limit, result: { ...limit.result, remaining: Math.min(limit.capacity, limit.result.remaining + 1) } };
     }
     let headers = `X-Request-Id: ${requestId}`;
-    if (limit) {
+    // A public answer may be kept and replayed by a shared cache to anyone: it never carries the
+    // requester's own bucket (a refusal is no-store, so it keeps its headers and Retry-After).
+    if (limit && !isPublic(reply)) {
       headers += rateLimitLines(limit.result, limit.capacity, limit.windowSeconds, limit.policy, this.options.now());
       if (!limit.result.isAllowed) headers += `\r\nRetry-After: ${limit.result.retryAfterSeconds}`;
     }
@@ -418,11 +420,16 @@ function representationLines(reply: Reply, encoding: Encoding | undefined): stri
   if (reply.etag !== undefined) lines += `\r\nETag: ${reply.etag}`;
   lines += "\r\nVary: Accept-Encoding";
   if (encoding !== undefined) {
-    lines += `\r\nContent-Type: ${reply.contentType ?? JSON_TYPE}`;
+    // Every body is what its Content-Type says, never sniffed into something else (a JSON answer quoting markup).
+    lines += `\r\nContent-Type: ${reply.contentType ?? JSON_TYPE}\r\nX-Content-Type-Options: nosniff`;
     if (encoding !== "identity") lines += `\r\nContent-Encoding: ${encoding}`;
   }
   (reply.headerLines ??= {})[slot] = lines;
   return lines;
+}
+
+function isPublic(reply: Reply): boolean {
+  return /^\s*public\b/i.test(cacheControlOf(reply));
 }
 
 function ensureAllowed(limit: Limit, code: "RATE_LIMIT_EXCEEDED" | "REGISTRATION_RATE_LIMIT" = "RATE_LIMIT_EXCEEDED"): Limit {

@@ -50,6 +50,7 @@ const HEADERS: Record<string, Schema> = {
   "Retry-After": { description: "Seconds until the next token", schema: { type: "integer" } },
   ETag: { description: "Weak validator; changes exactly when the body would", schema: { type: "string" } },
   "Cache-Control": { description: "`private, max-age=3600` on cacheable replies unless the route says otherwise, `no-store` on the rest", schema: { type: "string" } },
+  "X-Content-Type-Options": { description: "`nosniff` on every answer with a body: it is what its Content-Type says", schema: { type: "string", enum: ["nosniff"] } },
 };
 
 const headerRefs = (names: readonly string[]): Record<string, Schema> =>
@@ -262,18 +263,20 @@ function success(route: RouteDefinition): { status: number; description: string;
 function responses(route: RouteDefinition, pathNames: readonly string[], isCacheable: boolean): Record<string, Schema> {
   const isLimited = route.access !== "none";
   const limitHeaders = isLimited ? [...RATE_LIMIT_HEADERS] : [];
+  // A public answer (a shared cache may replay it to anyone) carries no requester's bucket; its refusals do.
+  const answerLimitHeaders = /^\s*public\b/i.test(route.cacheControl ?? "") ? [] : limitHeaders;
   const { status, description, content } = success(route);
   const result: Record<string, Schema> = {
     [status]: {
       description,
-      headers: headerRefs(["X-Request-Id", "Cache-Control", ...(isCacheable ? ["ETag"] : []), ...limitHeaders]),
+      headers: headerRefs(["X-Request-Id", "Cache-Control", "X-Content-Type-Options", ...(isCacheable ? ["ETag"] : []), ...answerLimitHeaders]),
       content,
     },
   };
   if (isCacheable) {
     result[304] = {
       description: "Not Modified: If-None-Match matched the ETag; no body, and no token taken",
-      headers: headerRefs(["X-Request-Id", "ETag", "Cache-Control", ...limitHeaders]),
+      headers: headerRefs(["X-Request-Id", "ETag", "Cache-Control", ...answerLimitHeaders]),
     };
   }
   const byStatus = new Map<number, ErrorCode[]>();
@@ -286,7 +289,7 @@ function responses(route: RouteDefinition, pathNames: readonly string[], isCache
     const hasLimitHeaders = isLimited && status !== 401 && status !== 500 && status !== 503;
     result[status] = {
       description: codes.join(", "),
-      headers: headerRefs(["X-Request-Id", ...(hasLimitHeaders ? limitHeaders : []), ...(status === 429 ? ["Retry-After"] : [])]),
+      headers: headerRefs(["X-Request-Id", "X-Content-Type-Options", ...(hasLimitHeaders ? limitHeaders : []), ...(status === 429 ? ["Retry-After"] : [])]),
       content: {
         "application/json": {
           schema: { allOf: [ref("ErrorEnvelope"), { properties: { error: { properties: { code: { enum: codes } } } } }] },

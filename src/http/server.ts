@@ -178,7 +178,7 @@ function headerCount(req: HttpRequest, wanted: string): number {
 /** The dispatcher has its own funnel; this only guards the process against a bug in it. Every error carries its time (CONTRACT §9). */
 function crash(): Outgoing {
   return {
-    status: 500, headers: "Content-Type: application/json; charset=utf-8",
+    status: 500, headers: "Content-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff",
     body: Buffer.from(`{"success":false,"error":{"code":"INTERNAL_ERROR","message":"Internal error","timestamp":"${new Date().toISOString()}"}}`),
     contentLength: 0, route: "(crash)", requestId: "", keySlot: -1,
   };

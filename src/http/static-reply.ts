@@ -1,12 +1,12 @@
 // The pages the service serves itself (/docs, /dashboard, /explore): a file as a cacheable reply
-// (ETag from its bytes, nosniff), and one lookup of a page's files that answers 404 naming them.
+// (ETag from its bytes; nosniff, as on every answer), and one lookup of a page's files that answers 404 naming them.
 
 import { ApiError } from "../query/api-error.js";
 import { hashBytes } from "../store/hash.js";
 import { weakEtag, type Reply } from "./reply.js";
 
 export function staticReply(body: Buffer, contentType: string, headers: readonly (readonly [string, string])[] = []): Reply {
-  return { status: 200, body, etag: weakEtag(hashBytes(body), body.length), contentType, headers: [["X-Content-Type-Options", "nosniff"], ...headers] };
+  return { status: 200, body, etag: weakEtag(hashBytes(body), body.length), contentType, ...(headers.length > 0 ? { headers } : {}) };
 }
 
 /** The page file named `file`, or 404 NOT_FOUND (for `path`) listing the files the page has. */

@@ -5,9 +5,11 @@ import { realpathSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import {
-  createKey, escapeUnprintable, KeyStoreError, listKeys, regenerateKey, revokeKey, toKeyInfo, withNewKey, withRegeneratedKey, withRevokedKey,
+  createKey, KeyStoreError, regenerateKey, revokeKey, toKeyInfo, withNewKey, withRegeneratedKey, withRevokedKey,
   type CreateKeyOptions, type IssuedKey, type KeyInfo, type KeyOperationOptions,
 } from "./key-store.js";
+import { escapeUnprintable } from "../ops/printable.js";
+import { KeyLog } from "./key-log.js";
 import { KEYS_USAGE } from "../usage.js";
 
 export interface KeysCommandEnv {
@@ -76,12 +78,26 @@ interface KeyStoreTarget {
   close(): void;
 }
 
-function fileTarget(file: string): KeyStoreTarget {
+/** The keys file; a line of it that cannot be applied is skipped and named on stderr (`warn`), the command still runs. */
+function fileTarget(file: string, warn: (text: string) => void): KeyStoreTarget {
+  const log = new KeyLog(file);
+  const reported = new Set<number>();
+  const warned = <T>(result: T): T => {
+    for (const problem of log.problems) {
+      if (reported.has(problem.line)) continue;
+      reported.add(problem.line);
+      warn(`warning: ${problem.message}`);
+    }
+    return result;
+  };
   return {
-    create: (options) => createKey(file, options),
-    list: () => listKeys(file),
-    regenerate: (options) => regenerateKey(file, options),
-    revoke: (options) => revokeKey(file, options),
+    create: (options) => warned(createKey(file, options, log)),
+    list: () => {
+      log.catchUp();
+      return warned(log.records.map(toKeyInfo));
+    },
+    regenerate: (options) => warned(regenerateKey(file, options, log)),
+    revoke: (options) => warned(revokeKey(file, options, log)),
     where: file,
     close: () => {},
   };
@@ -130,7 +146,7 @@ async function run(argv: string[], env: KeysCommandEnv): Promise<number> {
   }
 
   const redisUrl = values["redis-url"] ?? env.redisUrl;
-  const target = redisUrl === undefined || redisUrl === "" ? fileTarget(values["keys-file"] ?? env.keysFile) : await redisTarget(redisUrl);
+  const target = redisUrl === undefined || redisUrl === "" ? fileTarget(values["keys-file"] ?? env.keysFile, env.err) : await redisTarget(redisUrl);
   try {
     return await runOn(target, commandName, values, env);
   } finally {

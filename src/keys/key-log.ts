@@ -8,12 +8,18 @@
 //
 // A line without its newline is a write still under way, or torn by a crash: readers leave it
 // unread, and the next writer (holding the lock, so no write is under way) cuts it off before
-// appending. A file of today's earlier format (one JSON document, `{"version":1,"keys":[…]}`) still
-// loads; the first write converts it to the log.
+// appending. A complete line that cannot be applied (not JSON, a record that fails its checks, a
+// key created twice) is skipped and reported as a KeyLogProblem naming the file and the line, and
+// every other line is applied: one bad line never stops a boot or a write, and never costs another
+// key. A change of a key whose create line was skipped carries the whole record, so the key is
+// taken from it. A skipped line stays in the file (a log holding one is never compacted, which
+// would drop it) until the operator fixes or removes it. A file of today's earlier format (one JSON
+// document, `{"version":1,"keys":[…]}`) still loads; the first write converts it to the log.
 
 import { closeSync, fchmodSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { basename, dirname, join } from "node:path";
+import { escapeUnprintable } from "../ops/printable.js";
 import { KeyStoreError, mailboxOf, validateKeyRecord, validateKeyStore, type KeyLookup, type KeyRecord } from "./key-store.js";
 
 export const KEYS_LOG_FORMAT = "courtside-keys";
@@ -37,10 +43,30 @@ export interface KeyLogChange {
   readonly after: KeyRecord;
 }
 
-/** What catchUp found: `replaced` when the whole file was (re)read, else the lines applied since the last call. */
-export type KeyLogUpdate = { readonly kind: "replaced" } | { readonly kind: "changes"; readonly changes: readonly KeyLogChange[] };
+/** A complete line that was not applied as written: `message` names the file and the line, for the operator's log. */
+export interface KeyLogProblem {
+  readonly line: number;
+  readonly message: string;
+  /** Skipped (its content is lost to the keys until it is fixed), rather than applied another way. */
+  readonly isSkipped: boolean;
+}
 
-const NO_CHANGES: KeyLogUpdate = { kind: "changes", changes: [] };
+/**
+ * What catchUp found: `replaced` when the whole file was (re)read, else the lines applied since the
+ * last call; either way the lines among them that could not be applied as written.
+ */
+export type KeyLogUpdate =
+  | { readonly kind: "replaced"; readonly problems: readonly KeyLogProblem[] }
+  | { readonly kind: "changes"; readonly changes: readonly KeyLogChange[]; readonly problems: readonly KeyLogProblem[] };
+
+const NO_CHANGES: KeyLogUpdate = { kind: "changes", changes: [], problems: [] };
+const REPLACED_CLEANLY: KeyLogUpdate = { kind: "replaced", problems: [] };
+
+/** A parsed line and where it was, for a problem found when it is applied. */
+interface NumberedEntry {
+  readonly entry: KeyLogEntry;
+  readonly line: number;
+}
 
 type Format = "unread" | "missing" | "legacy" | "log";
 
@@ -60,6 +86,10 @@ export class KeyLog implements KeyLookup {
   #offset = 0;
   /** Record lines in the log since it was last written whole. */
   #lines = 0;
+  /** The number of the next line to read (the header is line 1): problems name their line. */
+  #nextLine = 1;
+  /** Lines of the file as it is now that could not be applied as written (reset when it is read whole). */
+  #problems: KeyLogProblem[] = [];
   /** Size and mtime of a legacy file when read: it is read again whole when either moves. */
   #legacyStamp = "";
 
@@ -70,6 +100,11 @@ export class KeyLog implements KeyLookup {
   /** Records in slot order, revoked included. The array is this log's own: read it, never keep it across a catchUp. */
   get records(): readonly KeyRecord[] {
     return this.#records;
+  }
+
+  /** Every line of the file as read so far that could not be applied as written. */
+  get problems(): readonly KeyLogProblem[] {
+    return this.#problems;
   }
 
   /** Whether the file is still in the earlier single-document format (or absent): the next write rewrites it whole. */
@@ -90,9 +125,10 @@ export class KeyLog implements KeyLookup {
   }
 
   /**
-   * Brings this view up to the file: new complete lines are applied, a replaced file (compaction,
-   * conversion, a hand edit) or a legacy one that moved is read whole. Throws a KeyStoreError for
-   * an unreadable or corrupt file, having applied nothing of it.
+   * Brings this view up to the file: new complete lines are applied (a line that cannot be is
+   * skipped and reported in the update), a replaced file (compaction, conversion, a hand edit) or
+   * a legacy one that moved is read whole. Throws a KeyStoreError for an unreadable file, or a
+   * legacy one that does not parse, having applied nothing of it.
    */
   catchUp(): KeyLogUpdate {
     let stats;
@@ -102,14 +138,14 @@ export class KeyLog implements KeyLookup {
       if (!isErrnoException(error) || error.code !== "ENOENT") throw new KeyStoreError(`${this.file}: cannot read the keys file (${describe(error)})`);
       if (this.#format === "missing") return NO_CHANGES;
       this.#reset([], "missing", -1, 0, 0, "");
-      return { kind: "replaced" };
+      return REPLACED_CLEANLY;
     }
     if (this.#format === "log" && stats.ino === this.#inode && stats.size >= this.#offset) {
       return stats.size === this.#offset ? NO_CHANGES : this.#readTail();
     }
     if (this.#format === "legacy" && stats.ino === this.#inode && `${stats.size}:${stats.mtimeMs}` === this.#legacyStamp) return NO_CHANGES;
     this.#readWhole();
-    return { kind: "replaced" };
+    return { kind: "replaced", problems: this.#problems };
   }
 
   /**
@@ -118,9 +154,11 @@ export class KeyLog implements KeyLookup {
    * log due for compaction, the whole store rewritten atomically with it.
    */
   write(entry: KeyLogEntry): void {
-    this.#apply([entry]);
+    this.#apply([{ entry, line: this.#nextLine }]);
+    // A log holding a skipped line is never compacted: the rewrite would drop what it held.
+    const isCompactionDue = this.#lines >= Math.max(COMPACT_MIN_LINES, 2 * this.#records.length) && !this.#problems.some((problem) => problem.isSkipped);
     try {
-      if (this.#format !== "log" || this.#lines >= Math.max(COMPACT_MIN_LINES, 2 * this.#records.length)) this.#writeWhole();
+      if (this.#format !== "log" || isCompactionDue) this.#writeWhole();
       else this.#append(entry);
     } catch (error) {
       // The file may or may not hold the change: read it whole next time rather than guess.
@@ -132,7 +170,7 @@ export class KeyLog implements KeyLookup {
   /** Writes `records` as a fresh log (the rewrite of a compaction, a conversion, or a whole store given by a caller). */
   replaceWith(records: readonly KeyRecord[]): void {
     this.#reset([], "log", -1, 0, 0, "");
-    this.#apply(records.map((record) => ({ op: "create", record })));
+    this.#apply(records.map((record, i) => ({ entry: { op: "create", record }, line: i + 2 })));
     try {
       this.#writeWhole();
     } catch (error) {
@@ -163,14 +201,17 @@ export class KeyLog implements KeyLookup {
     }
     if (read < 0) {
       this.#readWhole();
-      return { kind: "replaced" };
+      return { kind: "replaced", problems: this.#problems };
     }
     const end = read === 0 ? -1 : bytes.lastIndexOf(0x0a, read - 1);
     if (end < 0) return NO_CHANGES;
-    const entries = parseLines(this.file, bytes.toString("utf8", 0, end + 1), this.#lines + 2);
-    const changes = this.#apply(entries);
+    const parsed = parseLines(this.file, bytes.toString("utf8", 0, end + 1), this.#nextLine);
+    const { changes, problems } = this.#apply(parsed.entries);
+    const found = [...parsed.problems, ...problems].sort((a, b) => a.line - b.line);
+    this.#problems.push(...found);
+    this.#nextLine = parsed.nextLine;
     this.#offset += end + 1;
-    return { kind: "changes", changes };
+    return { kind: "changes", changes, problems: found };
   }
 
   #readWhole(): void {
@@ -203,9 +244,11 @@ export class KeyLog implements KeyLookup {
     }
     if (text.startsWith(HEADER_LINE)) {
       const end = text.lastIndexOf("\n") + 1;
-      const entries = parseLines(this.file, text.slice(HEADER_LINE.length, end), 2);
+      const parsed = parseLines(this.file, text.slice(HEADER_LINE.length, end), 2);
       this.#reset([], "log", stats.ino, end, 0, "");
-      this.#apply(entries);
+      const { problems } = this.#apply(parsed.entries);
+      this.#problems = [...parsed.problems, ...problems].sort((a, b) => a.line - b.line);
+      this.#nextLine = parsed.nextLine;
       return;
     }
     if (text.trim() === "") {
@@ -214,7 +257,7 @@ export class KeyLog implements KeyLookup {
     }
     const records = parseLegacy(this.file, text);
     this.#reset([], "legacy", stats.ino, 0, 0, `${stats.size}:${stats.mtimeMs}`);
-    this.#apply(records.map((record) => ({ op: "create", record })));
+    this.#apply(records.map((record, i) => ({ entry: { op: "create", record }, line: i + 1 })));
   }
 
   #reset(records: KeyRecord[], format: Format, inode: number, offset: number, lines: number, legacyStamp: string): void {
@@ -227,27 +270,34 @@ export class KeyLog implements KeyLookup {
     this.#offset = offset;
     this.#lines = lines;
     this.#legacyStamp = legacyStamp;
+    this.#nextLine = 2;
+    this.#problems = [];
   }
 
-  /** Applies entries already parsed; a create of a taken id or a change of an unknown one is corruption, checked before anything moves. */
-  #apply(entries: readonly KeyLogEntry[]): KeyLogChange[] {
-    const known = new Set<string>();
-    for (const { op, record } of entries) {
-      const exists = this.#slotById.has(record.id) || known.has(record.id);
-      if (op === "create" && exists) throw new KeyStoreError(`${this.file}: corrupt keys file: key ${record.id} is created twice`);
-      if (op !== "create" && !exists) throw new KeyStoreError(`${this.file}: corrupt keys file: ${op} of key ${record.id}, which was never created`);
-      known.add(record.id);
-    }
+  /**
+   * Applies entries already parsed, one after another. A create of a taken id is skipped (the key
+   * already created keeps its record); a change of an id never created is applied as its create
+   * (the line carries the whole record: a key whose create line was skipped is not lost).
+   */
+  #apply(entries: readonly NumberedEntry[]): { changes: KeyLogChange[]; problems: KeyLogProblem[] } {
     const changes: KeyLogChange[] = [];
-    for (const { op, record } of entries) {
-      this.#lines++;
+    const problems: KeyLogProblem[] = [];
+    for (const { entry: { op, record }, line } of entries) {
       let slot = this.#slotById.get(record.id);
+      if (op === "create" && slot !== undefined) {
+        problems.push(problemAt(this.file, line, `key ${record.id} is created twice (first on an earlier line)`, true));
+        continue;
+      }
+      if (op !== "create" && slot === undefined) {
+        problems.push(problemAt(this.file, line, `${op} of key ${record.id}, which was never created; the key is taken from this line, which carries its whole record`, false));
+      }
+      this.#lines++;
       const before = slot === undefined ? undefined : this.#records[slot];
       if (before !== undefined) {
         if (this.#slotByDigest.get(before.digest) === slot) this.#slotByDigest.delete(before.digest);
         if (before.revokedAt === undefined) this.#forgetActive(before);
       }
-      if (slot === undefined || op === "create") {
+      if (slot === undefined) {
         slot = this.#records.length;
         this.#records.push(record);
         this.#slotById.set(record.id, slot);
@@ -263,7 +313,7 @@ export class KeyLog implements KeyLookup {
       }
       changes.push({ slot, before, after: record });
     }
-    return changes;
+    return { changes, problems };
   }
 
   #forgetActive(record: KeyRecord): void {
@@ -289,6 +339,7 @@ export class KeyLog implements KeyLookup {
       closeSync(fd);
     }
     this.#offset += line.length;
+    this.#nextLine += 1;
   }
 
   /**
@@ -316,6 +367,8 @@ export class KeyLog implements KeyLookup {
       this.#inode = inode;
       this.#offset = bytes.length;
       this.#lines = this.#records.length;
+      this.#nextLine = this.#records.length + 2;
+      this.#problems = [];
       this.#legacyStamp = "";
     } catch (error) {
       if (fd !== undefined) closeSync(fd);
@@ -329,29 +382,49 @@ export class KeyLog implements KeyLookup {
   }
 }
 
-/** Parses complete lines (each ending in a newline) of the log; `firstLine` numbers them in messages. */
-function parseLines(file: string, text: string, firstLine: number): KeyLogEntry[] {
-  const entries: KeyLogEntry[] = [];
+/**
+ * Parses complete lines (each ending in a newline) of the log; `firstLine` numbers them. A line
+ * that is not an entry is a problem (skipped), never a reason to refuse the others.
+ */
+function parseLines(file: string, text: string, firstLine: number): { entries: NumberedEntry[]; problems: KeyLogProblem[]; nextLine: number } {
+  const entries: NumberedEntry[] = [];
+  const problems: KeyLogProblem[] = [];
   let start = 0;
   let lineNumber = firstLine;
   while (start < text.length) {
     const end = text.indexOf("\n", start);
     const line = text.slice(start, end < 0 ? text.length : end);
     start = end < 0 ? text.length : end + 1;
-    const at = `line ${lineNumber++}`;
+    const number = lineNumber++;
     if (line.trim() === "") continue;
-    let parsed: unknown;
     try {
-      parsed = JSON.parse(line);
+      entries.push({ entry: parseEntry(file, line, `line ${number}`), line: number });
     } catch (error) {
-      throw new KeyStoreError(`${file}: corrupt keys file: ${at} is not valid JSON (${describe(error)})`);
+      if (!(error instanceof KeyStoreError)) throw error;
+      problems.push({ line: number, message: `${error.message}; ${SKIPPED}`, isSkipped: true });
     }
-    if (typeof parsed !== "object" || parsed === null) throw new KeyStoreError(`${file}: corrupt keys file: ${at} is not an object`);
-    const { op, record } = parsed as { op?: unknown; record?: unknown };
-    if (op !== "create" && op !== "regenerate" && op !== "revoke") throw new KeyStoreError(`${file}: corrupt keys file: ${at} has an unknown op ${JSON.stringify(op)}`);
-    entries.push({ op, record: validateKeyRecord(file, `${at}.record`, record) });
   }
-  return entries;
+  return { entries, problems, nextLine: lineNumber };
+}
+
+const SKIPPED = "the line is skipped and every other key kept (fix or remove it: until then the file is never compacted)";
+
+function problemAt(file: string, line: number, reason: string, isSkipped: boolean): KeyLogProblem {
+  return { line, message: `${file}: corrupt keys file: line ${line}: ${reason}${isSkipped ? `; ${SKIPPED}` : ""}`, isSkipped };
+}
+
+/** One line as an entry, or a KeyStoreError naming the line and what is wrong with it. */
+function parseEntry(file: string, line: string, at: string): KeyLogEntry {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch (error) {
+    throw new KeyStoreError(`${file}: corrupt keys file: ${at} is not valid JSON (${escapeUnprintable(describe(error))})`);
+  }
+  if (typeof parsed !== "object" || parsed === null) throw new KeyStoreError(`${file}: corrupt keys file: ${at} is not an object`);
+  const { op, record } = parsed as { op?: unknown; record?: unknown };
+  if (op !== "create" && op !== "regenerate" && op !== "revoke") throw new KeyStoreError(`${file}: corrupt keys file: ${at} has an unknown op ${escapeUnprintable(String(JSON.stringify(op)).slice(0, 100))}`);
+  return { op, record: validateKeyRecord(file, `${at}.record`, record) };
 }
 
 function parseLegacy(file: string, text: string): readonly KeyRecord[] {

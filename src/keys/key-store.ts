@@ -5,7 +5,8 @@
 
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { closeSync, openSync, readFileSync, statSync, unlinkSync, unwatchFile, watchFile, writeSync } from "node:fs";
-import { KeyLog, type KeyLogChange, type KeyLogEntry, type KeyLogUpdate } from "./key-log.js";
+import { hasUnprintable } from "../ops/printable.js";
+import { KeyLog, type KeyLogChange, type KeyLogEntry, type KeyLogProblem, type KeyLogUpdate } from "./key-log.js";
 
 /**
  * Why a key operation was refused, so callers can answer without parsing messages: `invalid` (bad
@@ -77,20 +78,6 @@ const ID_SHAPE = /^k_[0-9a-f]{8}$/;
 const DIGEST_SHAPE = /^[0-9a-f]{64}$/;
 // Loose on purpose: catches typos like a missing "@" or domain without refusing unusual addresses.
 const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** Control characters (C0, DEL, C1), line and paragraph separators, and invisible format characters (zero-width, bidi overrides, BOM). */
-const UNPRINTABLE = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
-const UNPRINTABLE_ALL = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
-
-/** Whether `text` holds a character that could forge or hide output on a terminal (an escape sequence, a newline, a bidi override). */
-export function hasUnprintable(text: string): boolean {
-  return UNPRINTABLE.test(text);
-}
-
-/** `text` with every unprintable character written as `\u{…}`, for a terminal. */
-export function escapeUnprintable(text: string): string {
-  return text.replace(UNPRINTABLE_ALL, (character) => `\\u{${(character.codePointAt(0) as number).toString(16)}}`);
-}
 
 /** Mail providers known to ignore dots in the local part. */
 const DOTLESS_DOMAINS: ReadonlyMap<string, string> = new Map([["gmail.com", "gmail.com"], ["googlemail.com", "gmail.com"]]);
@@ -397,6 +384,8 @@ interface RegistryEntry {
 export interface KeyRegistryOptions {
   /** Told when a reload finds the file unreadable or corrupt; the registry then keeps the keys it had. */
   readonly onError?: (error: KeyStoreError) => void;
+  /** Told of each line of the file that could not be applied as written (at construction and on reloads), once. */
+  readonly onProblem?: (problem: KeyLogProblem) => void;
   /**
    * The server's key-change counter (see KeyChanges): its writer bumps it after every write, and
    * verify() re-reads the file when it moved, so the very next request on any thread sees the change.
@@ -434,6 +423,7 @@ export class KeyChanges {
 export class KeyRegistry {
   readonly file: string;
   readonly #onError: ((error: KeyStoreError) => void) | undefined;
+  readonly #onProblem: ((problem: KeyLogProblem) => void) | undefined;
   /** This thread's view of the keys file: reloads read only the lines appended since the last one. */
   readonly #log: KeyLog;
   #entriesByDigest: Map<string, RegistryEntry>;
@@ -452,10 +442,11 @@ export class KeyRegistry {
   constructor(file: string, options: KeyRegistryOptions = {}) {
     this.file = file;
     this.#onError = options.onError;
+    this.#onProblem = options.onProblem;
     this.#changes = options.changes;
     this.#seenChange = this.#changes?.current() ?? 0;
     this.#log = new KeyLog(file);
-    this.#log.catchUp();
+    this.#report(this.#log.catchUp());
     this.#records = this.#log.records;
     this.#entriesByDigest = indexActiveKeys(this.#records);
   }
@@ -511,9 +502,14 @@ export class KeyRegistry {
       this.#onError?.(reported);
       return false;
     }
+    this.#report(update);
     if (update.kind === "replaced") this.#serve(this.#log.records);
     else this.#applyChanges(update.changes);
     return true;
+  }
+
+  #report(update: KeyLogUpdate): void {
+    for (const problem of update.problems) this.#onProblem?.(problem);
   }
 
   /**

@@ -218,8 +218,8 @@ export class Edition {
   }
 }
 
-export function loadEdition(file: string): Edition {
-  const { payload, checksum, bytes } = readSnapshot(file);
+export function loadEdition(file: string, maxBytes?: number): Edition {
+  const { payload, checksum, bytes } = readSnapshot(file, maxBytes);
   return new Edition(payload, checksum, bytes);
 }
 

@@ -83,9 +83,9 @@ function bootFiles(dir: string): string[] {
   return files;
 }
 
-/** Loads every snapshot in `dir`; any refused file stops the boot with its name and reason. */
-export function loadEditionSet(dir: string): EditionSet {
-  return new EditionSet(bootFiles(dir).map((file) => loadEdition(file)));
+/** Loads every snapshot in `dir` (each at most `maxBytes`, MAX_SNAPSHOT_MB); any refused file stops the boot with its name and reason. */
+export function loadEditionSet(dir: string, maxBytes?: number): EditionSet {
+  return new EditionSet(bootFiles(dir).map((file) => loadEdition(file, maxBytes)));
 }
 
 /**
@@ -119,14 +119,14 @@ export class LoadedSnapshot implements SetMember, SharedSnapshot {
 
 export type SnapshotSet = KeyedSet<LoadedSnapshot>;
 
-export function loadSnapshot(file: string): LoadedSnapshot {
-  const { payload, checksum, bytes } = readSnapshot(file);
+export function loadSnapshot(file: string, maxBytes?: number): LoadedSnapshot {
+  const { payload, checksum, bytes } = readSnapshot(file, maxBytes);
   return new LoadedSnapshot(payload, checksum, bytes);
 }
 
 /** loadEditionSet for the supervisor: the same checks and refusals, no Edition built. */
-export function loadSnapshotSet(dir: string): SnapshotSet {
-  return new KeyedSet(bootFiles(dir).map((file) => loadSnapshot(file)));
+export function loadSnapshotSet(dir: string, maxBytes?: number): SnapshotSet {
+  return new KeyedSet(bootFiles(dir).map((file) => loadSnapshot(file, maxBytes)));
 }
 
 /** What a worker is handed: every snapshot of a set, as the supervisor loaded it once. */

@@ -33,7 +33,7 @@ function identity(file: string): string | undefined {
 
 /** How a watched set is made: what one file loads into, and the set of them. */
 interface SetKind<T extends SetMember, S extends KeyedSet<T>> {
-  load(file: string): T;
+  load(file: string, maxBytes?: number): T;
   setOf(members: T[]): S;
 }
 
@@ -47,8 +47,9 @@ export function watchDataDir(
   swap: (next: EditionSet) => void,
   onEvent: (event: ReloadEvent) => void,
   intervalMs = 500,
+  maxBytes?: number,
 ): ReloadWatcher {
-  return watchSet(EDITIONS, dir, current, swap, onEvent, intervalMs);
+  return watchSet(EDITIONS, dir, current, swap, onEvent, intervalMs, maxBytes);
 }
 
 /** Watches `dir` for the supervisor, which hands snapshots on (swaps in a new SnapshotSet, builds no Edition). */
@@ -58,8 +59,9 @@ export function watchSnapshotDir(
   swap: (next: SnapshotSet) => void,
   onEvent: (event: ReloadEvent) => void,
   intervalMs = 500,
+  maxBytes?: number,
 ): ReloadWatcher {
-  return watchSet(SNAPSHOTS, dir, current, swap, onEvent, intervalMs);
+  return watchSet(SNAPSHOTS, dir, current, swap, onEvent, intervalMs, maxBytes);
 }
 
 function watchSet<T extends SetMember, S extends KeyedSet<T>>(
@@ -69,6 +71,7 @@ function watchSet<T extends SetMember, S extends KeyedSet<T>>(
   swap: (next: S) => void,
   onEvent: (event: ReloadEvent) => void,
   intervalMs: number,
+  maxBytes: number | undefined,
 ): ReloadWatcher {
   const seen = new Map<string, string>();
   for (const file of snapshotFiles(dir)) seen.set(file, identity(file) ?? "");
@@ -90,7 +93,7 @@ function watchSet<T extends SetMember, S extends KeyedSet<T>>(
       // Whatever was read of this file before is stale now, whether or not the new content loads.
       waiting.delete(file);
       try {
-        const edition = kind.load(file);
+        const edition = kind.load(file, maxBytes);
         const serving = current().byKey.get(edition.key);
         if (serving && serving.checksum === edition.checksum) continue;
         if (serving && !serving.isCurrent) {

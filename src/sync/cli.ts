@@ -1,15 +1,21 @@
 // The sync command (`npm run sync`, `courtside sync`): a faithful copy of another service that
 // speaks this API, into the data directory a running server hot-reloads. Usage (CONTRACT §8):
 //   sync --from URL [--key K] [--edition 2K26 …] [--out DIR] [--as-of YYYY-MM-DD] [--max-wait S]
+//        [--max-answer-mb N] [--read-timeout S] [--deadline S]
 // The key may come from COURTSIDE_SYNC_KEY instead of --key, which keeps it out of process lists.
-// Nothing this command prints ever holds the key.
+// Everything it prints goes through one funnel: never the key, and whatever the source wrote
+// (names, messages) escaped onto the line it belongs to (CONTRACT §10).
 
 import { parseArgs } from "node:util";
 import { createProgress, type Progress, type ProgressStream } from "../data/progress.js";
 import { normaliseEditionKey } from "../model/eras.js";
+import { maxSnapshotBytesOf } from "../data/snapshot-limit.js";
+import { printableLine } from "../ops/printable.js";
 import { SyncError } from "./sync-error.js";
 import { syncFromSource, type EditionOutcome, type SyncResult } from "./sync.js";
-import { DEFAULT_MAX_WAIT_SECONDS, SYNC_KEY_VARIABLE, SYNC_USAGE } from "../usage.js";
+import {
+  DEFAULT_MAX_WAIT_SECONDS, DEFAULT_SYNC_DEADLINE_SECONDS, DEFAULT_SYNC_MAX_ANSWER_MB, DEFAULT_SYNC_READ_TIMEOUT_SECONDS, SYNC_KEY_VARIABLE, SYNC_USAGE,
+} from "../usage.js";
 
 
 class UsageError extends Error {}
@@ -21,6 +27,10 @@ interface CliOptions {
   out: string;
   asOf: string;
   maxWaitMs: number;
+  maxAnswerBytes: number;
+  readTimeoutMs: number;
+  deadlineMs: number;
+  maxSnapshotBytes: number;
 }
 
 /** What the tests (and an embedding binary) may replace; the defaults are the process's own. */
@@ -40,16 +50,20 @@ export async function runSyncCli(argv: readonly string[], env: NodeJS.ProcessEnv
     io.stderr.write(`${message ? `sync: ${message}\n` : ""}${SYNC_USAGE}\n`);
     return message ? 2 : 0;
   }
-  // One funnel for everything printed: whatever a source echoes, the key never reaches the output.
+  // One funnel for everything printed: whatever a source echoes, the key never reaches the output,
+  // and every line is one line (a source's newline or escape sequence is written out, not obeyed).
+  const redact = (text: string): string => text.split(options.key).join("[key]");
   const stream: ProgressStream = {
-    write: (text: string) => io.stderr.write(text.split(options.key).join("[key]")),
+    write: (text: string) => io.stderr.write(redact(text)),
     ...(io.stderr.isTTY === true ? { isTTY: true } : {}),
   };
+  // Redacted before it is cut, so a long message never ends in half a key.
+  const line = (text: string): string => printableLine(redact(text));
   let progress: Progress | undefined;
   const reporter = {
     start: (requests: number) => { progress = createProgress(requests, stream, "sync"); },
-    step: (label: string) => progress?.step(label),
-    note: (text: string) => (progress ? progress.note(text) : stream.write(`sync: ${text}\n`)),
+    step: (label: string) => progress?.step(line(label)),
+    note: (text: string) => (progress ? progress.note(line(text)) : stream.write(`sync: ${line(text)}\n`)),
   };
   let result: SyncResult;
   try {
@@ -60,6 +74,10 @@ export async function runSyncCli(argv: readonly string[], env: NodeJS.ProcessEnv
       asOf: options.asOf,
       editions: options.editions,
       maxWaitMs: options.maxWaitMs,
+      maxAnswerBytes: options.maxAnswerBytes,
+      readTimeoutMs: options.readTimeoutMs,
+      deadlineMs: options.deadlineMs,
+      maxSnapshotBytes: options.maxSnapshotBytes,
       reporter,
       ...(io.sleep ? { sleep: io.sleep } : {}),
       ...(io.now ? { now: io.now } : {}),
@@ -68,15 +86,15 @@ export async function runSyncCli(argv: readonly string[], env: NodeJS.ProcessEnv
   } catch (error) {
     if (!(error instanceof SyncError)) throw error;
     const finish = progress ? (text: string) => progress?.done(text) : (text: string) => stream.write(`sync: ${text}\n`);
-    finish(`failed: ${error.message}`);
+    finish(line(`failed: ${error.message}`));
     stream.write(`sync: nothing was written to ${options.out}\n`);
     return 1;
   }
   for (const outcome of result.outcomes) {
-    const line = describeOutcome(outcome);
-    if (line !== undefined) reporter.note(line);
+    const text = describeOutcome(outcome);
+    if (text !== undefined) reporter.note(text);
   }
-  progress?.done(summarise(result, options));
+  progress?.done(line(summarise(result, options)));
   return result.outcomes.some((outcome) => outcome.kind === "refused") ? 1 : 0;
 }
 
@@ -90,6 +108,9 @@ function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv, now: () =
       out: { type: "string" },
       "as-of": { type: "string" },
       "max-wait": { type: "string" },
+      "max-answer-mb": { type: "string" },
+      "read-timeout": { type: "string" },
+      deadline: { type: "string" },
       help: { type: "boolean" },
     },
     strict: true,
@@ -110,7 +131,32 @@ function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv, now: () =
   if (!/^\d{4}-\d{2}-\d{2}$/.test(asOf) || Number.isNaN(Date.parse(`${asOf}T00:00:00Z`))) throw new UsageError(`--as-of ${asOf} is not a YYYY-MM-DD date`);
   const maxWait = values["max-wait"] ?? String(DEFAULT_MAX_WAIT_SECONDS);
   if (!/^\d+$/.test(maxWait)) throw new UsageError(`--max-wait ${maxWait} is not a whole number of seconds`);
-  return { from, key, editions: [...new Set(editions)], out: values.out ?? env.DATA_DIR ?? "data", asOf, maxWaitMs: Number(maxWait) * 1000 };
+  /** A flag, else its environment variable, else the default: a whole number from 1 to `max`. */
+  const bound = (flag: string, flagValue: string | undefined, variable: string, fallback: number, max: number, unit: string): number => {
+    const given = flagValue ?? env[variable];
+    if (given === undefined || given === "") return fallback;
+    const value = Number(given);
+    if (!/^\d+$/.test(given) || value < 1 || value > max) throw new UsageError(`${flag} (${variable}) must be a whole number of ${unit} from 1 to ${max}, not ${given}`);
+    return value;
+  };
+  let maxSnapshotBytes: number;
+  try {
+    maxSnapshotBytes = maxSnapshotBytesOf(env.MAX_SNAPSHOT_MB);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  return {
+    from,
+    key,
+    editions: [...new Set(editions)],
+    out: values.out ?? env.DATA_DIR ?? "data",
+    asOf,
+    maxWaitMs: Number(maxWait) * 1000,
+    maxAnswerBytes: bound("--max-answer-mb", values["max-answer-mb"], "COURTSIDE_SYNC_MAX_ANSWER_MB", DEFAULT_SYNC_MAX_ANSWER_MB, 4096, "MiB") * 1024 ** 2,
+    readTimeoutMs: bound("--read-timeout", values["read-timeout"], "COURTSIDE_SYNC_READ_TIMEOUT", DEFAULT_SYNC_READ_TIMEOUT_SECONDS, 3600, "seconds") * 1000,
+    deadlineMs: bound("--deadline", values.deadline, "COURTSIDE_SYNC_DEADLINE", DEFAULT_SYNC_DEADLINE_SECONDS, 86_400, "seconds") * 1000,
+    maxSnapshotBytes,
+  };
 }
 
 /** An http(s) root address; credentials or a query in it would end up in messages, so they are refused. */

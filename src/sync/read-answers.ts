@@ -74,7 +74,8 @@ export function readEditionList(url: string, text: string): SourceEdition[] {
 }
 
 /**
- * One bulk answer: the envelope, and its rows against its own counts. Fewer rows than
+ * One bulk answer: the envelope, and its rows against its own counts and the cap (more rows than
+ * SOURCE_BULK_CAP is refused before any row is read: no real bulk answer holds them). Fewer rows than
  * `meta.total` is refused, not truncated: at the source's 10,000-row cap no other route can
  * page the rest within a handful of requests, so the sync stops and says so.
  */
@@ -84,6 +85,9 @@ export function readBulk(edition: string, url: string, text: string): BulkAnswer
   };
   const { data, meta } = readEnvelope(edition, url, text);
   if (!Array.isArray(data)) return fail("data is not a list of players");
+  if (data.length > SOURCE_BULK_CAP) {
+    fail(`the answer holds ${data.length.toLocaleString("en")} rows, more than the ${SOURCE_BULK_CAP.toLocaleString("en")} a bulk answer may hold; refused, not read`);
+  }
   const pagination = isObject(meta["pagination"]) ? meta["pagination"] : {};
   const total = countOf(meta["total"]) ?? countOf(pagination["total"]);
   const count = countOf(meta["count"]);

@@ -12,6 +12,7 @@ import { snapshotFiles } from "../store/editions.js";
 import { readBulk, readEditionList, readPlayers, type SourceEdition } from "./read-answers.js";
 import { SourceClient, type Answer } from "./source-client.js";
 import { SyncError } from "./sync-error.js";
+import { DEFAULT_SYNC_DEADLINE_SECONDS, DEFAULT_SYNC_MAX_ANSWER_MB, DEFAULT_SYNC_READ_TIMEOUT_SECONDS } from "../usage.js";
 import { emptySyncState, readSyncState, syncStatePath, syncStateText, type EditionState, type SyncState } from "./sync-state.js";
 
 export interface SyncReporter {
@@ -37,7 +38,14 @@ export interface SyncOptions {
   maxWaitMs: number;
   retries?: number;
   backoffMs?: number;
-  timeoutMs?: number;
+  /** A read that brings no byte for this long fails (and is retried). */
+  readTimeoutMs?: number;
+  /** The whole sync stops after this long, waits and retries included. */
+  deadlineMs?: number;
+  /** The largest body of one answer, after decompression (see SourceClientOptions). */
+  maxAnswerBytes?: number;
+  /** MAX_SNAPSHOT_MB: a snapshot already in `out` larger than this is refused unread. */
+  maxSnapshotBytes?: number;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
   reporter: SyncReporter;
@@ -78,11 +86,18 @@ interface LocalEdition {
   capturedAt: string;
 }
 
-const DEFAULTS = { retries: 3, backoffMs: 1_000, timeoutMs: 120_000 };
+/** A real sync stays far inside these (the demo's current edition with badge lists is one 5.6 MB answer for 1,842 players). */
+export const SYNC_DEFAULTS = {
+  retries: 3,
+  backoffMs: 1_000,
+  readTimeoutMs: DEFAULT_SYNC_READ_TIMEOUT_SECONDS * 1000,
+  deadlineMs: DEFAULT_SYNC_DEADLINE_SECONDS * 1000,
+  maxAnswerBytes: DEFAULT_SYNC_MAX_ANSWER_MB * 1024 ** 2,
+};
 
 export async function syncFromSource(options: SyncOptions): Promise<SyncResult> {
   const { reporter } = options;
-  const local = readLocalEditions(options.out);
+  const local = readLocalEditions(options.out, options.maxSnapshotBytes);
   const { state: previous, problem } = readSyncState(options.out);
   if (problem !== undefined) reporter.note(problem);
   const sourceName = options.from.href;
@@ -94,9 +109,11 @@ export async function syncFromSource(options: SyncOptions): Promise<SyncResult> 
     base: options.from,
     key: options.key,
     maxWaitMs: options.maxWaitMs,
-    retries: options.retries ?? DEFAULTS.retries,
-    backoffMs: options.backoffMs ?? DEFAULTS.backoffMs,
-    timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
+    retries: options.retries ?? SYNC_DEFAULTS.retries,
+    backoffMs: options.backoffMs ?? SYNC_DEFAULTS.backoffMs,
+    readTimeoutMs: options.readTimeoutMs ?? SYNC_DEFAULTS.readTimeoutMs,
+    deadlineMs: options.deadlineMs ?? SYNC_DEFAULTS.deadlineMs,
+    maxAnswerBytes: options.maxAnswerBytes ?? SYNC_DEFAULTS.maxAnswerBytes,
     sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     now: options.now ?? Date.now,
     onNote: (text) => reporter.note(text),
@@ -247,7 +264,7 @@ function planWrites(
     const onDisk = local.get(key);
     let plan: ReturnType<typeof planEdition>;
     try {
-      plan = planEdition(options.out, source, options.asOf);
+      plan = planEdition(options.out, source, options.asOf, options.maxSnapshotBytes);
     } catch (error) {
       if (error instanceof SnapshotError) throw new SyncError(key, error.file, error.reason);
       throw error;
@@ -264,7 +281,13 @@ function planWrites(
       if (onDisk !== undefined) state.editions[key] = { snapshot: onDisk.checksum, etags };
       continue;
     }
-    const bytes = encodeSnapshot(plan.payload);
+    let bytes: Buffer;
+    try {
+      bytes = encodeSnapshot(plan.payload);
+    } catch (error) {
+      if (error instanceof SnapshotError) throw new SyncError(key, plan.file, error.reason);
+      throw error;
+    }
     writes.push({ file: plan.file, bytes });
     state.editions[key] = { snapshot: snapshotChecksum(bytes), etags };
     outcomes.push({ kind: "written", gameVersion: key, file: plan.file, status: source.status, players: plan.payload.meta.playerCount, bytes: bytes.length });
@@ -314,7 +337,7 @@ function commit(out: string, writes: readonly { file: string; bytes: Buffer }[],
   return true;
 }
 
-function readLocalEditions(dir: string): Map<string, LocalEdition> {
+function readLocalEditions(dir: string, maxSnapshotBytes: number | undefined): Map<string, LocalEdition> {
   const editions = new Map<string, LocalEdition>();
   if (!existsSync(dir)) return editions;
   let files: string[];
@@ -325,7 +348,7 @@ function readLocalEditions(dir: string): Map<string, LocalEdition> {
   }
   for (const file of files) {
     try {
-      const { payload, checksum } = readSnapshot(file);
+      const { payload, checksum } = readSnapshot(file, maxSnapshotBytes);
       const { gameVersion, status, contentHash, capturedAt } = payload.meta;
       editions.set(gameVersion, { file, status, checksum, contentHash, capturedAt });
     } catch (error) {

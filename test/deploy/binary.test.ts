@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadConfig } from "../../src/config.js";
+import { DEFAULT_SYNC_DEADLINE_SECONDS } from "../../src/usage.js";
 import { freePort, send } from "./proxy-harness.js";
 
 // Longer than tap's 30 s per file: it builds the binary and then the demo editions from scratch, and the machine may be busy.
@@ -156,6 +157,13 @@ t.test("the systemd units run commands and flags the binary has", async (t) => {
   t.same(service.get("ReadWritePaths"), ["/var/lib/courtside/data /var/lib/courtside/keys"], "only the data and keys directories are writable");
   t.same(service.get("Restart"), ["on-failure"]);
   t.same(service.get("KillSignal"), ["SIGTERM"]);
+  // A oneshot without a start timeout would wait forever for a run that never ends, and the timer
+  // would start no other; the sync's own deadline comes first, so its message is the one logged.
+  const rebuild = unitEntries(join(UNITS, "courtside-rebuild.service"));
+  t.same(rebuild.get("Type"), ["oneshot"]);
+  const startTimeout = /^(\d+)min$/.exec(rebuild.get("TimeoutStartSec")?.[0] ?? "");
+  t.ok(startTimeout, "the rebuild has a start timeout");
+  t.ok(Number(startTimeout?.[1]) * 60 > DEFAULT_SYNC_DEADLINE_SECONDS, `it is longer than the sync's default deadline (${DEFAULT_SYNC_DEADLINE_SECONDS} s)`);
   const timer = unitEntries(join(UNITS, "courtside-rebuild.timer"));
   t.same(timer.get("Unit"), ["courtside-rebuild.service"]);
   t.match(timer.get("OnCalendar")?.[0], /^Mon /, "weekly");

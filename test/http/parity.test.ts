@@ -37,7 +37,7 @@ t.test("/api/stats: no key, per-address limit, public cache for 30 minutes, ETag
   t.ok(Number.isInteger(body.data.avgOverall));
   t.ok(Math.abs(body.data.meanOverall - mean) < 1e-9, "the exact mean");
   t.equal(response.headers.get("cache-control"), "public, max-age=1800");
-  t.equal(response.headers.get("x-ratelimit-limit"), "60");
+  t.equal(response.headers.get("x-ratelimit-limit"), null, "a public answer carries no requester's rate-limit headers (a shared cache would replay them)");
   const etag = response.headers.get("etag")!;
   const again = await fetch(`${h.base}/api/stats`, { headers: { "if-none-match": etag } });
   t.equal(again.status, 304);
@@ -266,7 +266,7 @@ t.test("/api/public/players: no key, full records, cursor pages, public cache", 
   const body = await response.json() as any;
   t.equal(response.status, 200);
   t.equal(response.headers.get("cache-control"), "public, max-age=3600");
-  t.equal(response.headers.get("x-ratelimit-limit"), "60");
+  t.equal(response.headers.get("x-ratelimit-limit"), null, "no requester's rate-limit headers on a public answer");
   const expected = players.filter((p) => p.teamType === "allt").sort((a, b) => b.overall - a.overall || compareNames(a, b));
   t.same(body.data.map((p: any) => p._id), expected.slice(0, 5).map((p) => p._id));
   // CONTRACT §9: full player records, the rows /api/players answers (they were summary players plus height).
@@ -290,12 +290,14 @@ t.test("the 61st keyless request in a minute is a 429 with Retry-After", async (
   const refused = await fetch(`${limited.base}/api/public/players?limit=1`);
   t.equal(refused.status, 429);
   t.ok(Number(refused.headers.get("retry-after")) >= 1);
+  t.equal(refused.headers.get("cache-control"), "no-store", "a refusal is never cached");
+  t.equal(refused.headers.get("x-ratelimit-remaining"), "0", "so it says where the requester's bucket stands");
   t.equal((await refused.json() as any).error.code, "RATE_LIMIT_EXCEEDED");
   limited.clock.now += 60_000;
   t.equal((await fetch(`${limited.base}/api/public/players?limit=1`)).status, 200, "the bucket refills");
 });
 
-t.test("every new cacheable route keeps ETag/304, compression, HEAD and rate-limit headers", async (t) => {
+t.test("every new cacheable route keeps ETag/304, compression, HEAD and rate-limit headers (none on a public answer)", async (t) => {
   const player = players[3]!;
   const routes: [string, string, boolean][] = [
     [`/api/players/${player._id}`, "private, max-age=3600", true],
@@ -315,15 +317,26 @@ t.test("every new cacheable route keeps ETag/304, compression, HEAD and rate-lim
     t.equal(first.status, 200, path);
     t.equal(first.headers.get("cache-control"), cacheControl, `${path} cache policy`);
     t.equal(first.headers.get("vary"), "Accept-Encoding", path);
-    t.equal(first.headers.get("x-ratelimit-limit"), isKeyed ? "100000" : "60", `${path} bucket`);
+    t.equal(first.headers.get("x-ratelimit-limit"), isKeyed ? "100000" : null, `${path} bucket`);
+    t.equal(first.headers.get("ratelimit"), isKeyed ? first.headers.get("ratelimit") : null, `${path}: no RateLimit either when public`);
+    t.equal(first.headers.get("x-content-type-options"), "nosniff", `${path} nosniff`);
     if (bytes.length > 1024) t.equal(first.headers.get("content-encoding"), "br", `${path} compressed`);
     const etag = first.headers.get("etag");
     t.ok(etag, `${path} has an ETag`);
     const again = await h.get(path, { "if-none-match": etag! });
     t.equal(again.status, 304, `${path} revalidates`);
     t.equal(again.headers.get("cache-control"), cacheControl);
-    t.ok(again.headers.get("x-ratelimit-remaining"), `${path} 304 keeps the rate-limit headers`);
+    t.equal(again.headers.get("x-ratelimit-remaining") !== null, isKeyed, `${path} 304 keeps the rate-limit headers, where its 200 has them`);
     const head = await fetch(h.base + path, { method: "HEAD", headers: { "x-api-key": h.key } });
     t.equal(head.status, 200, `HEAD ${path}`);
+  }
+});
+
+t.test("every answer with a body is sent with X-Content-Type-Options: nosniff: JSON, errors, pages", async (t) => {
+  for (const [path, status] of [["/api/players?limit=2", 200], ["/api/health", 200], ["/api/players?limit=abc", 400], ["/api/nothing-here", 404], ["/docs", 200], ["/api/openapi.json", 200]] as const) {
+    const response = await h.get(path);
+    await response.arrayBuffer();
+    t.equal(response.status, status, path);
+    t.equal(response.headers.get("x-content-type-options"), "nosniff", `${path} (${response.headers.get("content-type")})`);
   }
 });

@@ -48,8 +48,8 @@ t.test("a reader applies only the lines appended since its last read", async (t)
   const file = keysFile(t.testdir());
   const a = createKey(file, { email: "a@b.co", now: NOW });
   const reader = new KeyLog(file);
-  t.same(reader.catchUp(), { kind: "replaced" }, "the first read is whole");
-  t.same(reader.catchUp(), { kind: "changes", changes: [] }, "nothing new");
+  t.same(reader.catchUp(), { kind: "replaced", problems: [] }, "the first read is whole");
+  t.same(reader.catchUp(), { kind: "changes", changes: [], problems: [] }, "nothing new");
   const a2 = regenerateKey(file, { key: a.key, now: NOW });
   const b = createKey(file, { email: "b@b.co", now: NOW });
   const update = reader.catchUp();
@@ -80,16 +80,20 @@ t.test("a line still being written, or torn by a crash, is left unread and cut o
   t.ok(reader.verify(a.key));
 });
 
-t.test("a corrupt complete line is an error naming the file and line, and a reader keeps its keys", async (t) => {
+t.test("a corrupt complete line is a problem naming the file and line, skipped; a reader keeps its keys and reads the lines after it", async (t) => {
   const file = keysFile(t.testdir());
   const a = createKey(file, { email: "a@b.co", now: NOW });
   const errors: string[] = [];
-  const registry = new KeyRegistry(file, { onError: (error) => errors.push(error.message) });
+  const problems: string[] = [];
+  const registry = new KeyRegistry(file, { onError: (error) => errors.push(error.message), onProblem: (problem) => problems.push(problem.message) });
   appendFileSync(file, "not json\n");
-  t.equal(registry.reload(), false);
+  const b = createKey(file, { email: "b@b.co", now: NOW });
+  t.equal(registry.reload(), true);
   t.ok(registry.verify(a.key));
-  t.match(errors[0], /keys\.json: corrupt keys file: line 3/);
-  t.throws(() => readKeyStore(file), /line 3 is not valid JSON/);
+  t.ok(registry.verify(b.key), "the line after it is read");
+  t.same(errors, []);
+  t.match(problems, [/keys\.json: corrupt keys file: line 3 is not valid JSON .*; the line is skipped/]);
+  t.same(readKeyStore(file).keys.map((record) => record.email), ["a@b.co", "b@b.co"]);
 });
 
 t.test("the log is compacted when it grows past its bound, atomically, and readers follow", async (t) => {

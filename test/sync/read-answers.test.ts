@@ -24,6 +24,14 @@ t.test("a bulk answer at the 10,000-row cap with a larger meta.total is refused,
   t.equal(readBulk("2K25", URL, envelope(rows, { count: 10_000, total: 10_000 })).rows.length, 10_000, "exactly at the cap is whole");
 });
 
+t.test("a bulk answer of more than 10,000 rows is refused before any row is read, whatever its counts say", async (t) => {
+  const rows = new Array(10_001).fill({});
+  t.equal(
+    reasonOf(() => readBulk("2K25", URL, envelope(rows, { count: 10_001, total: 10_001 }))),
+    `2K25: ${URL}: the answer holds 10,001 rows, more than the 10,000 a bulk answer may hold; refused, not read`,
+  );
+});
+
 t.test("a bulk answer's own counts must agree with its rows", async (t) => {
   t.match(reasonOf(() => readBulk("2K25", URL, envelope([{}, {}], { count: 3 }))), /meta.count says 3 rows, data holds 2/);
   t.match(reasonOf(() => readBulk("2K25", URL, envelope([{}, {}], { total: 1 }))), /holds 2 players, more than the 1/);

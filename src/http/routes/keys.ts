@@ -4,7 +4,8 @@
 
 import { Ajv } from "ajv";
 import { REQUEST_AJV_OPTIONS, validatorOnFirstUse } from "../../model/validator.js";
-import { hasUnprintable, MAX_ACTIVE_KEYS_PER_EMAIL, type KeyInfo } from "../../keys/key-store.js";
+import { MAX_ACTIVE_KEYS_PER_EMAIL, type KeyInfo } from "../../keys/key-store.js";
+import { hasUnprintable } from "../../ops/printable.js";
 import type { KeyOutcome, KeyWriter } from "../../keys/key-writer.js";
 import { ApiError } from "../../query/api-error.js";
 import { compileParams } from "../../query/params.js";
