@@ -7,6 +7,7 @@
 import { repeatedBadgeCount, distinctBadges, countBadges } from "../model/badge-summary.js";
 import { TIER_COUNT_KEYS } from "../model/badges.js";
 import { playerId, type PlayerRecord } from "../model/player.js";
+import { escapeUnprintable } from "../ops/printable.js";
 
 export class ImportReport {
   /** Records whose slug an importer made (the source gave none, or none a URL can hold). */
@@ -122,6 +123,7 @@ function someOf(items: readonly string[]): string {
   return items.length <= 5 ? items.join(", ") : `${items.slice(0, 5).join(", ")} and ${items.length - 5} more`;
 }
 
+/** A source's own text, quoted, cut and escaped (CONTRACT §10: what a source says is escaped before it is printed). */
 function quoteSome(items: readonly string[]): string {
-  return someOf(items.map((item) => JSON.stringify(item.slice(0, 60))));
+  return someOf(items.map((item) => escapeUnprintable(JSON.stringify(item.slice(0, 60)))));
 }

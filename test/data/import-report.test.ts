@@ -15,7 +15,7 @@ t.test("a source's slug is never changed, however many rows share it; a slug we 
     row({ name: "Anthony Davis", team: "Dallas Mavericks" }),
     row({ _id: "jaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", name: "Anthony Davis", slug: "anthony-davis", team: "Washington Wizards" }),
     row({ _id: "jbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", name: "Anthony Davis", slug: "anthony-davis", team: "Los Angeles Lakers" }),
-    row({ name: "Marcus Smart", slug: "Not A Slug" }),
+    row({ name: "Marcus Smart", slug: "Not A Slug\u202e" }),
     row({ name: "Marcus Smart", team: "Utah Jazz" }),
   ]), { capturedAt, report });
   const settled = settleSlugs(records, report);
@@ -32,7 +32,7 @@ t.test("a source's slug is never changed, however many rows share it; a slug we 
   t.same(report.lines(settled), [
     "5 rows",
     "1 slug on two rows, kept (the slug route answers the first, meta.variants names the others)",
-    "3 rows had no slug: generated; 1 source slug no URL can hold replaced (\"Not A Slug\")",
+    "3 rows had no slug: generated; 1 source slug no URL can hold replaced (\"Not A Slug\\u{202e}\")",
     "2 generated slugs were already taken, suffixed (anthony-davis → anthony-davis-2, marcus-smart → marcus-smart-2)",
     "5 rows have no gameVersion (served with the edition's)",
     "5 rows have no ratingHistory (served with the editions we hold)",
