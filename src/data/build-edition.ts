@@ -4,6 +4,7 @@
 
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { distinctBadges } from "../model/badge-summary.js";
 import { Catalogue } from "../model/catalogue.js";
 import type { EditionSource, KnownEdition, WeeklySnapshot } from "../model/player.js";
 import { findString } from "../store/string-table.js";
@@ -68,7 +69,7 @@ export function carryHistoryForward(weeks: readonly WeeklySnapshot[], source: Ed
     players: source.players.map(({ _id, overall, attributes, badges }) => ({
       _id, overall, attributes,
       badges: { total: badges.total, legendary: badges.legendary, hallOfFame: badges.hallOfFame, gold: badges.gold, silver: badges.silver, bronze: badges.bronze },
-      ...(badges.list ? { badgeList: badges.list.map(({ slug, tier }) => ({ slug, tier })) } : {}),
+      ...(badges.list ? { badgeList: distinctBadges(badges.list).map(({ slug, tier }) => ({ slug, tier })) } : {}),
     })),
   };
   return [...kept, current];
@@ -84,8 +85,8 @@ export function isoWeekStart(date: string): string {
 
 
 /**
- * The other editions in `dir` whose overall a row's ratingHistory takes in (CONTRACT §9: the
- * source's history merged with what our editions know): for an archive only older ones, so an
+ * The other editions in `dir` whose overall the ratingHistory of a row whose source gave none
+ * holds (CONTRACT §9, §10): for an archive only older ones, so an
  * archive rebuilt later still comes out the same; for the current edition every one. A file that
  * cannot be read is skipped here (loading it is where it is refused).
  */

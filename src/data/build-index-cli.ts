@@ -11,6 +11,7 @@ import { parseArgs } from "node:util";
 import { generateDemoEditions, generateScaleEdition } from "./demo.js";
 import { importFiles } from "./import.js";
 import { ImportError } from "./import-error.js";
+import { ImportReport } from "./import-report.js";
 import { writeEdition, type WriteOutcome } from "./build-edition.js";
 import { buildSnapshotPayload } from "./build-snapshot.js";
 import { createProgress } from "./progress.js";
@@ -78,25 +79,32 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BuildOptions {
   return { out: values.out ?? env.DATA_DIR ?? "data", asOf, edition, status, inputs, scale, upgrade: values.upgrade, maxSnapshotBytes };
 }
 
-function sourcesFor(options: BuildOptions, stderr: NodeJS.WriteStream): EditionSource[] {
+/** The editions to build, and what the inputs held that is odd but kept (one line, for --input). */
+function sourcesFor(options: BuildOptions, stderr: NodeJS.WriteStream): { sources: EditionSource[]; notes: string[] } {
   if (options.scale !== undefined) {
-    return [generateScaleEdition({ players: options.scale, gameVersion: options.edition ?? "2K99" })];
+    return { sources: [generateScaleEdition({ players: options.scale, gameVersion: options.edition ?? "2K99" })], notes: [] };
   }
   if (options.inputs.length > 0) {
+    const report = new ImportReport();
     const players = importFiles(options.inputs, {
       capturedAt: `${options.asOf}T00:00:00.000Z`,
       warn: (message) => stderr.write(`build-index: warning: ${message}\n`),
+      report,
     });
-    return [{
-      gameVersion: options.edition as string,
-      status: options.status as EditionStatus,
-      capturedAt: `${options.asOf}T00:00:00.000Z`,
-      source: options.inputs.map((input) => input.split("/").pop()).join(", "),
-      players,
-      history: [],
-    }];
+    const gameVersion = options.edition as string;
+    return {
+      sources: [{
+        gameVersion,
+        status: options.status as EditionStatus,
+        capturedAt: `${options.asOf}T00:00:00.000Z`,
+        source: options.inputs.map((input) => input.split("/").pop()).join(", "),
+        players,
+        history: [],
+      }],
+      notes: [`${gameVersion}: ${report.lines(players).join("; ")}`],
+    };
   }
-  return generateDemoEditions({ asOf: options.asOf });
+  return { sources: generateDemoEditions({ asOf: options.asOf }), notes: [] };
 }
 
 function describe(outcome: WriteOutcome): string {
@@ -124,9 +132,10 @@ export function runBuildIndex(argv: string[], io: BuildIndexIo = { env: process.
   const started = performance.now();
   if (options.upgrade !== undefined) return upgradeDirectory(options.upgrade, options.maxSnapshotBytes, io, started);
   try {
-    const sources = sourcesFor(options, io.stderr);
+    const { sources, notes } = sourcesFor(options, io.stderr);
     mkdirSync(options.out, { recursive: true });
     const progress = createProgress(sources.length, io.stderr);
+    for (const note of notes) progress.note(note);
     let refused = 0;
     for (const source of sources) {
       const outcome = writeEdition(options.out, source, options.asOf, options.maxSnapshotBytes);

@@ -7,7 +7,7 @@ import {
   BADGE_INDEX_BY_SLUG, BADGE_TIERS, COUNT_KEY_OF_TIER, LEGACY_BADGE_CATEGORIES, TIER_CODE, TIER_COUNT_KEYS, type BadgeTier,
 } from "../model/badges.js";
 import { catalogueOf, type Catalogue, type CatalogueSource } from "../model/catalogue.js";
-import { compareText, topBadges } from "../model/badge-summary.js";
+import { compareText, distinctBadges, topBadges } from "../model/badge-summary.js";
 import { ERA_CODE } from "../model/eras.js";
 import { POSITION_BIT } from "../model/positions.js";
 import { foldName as foldNameOf, slugify } from "../model/names.js";
@@ -35,6 +35,7 @@ export function buildSnapshotPayload(source: EditionSource): SnapshotPayload {
   const folded = players.map((player) => foldNameOf(player.name));
   const columns = buildColumns(players, teams, isArchived, folded, catalogue);
   const sortOrders = buildSortOrders(columns, catalogue.attributeCount);
+  const records = completeRecords(players, source, history);
   const teamTypeCounts = { curr: 0, class: 0, allt: 0 };
   for (const player of players) teamTypeCounts[player.teamType] += 1;
   const payload: SnapshotPayload = {
@@ -51,11 +52,11 @@ export function buildSnapshotPayload(source: EditionSource): SnapshotPayload {
     teams,
     columns,
     sortOrders,
-    fragments: buildFragments(completeRecords(players, source, history)),
+    fragments: buildFragments(records),
     search: buildSearchData(players, folded),
     lookups: {
       ids: buildRowGroups(players.map((player) => player._id)),
-      slugs: buildRowGroups(players.map((player) => player.slug)),
+      slugs: buildRowGroups(players.map((player) => player.slug), sourceOrder(records)),
       nameSlugs: buildRowGroups(players.map((player) => slugify(player.name))),
     },
     dictionaries: {
@@ -78,11 +79,12 @@ function* catalogueSources(players: readonly PlayerRecord[], weeks: readonly Wee
 }
 
 /**
- * The fields every stored row carries (CONTRACT §9), where the source left them out:
- * `gameVersion` (the edition's), `ratingHistory` (the source's, with this edition's overall in
- * it), `createdAt` (the first week the weekly history holds the row, else the edition's capture
- * date) and `_creationTime` (the same in ms). Not part of the content hash: a source that did not
- * give them rebuilds to the same content.
+ * The fields every stored row carries (CONTRACT §9), filled in only where the source left them
+ * out (CONTRACT §10: a value the source gives is served as given, `ratingHistory: []` included):
+ * `gameVersion` (the edition's), `ratingHistory` (this edition's overall and that of every other
+ * edition the build knows with the same `_id`), `createdAt` (the first week the weekly history
+ * holds the row, else the edition's capture date) and `_creationTime` (the same in ms). Not part
+ * of the content hash: a source that did not give them rebuilds to the same content.
  */
 function completeRecords(players: readonly PlayerRecord[], source: EditionSource, history: HistoryPayload | null): PlayerRecord[] {
   return players.map((player, row) => {
@@ -94,11 +96,25 @@ function completeRecords(players: readonly PlayerRecord[], source: EditionSource
     return {
       ...player,
       ...(Number.isFinite(creationTime) ? { _creationTime: creationTime } : {}),
-      gameVersion: source.gameVersion,
-      ratingHistory: withKnownEditions(withEditionRating(player.ratingHistory ?? [], source.gameVersion, player.overall), player._id, source.knownEditions),
+      gameVersion: player.gameVersion ?? source.gameVersion,
+      ratingHistory: player.ratingHistory ?? withKnownEditions(withEditionRating([], source.gameVersion, player.overall), player._id, source.knownEditions),
       createdAt,
     };
   });
+}
+
+/**
+ * Rows in the order a slug's rows are listed (CONTRACT §10): era (curr, class, allt, as SPEC's
+ * slug route picks), then when each row was created, first first, then row. That is the hosted
+ * service's own order: its slug route takes the first document of its `by_slug` index, and Convex
+ * orders an index's equal keys by `_creationTime`. A row without one counts as created when it
+ * was first seen (completeRecords).
+ */
+function sourceOrder(records: readonly PlayerRecord[]): number[] {
+  const created = records.map((record) => record._creationTime ?? Infinity);
+  return records.map((_, row) => row).sort((a, b) =>
+    ERA_CODE[(records[a] as PlayerRecord).teamType] - ERA_CODE[(records[b] as PlayerRecord).teamType]
+    || (created[a] as number) - (created[b] as number) || a - b);
 }
 
 /** The row's overall in every other edition the build knows with the same `_id`, where the history does not name that edition yet. */
@@ -207,7 +223,8 @@ function buildColumns(players: readonly PlayerRecord[], teams: readonly TeamEntr
     let tierMask = 0;
     for (const [tier, code] of TIER_CODE) if (player.badges[COUNT_KEY_OF_TIER[tier]] > 0) tierMask |= 1 << (code - 1);
     columns.tierMask[row] = tierMask;
-    for (const badge of player.badges.list ?? []) {
+    // Each badge once, at its first entry: a hosted list names every badge twice (CONTRACT §10).
+    for (const badge of distinctBadges(player.badges.list ?? [])) {
       const index = catalogue.badgeOf(badge.slug);
       if (index !== undefined && columns.badgeTiers) columns.badgeTiers[row * badgeCount + index] = TIER_CODE.get(badge.tier) ?? 0;
     }

@@ -12,12 +12,15 @@ import { isPosition, type Position } from "../model/positions.js";
 import { describeErrors, isPlayerRecord } from "../model/schemas.js";
 import { parseCsv, type CsvRow } from "./csv.js";
 import { formatImportMessage, ImportError } from "./import-error.js";
+import type { ImportReport } from "./import-report.js";
 
 export interface ImportOptions {
   /** ISO 8601 time the source was scraped; becomes every record's `lastUpdated`. */
   capturedAt: string;
   /** Told of every value the importer defaulted, as `file line N, field F: what was done`. */
   warn?: (message: string) => void;
+  /** Told of what the rows hold that is odd but kept, and of the slugs the importer made. */
+  report?: ImportReport;
 }
 
 /** Where a scrape leaves an unsigned player's team empty (CONTRACT §1: offseason free agents). */
@@ -217,7 +220,10 @@ function readRow(file: string, row: CsvRow, layout: ColumnLayout, options: Impor
     badges: { ...countBadges(list), list, top: topBadges(list) },
     lastUpdated: options.capturedAt,
   });
-  return checkRecord(file, line, record);
+  const checked = checkRecord(file, line, record);
+  // A scrape has no slug column: every slug is ours, so a namesake's may be suffixed (settleSlugs).
+  options.report?.markGeneratedSlug(checked);
+  return checked;
 }
 
 // The helpers below are shared with import-json.ts, so both importers build and check records alike.

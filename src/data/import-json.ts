@@ -5,9 +5,9 @@
 // and any other top-level field (passed through under its own name as `extra`).
 
 import { ATTRIBUTE_INDEX, ATTRIBUTE_KEYS, type Attributes, type GroupScoreKey } from "../model/attributes.js";
-import { countBadges, topBadges } from "../model/badge-summary.js";
+import { countBadges, distinctBadges, topBadges } from "../model/badge-summary.js";
 import {
-  BADGES, BADGE_INDEX_BY_FOLDED_NAME, BADGE_INDEX_BY_SLUG, TIER_COUNT_KEYS, badgeSlug, parseBadgeTier,
+  BADGES, BADGE_INDEX_BY_FOLDED_NAME, TIER_COUNT_KEYS, badgeSlug, foldBadgeName, parseBadgeTier,
 } from "../model/badges.js";
 import { eraOfTeamName, isEra } from "../model/eras.js";
 import {
@@ -71,9 +71,12 @@ export function readRecord(file: string, line: number | undefined, item: unknown
   if (overall === undefined) return fail("overall", "the overall rating is missing");
 
   const teamType = typeof item["teamType"] === "string" && isEra(item["teamType"]) ? item["teamType"] : eraOfTeamName(team);
-  // The source's slug is kept even where it departs from ours (`lebron-james-12-13-miami-heat`):
-  // it is the key existing clients already use.
-  const slug = typeof item["slug"] === "string" && SLUG.test(item["slug"]) ? item["slug"] : playerSlug(name, teamType, team);
+  // The source's slug is kept even where it departs from ours (`lebron-james-12-13-miami-heat`),
+  // and however many rows share it (CONTRACT §10): it is the key existing clients already use.
+  // Only a row without one (or with one no URL can hold) gets ours, and the report says so.
+  const givenSlug = item["slug"];
+  const isSlugGiven = typeof givenSlug === "string" && SLUG.test(givenSlug);
+  const slug = isSlugGiven ? givenSlug : playerSlug(name, teamType, team);
 
   const height = readText(item["height"], "height", fail);
   if (height !== undefined && !MEASURE.test(height)) fail("height", `${height} is not a height like 6'8"`);
@@ -121,7 +124,12 @@ export function readRecord(file: string, line: number | undefined, item: unknown
     createdAt: readText(item["createdAt"], "createdAt", fail),
     extra: passThrough(item),
   });
-  return checkRecord(file, line, record);
+  const checked = checkRecord(file, line, record);
+  if (!isSlugGiven) {
+    const unusable = givenSlug === undefined || givenSlug === null || givenSlug === "" ? undefined : typeof givenSlug === "string" ? givenSlug : JSON.stringify(givenSlug);
+    options.report?.markGeneratedSlug(checked, unusable);
+  }
+  return checked;
 }
 
 /** A kept id: 1–64 characters of [A-Za-z0-9_-]; absent, null or empty gets the generated one. */
@@ -152,7 +160,9 @@ function readRatingHistory(value: unknown, fail: Fail): RatingHistoryEntry[] {
     if (typeof overall !== "number" || !Number.isFinite(overall)) return fail(`${field}.overall`, `${JSON.stringify(overall)} is not a number`);
     const delta = entry["delta"];
     if (delta !== undefined && delta !== null && (typeof delta !== "number" || !Number.isFinite(delta))) return fail(`${field}.delta`, `${JSON.stringify(delta)} is not a number`);
-    return { gameVersion, overall, ...(typeof delta === "number" ? { delta } : {}) };
+    // As it came (CONTRACT §10), keys we do not know included; a null delta is no delta.
+    const { delta: _delta, ...kept } = entry;
+    return { ...kept, gameVersion, overall, ...(typeof delta === "number" ? { delta } : {}) };
   });
 }
 
@@ -237,68 +247,71 @@ function readAttributes(value: unknown, cats: unknown, fail: Fail): Attributes {
 }
 
 /**
- * Counts and `top` as the source has them; a `list`, where a record carries one, is kept (in
- * catalogue order) and must agree with the counts. A record without badges holds none.
+ * The badges object as the source states it (CONTRACT §10): each count it gives is kept, even where
+ * it disagrees with the list (the build reports that); a count it leaves out is taken from the
+ * list's badges, each once. The list is kept whole (order, repeats, a partial second pass); `top`
+ * is the source's, else the list's three best. Keys of the object we do not know pass through.
  */
 function readBadges(value: unknown, fail: Fail): Badges {
   if (value === undefined || value === null) return countBadges([]);
   if (!isObject(value)) return fail("badges", "badges must be an object of tier counts");
 
   const list = value["list"] === undefined || value["list"] === null ? undefined : readBadgeList(value["list"], fail);
-  const fromList = list === undefined ? undefined : countBadges(list);
+  const fromList = list === undefined ? undefined : countBadges(distinctBadges(list));
   const counts = countBadges([]);
-  for (const key of TIER_COUNT_KEYS) {
-    const raw = value[key];
-    const field = `badges.${key}`;
-    if (raw === undefined || raw === null) {
-      counts[key] = fromList?.[key] ?? 0;
-      continue;
-    }
-    if (typeof raw !== "number" || !Number.isInteger(raw) || raw < 0) fail(field, `${JSON.stringify(raw)} is not a count`);
-    else if (fromList !== undefined && fromList[key] !== raw) fail(field, `says ${raw} but the list holds ${fromList[key]}`);
-    else counts[key] = raw;
-  }
-  const sum = TIER_COUNT_KEYS.reduce((total, key) => total + counts[key], 0);
-  const total = value["total"];
-  if (total !== undefined && total !== null && total !== sum) {
-    fail("badges.total", `${JSON.stringify(total)} is not the sum of the tier counts (${sum})`);
-  }
-  counts.total = sum;
+  for (const key of TIER_COUNT_KEYS) counts[key] = readCount(value[key], `badges.${key}`, fail) ?? fromList?.[key] ?? 0;
+  counts.total = readCount(value["total"], "badges.total", fail) ?? TIER_COUNT_KEYS.reduce((total, key) => total + counts[key], 0);
 
   const top = value["top"] === undefined || value["top"] === null ? list && topBadges(list) : readTop(value["top"], fail);
-  return { ...counts, ...(list !== undefined && { list }), ...(top !== undefined && { top }) };
+  const others: Record<string, unknown> = {};
+  for (const [key, kept] of Object.entries(value)) if (!BADGES_READ_KEYS.has(key) && kept !== undefined) others[key] = kept;
+  return { ...others, ...counts, ...(list !== undefined && { list }), ...(top !== undefined && { top }) };
+}
+
+/** The keys of a badges object read above; any other passes through. */
+const BADGES_READ_KEYS: ReadonlySet<string> = new Set(["total", ...TIER_COUNT_KEYS, "list", "top"]);
+
+/** A count: absent or null is none; anything but a whole number ≥ 0 is refused. */
+function readCount(raw: unknown, field: string, fail: Fail): number | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  return typeof raw === "number" && Number.isInteger(raw) && raw >= 0 ? raw : fail(field, `${JSON.stringify(raw)} is not a count`);
 }
 
 /**
- * The list in the source's order. A badge of the catalogue gets its name and, where the source
- * gives none, its category; any other badge (a new game's) is kept under its own name and slug.
- * The source's category, description and imageUrl are kept as they came.
+ * The list whole, in the source's order, every entry as it came: its name as spelled (`Handles
+ * For Days` stays so, though the registry writes `Handles for Days`), its category, description,
+ * image and any other key; nothing is filled in (the edition's catalogue says what the source left
+ * out, such as a category). We add `slug` where the entry has none: the registry's slug for a badge
+ * it knows by folded name, else the name's own; it is what filters and holders match (folded, so
+ * case and punctuation never matter). A badge named twice is kept twice (CONTRACT §10).
  */
 function readBadgeList(value: unknown, fail: Fail): BadgeEntry[] {
   if (!Array.isArray(value)) return fail("badges.list", "the badge list must be an array");
-  const seen = new Set<string>();
   return value.map((entry: unknown, i): BadgeEntry => {
     const field = `badges.list[${i}]`;
     if (!isObject(entry)) return fail(field, "a badge must be an object with a name and a tier");
-    const raw = typeof entry["name"] === "string" ? collapseSpaces(entry["name"]) : "";
-    if (raw === "" || badgeSlug(raw) === "") return fail(`${field}.name`, `${JSON.stringify(entry["name"])} is not a badge name`);
-    const index = BADGE_INDEX_BY_FOLDED_NAME.get(raw.toLowerCase().replace(/[^a-z]/g, "")) ?? BADGE_INDEX_BY_SLUG.get(raw);
-    const known = index === undefined ? undefined : BADGES[index];
-    const slug = known?.slug ?? badgeSlug(raw);
-    if (seen.has(slug)) return fail(`${field}.name`, `${raw} appears twice`);
-    seen.add(slug);
+    const name = entry["name"];
+    if (typeof name !== "string" || badgeSlug(name) === "") return fail(`${field}.name`, `${JSON.stringify(name)} is not a badge name`);
+    const known = BADGES[BADGE_INDEX_BY_FOLDED_NAME.get(foldBadgeName(name)) ?? -1];
+    const given = entry["slug"];
+    if (given !== undefined && given !== null && (typeof given !== "string" || badgeSlug(given) === "")) {
+      return fail(`${field}.slug`, `${JSON.stringify(given).slice(0, 80)} is not a badge slug`);
+    }
     const tier = typeof entry["tier"] === "string" ? parseBadgeTier(entry["tier"]) : undefined;
     const optional = (key: string): string | undefined => {
       const text = entry[key];
       if (text === undefined || text === null) return undefined;
       return typeof text === "string" ? text : fail(`${field}.${key}`, `${JSON.stringify(text).slice(0, 80)} is not text`);
     };
-    const category = optional("category") ?? known?.category;
+    const category = optional("category");
     const description = optional("description");
     const imageUrl = optional("imageUrl");
+    const others: Record<string, unknown> = {};
+    for (const [key, kept] of Object.entries(entry)) if (!BADGE_ENTRY_READ_KEYS.has(key) && kept !== undefined && kept !== null) others[key] = kept;
     return {
-      name: known?.name ?? raw,
-      slug,
+      ...others,
+      name,
+      slug: typeof given === "string" ? given : known?.slug ?? badgeSlug(name),
       tier: tier ?? fail(`${field}.tier`, `${JSON.stringify(entry["tier"])} is not a badge tier`),
       ...(category !== undefined && { category }),
       ...(description !== undefined && { description }),
@@ -306,6 +319,9 @@ function readBadgeList(value: unknown, fail: Fail): BadgeEntry[] {
     };
   });
 }
+
+/** The keys of a badge entry read above; any other passes through. */
+const BADGE_ENTRY_READ_KEYS: ReadonlySet<string> = new Set(["name", "slug", "tier", "category", "description", "imageUrl"]);
 
 function readTop(value: unknown, fail: Fail): TopBadge[] {
   if (!Array.isArray(value) || value.length > 3) return fail("badges.top", "top must be a list of at most three badges");

@@ -1,5 +1,7 @@
 // Reads every `--input` file of one edition, dispatching by extension, and merges their records
-// into one deterministic list in which each (teamType, slug) names exactly one player.
+// into one deterministic list: a player given again by a later input replaces its earlier row,
+// a source's slug is kept however many rows share it, and only a slug an importer made is
+// suffixed where another row holds it (settleSlugs). The report counts what was met and kept.
 
 import { readFileSync } from "node:fs";
 import { extname } from "node:path";
@@ -10,17 +12,20 @@ import { playerId, type PlayerRecord } from "../model/player.js";
 import { importCsv, type ImportOptions } from "./import-csv.js";
 import { ImportError } from "./import-error.js";
 import { importJson } from "./import-json.js";
+import { ImportReport, settleSlugs } from "./import-report.js";
 
-/** All records of `paths`, merged, sorted by era, team, name (then slug, so ties cannot reorder). */
+/** All records of `paths`, merged, sorted by era, team, name (then slug, then id, so ties cannot reorder). */
 export function importFiles(paths: readonly string[], options: ImportOptions): PlayerRecord[] {
-  const merged = new Merge();
+  const report = options.report ?? new ImportReport();
+  const merged = new Merge(report);
   paths.forEach((path, file) => {
-    importFile(path, options).forEach((record, index) => merged.add(record, file, index));
+    importFile(path, { ...options, report }).forEach((record, index) => merged.add(record, file, index));
   });
-  checkUniqueIds(merged.records, merged.origins, paths);
-  return merged.records.sort(
+  const records = settleSlugs(merged.records, report);
+  checkUniqueIds(records, merged.origins, paths);
+  return records.sort(
     (a, b) => ERA_CODE[a.teamType] - ERA_CODE[b.teamType] || compareText(a.team, b.team)
-      || compareText(a.name, b.name) || compareText(a.slug, b.slug),
+      || compareText(a.name, b.name) || compareText(a.slug, b.slug) || compareText(a._id, b._id),
   );
 }
 
@@ -40,45 +45,47 @@ function importFile(path: string, options: ImportOptions): PlayerRecord[] {
 }
 
 /**
- * Records keyed two ways: by who they are (era, team, folded name) to spot the same row given
- * twice, and by (era, slug) to keep slugs unique. Folding the name lets `Nikola Jokic` from one
- * source and `Nikola Jokić` from another count as one row.
+ * Records keyed by who they are (era, team, folded name) to spot the same row given again.
+ * Folding the name lets `Nikola Jokic` from one source and `Nikola Jokić` from another count as
+ * one row. Two rows of one input with distinct ids of the source's are two documents, whatever
+ * they share (CONTRACT §10: nothing the source gives is dropped).
  */
 class Merge {
   readonly records: PlayerRecord[] = [];
   /** Per record: the input file it came from and its position among that file's rows. */
   readonly origins: { file: number; index: number }[] = [];
   private readonly rowOfPlayer = new Map<string, number>();
-  private readonly rowOfSlug = new Map<string, number>();
   /** Current-era rows by folded name, with the input they came from. */
   private readonly currentRowsByName = new Map<string, { row: number; file: number }[]>();
+
+  constructor(private readonly report: ImportReport) {}
 
   add(record: PlayerRecord, file: number, index: number): void {
     const player = `${record.teamType}\u0000${record.team}\u0000${foldName(record.name)}`;
     const existing = this.rowOfPlayer.get(player) ?? this.tradedFrom(record, file);
-    if (existing !== undefined) {
-      // The same player on the same team again: inputs are given oldest first (a newer scrape
-      // after an older one), so the later row is the truth and replaces the earlier in place.
-      const replaced = this.records[existing];
-      if (replaced !== undefined) this.rowOfSlug.delete(slugKey(replaced.teamType, replaced.slug));
-      const unique = this.uniqueSlug(record);
-      this.records[existing] = unique;
+    const earlier = existing === undefined ? undefined : this.records[existing];
+    if (existing !== undefined && earlier !== undefined && !this.areTwoDocuments(earlier, record, this.origins[existing]?.file === file)) {
+      // The same player again: inputs are given oldest first (a newer scrape after an older
+      // one), so the later row is the truth and replaces the earlier in place.
+      this.records[existing] = record;
       this.origins[existing] = { file, index };
-      this.rowOfSlug.set(slugKey(unique.teamType, unique.slug), existing);
       this.rowOfPlayer.set(player, existing);
+      this.report.replaced += 1;
       return;
     }
-    // A different player whose slug is taken (two namesakes in one era): the later one gets
-    // `-2`, `-3` …, so the first keeps the slug clients already know.
-    const unique = this.uniqueSlug(record);
-    const row = this.records.push(unique) - 1;
+    const row = this.records.push(record) - 1;
     this.origins[row] = { file, index };
     this.rowOfPlayer.set(player, row);
-    this.rowOfSlug.set(slugKey(unique.teamType, unique.slug), row);
     if (record.teamType === "curr") {
       const name = foldName(record.name);
       this.currentRowsByName.set(name, [...(this.currentRowsByName.get(name) ?? []), { row, file }]);
     }
+  }
+
+  /** Rows of one input that both carry an id of the source's, and different ones. */
+  private areTwoDocuments(earlier: PlayerRecord, later: PlayerRecord, isSameInput: boolean): boolean {
+    const isKept = (record: PlayerRecord) => record._id !== playerId(record.teamType, record.team, record.slug);
+    return isSameInput && isKept(earlier) && isKept(later) && earlier._id !== later._id;
   }
 
   /**
@@ -90,16 +97,6 @@ class Merge {
     if (record.teamType !== "curr") return undefined;
     const earlier = (this.currentRowsByName.get(foldName(record.name)) ?? []).filter((entry) => entry.file < file);
     return earlier.length === 1 ? earlier[0]?.row : undefined;
-  }
-
-  private uniqueSlug(record: PlayerRecord): PlayerRecord {
-    if (!this.rowOfSlug.has(slugKey(record.teamType, record.slug))) return record;
-    let suffix = 2;
-    while (this.rowOfSlug.has(slugKey(record.teamType, `${record.slug}-${suffix}`))) suffix += 1;
-    const slug = `${record.slug}-${suffix}`;
-    // A generated id follows the slug; an id kept from the source is the source's to keep.
-    const isGenerated = record._id === playerId(record.teamType, record.team, record.slug);
-    return { ...record, _id: isGenerated ? playerId(record.teamType, record.team, slug) : record._id, slug };
   }
 }
 
@@ -117,8 +114,4 @@ function checkUniqueIds(records: readonly PlayerRecord[], origins: readonly { fi
     const where = earlier.file === at.file ? `row ${earlier.index + 1}` : `row ${earlier.index + 1} of ${paths[earlier.file] ?? "an earlier input"}`;
     throw new ImportError(paths[at.file] ?? "input", undefined, "_id", `row ${at.index + 1} (${record.slug}): the id ${record._id} is already ${where}'s; ids are unique within an edition`);
   });
-}
-
-function slugKey(teamType: string, slug: string): string {
-  return `${teamType}\u0000${slug}`;
 }

@@ -108,7 +108,17 @@ const playerExtras: Record<string, JsonSchema> = {
   gameVersion: { ...gameVersion, description: "The edition the row belongs to; on every row" },
   ratingHistory: {
     type: "array",
-    description: "The overall in every edition known to hold the player (the source's history and this copy's editions), newest first; on every row",
+    description: "The source's rating history exactly as it gave it (even `[]`); where the source gave none, the overall in every edition the build knew to hold the player, newest first; on every row",
+    items: {
+      type: "object",
+      description: "As the source gave it (keys we do not know included)",
+      required: ["gameVersion", "overall"],
+      properties: { gameVersion: text("Edition, e.g. 2K26"), overall: { type: "number" }, delta: { type: "number", description: "Change since the next older entry" } },
+    },
+  },
+  editionRatings: {
+    type: "array",
+    description: "Ours (single-player routes only): ratingHistory merged with the overall of every edition this service holds with the same _id, newest first",
     items: exactObject({ gameVersion: text("Edition, e.g. 2K26"), overall: { type: "number" }, delta: { type: "number", description: "Change since the next older entry" } }, ["delta"]),
   },
 };

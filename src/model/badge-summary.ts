@@ -1,6 +1,6 @@
-// Tier counts and the top three badges, derived from a badge list.
+// Tier counts and the top three badges, derived from a badge list; and a list's badges once each.
 
-import { BADGE_TIERS, COUNT_KEY_OF_TIER, type BadgeTier } from "./badges.js";
+import { BADGE_TIERS, COUNT_KEY_OF_TIER, foldBadgeName, type BadgeTier } from "./badges.js";
 import type { BadgeCounts, BadgeEntry, TopBadge } from "./player.js";
 
 export function countBadges(list: readonly { tier: BadgeTier }[]): BadgeCounts {
@@ -9,9 +9,32 @@ export function countBadges(list: readonly { tier: BadgeTier }[]): BadgeCounts {
   return counts;
 }
 
-/** The three highest-tier badges, by tier then name. */
+/**
+ * Each badge of a list once, at its first entry (CONTRACT §10): the hosted service's lists name
+ * every badge twice (by tier, then again by category), and whatever indexes a badge (filters,
+ * holders, profiles, week changes) counts a player once per badge. Matched by folded slug, so
+ * spellings that differ in case or punctuation are one badge. The list itself is served whole.
+ */
+export function distinctBadges<T extends { slug: string }>(list: readonly T[]): T[] {
+  const seen = new Set<string>();
+  const distinct: T[] = [];
+  for (const badge of list) {
+    const key = foldBadgeName(badge.slug);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    distinct.push(badge);
+  }
+  return distinct;
+}
+
+/** How many entries of a list repeat an earlier one's badge (0 for a list that names each badge once). */
+export function repeatedBadgeCount(list: readonly { slug: string }[]): number {
+  return list.length - distinctBadges(list).length;
+}
+
+/** The three highest-tier badges, by tier then name, each badge once. */
 export function topBadges(list: readonly BadgeEntry[]): TopBadge[] {
-  return [...list]
+  return distinctBadges(list)
     .sort((a, b) => BADGE_TIERS.indexOf(b.tier) - BADGE_TIERS.indexOf(a.tier) || compareText(a.name, b.name))
     .slice(0, 3)
     .map(({ name, tier }) => ({ name, tier }));

@@ -105,6 +105,15 @@ export function badgeSlug(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
 }
 
+/**
+ * What a badge is matched by (CONTRACT §10): its name or slug folded to lower-case letters and
+ * digits, so `Post-Up Poet`, `post up poet`, `post-up-poet` and `Handles For Days` against
+ * `Handles for Days` meet.
+ */
+export function foldBadgeName(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]/g, "");
+}
+
 /** The catalogue in a fixed order; a badge's position is its column code. */
 export const BADGES: readonly BadgeDefinition[] = BADGE_CATEGORIES.flatMap((category) =>
   CATALOGUE[category].map((name) => ({
@@ -114,9 +123,9 @@ export const BADGES: readonly BadgeDefinition[] = BADGE_CATEGORIES.flatMap((cate
 export const BADGE_COUNT = BADGES.length;
 
 export const BADGE_INDEX_BY_SLUG: ReadonlyMap<string, number> = new Map(BADGES.map((badge, i) => [badge.slug, i]));
-/** By name folded to lower-case letters only, so `Post-Up Poet`, `post up poet` and `postuppoet` meet. */
+/** By name folded (foldBadgeName), so `Post-Up Poet`, `post up poet` and `postuppoet` meet. */
 export const BADGE_INDEX_BY_FOLDED_NAME: ReadonlyMap<string, number> = new Map(
-  BADGES.map((badge, i) => [badge.name.toLowerCase().replace(/[^a-z]/g, ""), i]),
+  BADGES.map((badge, i) => [foldBadgeName(badge.name), i]),
 );
 
 /** A badge document's `_id`: stable for its slug, in every edition. */

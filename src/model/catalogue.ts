@@ -6,7 +6,7 @@
 // catalogue, never the registry.
 
 import { ATTRIBUTE_ALIASES, ATTRIBUTE_INDEX, ATTRIBUTE_KEYS, toSnakeCase } from "./attributes.js";
-import { BADGES, BADGE_INDEX_BY_SLUG } from "./badges.js";
+import { BADGES, BADGE_INDEX_BY_SLUG, foldBadgeName } from "./badges.js";
 import { compareText } from "./badge-summary.js";
 
 /** One badge of an edition. */
@@ -29,11 +29,6 @@ export interface StoredCatalogue {
 
 /** A badge without a category from its source or the registry. */
 export const UNCATEGORISED = "Other";
-
-/** Name folded to lower-case letters and digits, so `Post-Up Poet`, `post up poet` and `postuppoet` meet. */
-export function foldBadgeName(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]/g, "");
-}
 
 export class Catalogue {
   readonly attributeKeys: readonly string[];
@@ -78,11 +73,6 @@ export class Catalogue {
     return this.columnByParam.get(canonicalAttributeParam(name));
   }
 
-  /** A badge by its slug (any case), or undefined. */
-  badgeOfSlug(slug: string): number | undefined {
-    return this.badgeBySlug.get(slug.toLowerCase());
-  }
-
   /** A badge by slug (any case) or by its name written any way, or undefined. */
   badgeOf(text: string): number | undefined {
     return this.badgeBySlug.get(text.toLowerCase()) ?? this.badgeByFoldedName.get(foldBadgeName(text));
@@ -123,18 +113,24 @@ interface SeenBadge {
 /**
  * The catalogue an edition's data has: every attribute key some row carries (the registry's in its
  * order, then the others by name) and every badge some list holds (the registry's in its order,
- * then the others by slug), each with the first category, description and image URL a row gives
- * (the registry's where none does).
+ * then the others by slug), each with the first name, category, description and image URL a row
+ * gives (the registry's where none does): a badge is named as the source spells it (CONTRACT §10).
+ * Badges meet by folded slug, so `handles-for-days` and `Handles-For-Days` are one.
  */
 export function catalogueOf(sources: Iterable<CatalogueSource>): Catalogue {
   const keys = new Set<string>();
   const badges = new Map<string, SeenBadge>();
+  /** The slug each folded slug was first seen as: the catalogue's. */
+  const slugOfFolded = new Map<string, string>();
   for (const source of sources) {
     for (const key in source.attributes) if (source.attributes[key] !== undefined) keys.add(key);
     for (const badge of source.badgeList ?? []) {
-      const seen = badges.get(badge.slug);
+      const folded = foldBadgeName(badge.slug);
+      const slug = slugOfFolded.get(folded) ?? badge.slug;
+      const seen = badges.get(slug);
       if (seen === undefined) {
-        badges.set(badge.slug, { name: badge.name || undefined, category: badge.category || undefined, description: badge.description || undefined, imageUrl: badge.imageUrl || undefined });
+        slugOfFolded.set(folded, slug);
+        badges.set(slug, { name: badge.name || undefined, category: badge.category || undefined, description: badge.description || undefined, imageUrl: badge.imageUrl || undefined });
         continue;
       }
       seen.name ??= badge.name || undefined;
@@ -152,7 +148,7 @@ export function catalogueOf(sources: Iterable<CatalogueSource>): Catalogue {
     badges: slugs.map((slug) => {
       const seen = badges.get(slug) as SeenBadge;
       const known = BADGES[BADGE_INDEX_BY_SLUG.get(slug) ?? -1];
-      const name = known?.name ?? seen.name ?? slug;
+      const name = seen.name ?? known?.name ?? slug;
       return {
         name,
         slug,

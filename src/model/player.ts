@@ -9,8 +9,10 @@ import type { Position } from "./positions.js";
 import { slugify } from "./names.js";
 
 /**
- * One badge a player holds. `category` is in 2kratings' vocabulary (its badge pill, e.g. `Outside
- * Scoring`) as the source gives it; `description` and `imageUrl` where the source has them.
+ * One entry of a badge list, as the source gave it (CONTRACT §10: its name as spelled, any key we
+ * do not know passed through) with our `slug` where it had none. `category` is in 2kratings'
+ * vocabulary (its badge pill, e.g. `Outside Scoring`); `description` and `imageUrl` where the
+ * source has them.
  */
 export interface BadgeEntry {
   name: string;
@@ -35,7 +37,11 @@ export interface BadgeCounts {
   bronze: number;
 }
 
-/** The full list where the source has one (current editions); counts and `top` otherwise. */
+/**
+ * Counts as the source states them. The full list where the source has one (current editions),
+ * whole: a hosted list names every badge twice (distinctBadges reads it once per badge); counts
+ * and `top` otherwise.
+ */
 export interface Badges extends BadgeCounts {
   list?: BadgeEntry[];
   top?: TopBadge[];
@@ -165,7 +171,7 @@ export interface EditionSource {
   history: WeeklySnapshot[];
   /**
    * Other editions the build knows (the data directory's), each answering a row's overall by
-   * `_id`: merged into every row's ratingHistory. Not part of the content hash.
+   * `_id`: the ratingHistory of a row whose source gave none. Not part of the content hash.
    */
   knownEditions?: readonly KnownEdition[];
 }

@@ -51,15 +51,16 @@ export const playerSchema = {
     },
     badges: {
       type: "object",
-      additionalProperties: false,
+      description: "Counts as the source states them; keys of the source's we do not know pass through",
       required: badgeCountsSchema.required,
       properties: {
         ...badgeCountsSchema.properties,
         list: {
           type: "array",
+          description: "As the source gives it: its order, a badge named twice kept twice (hosted lists name each badge by tier, then again by category)",
           items: {
             type: "object",
-            additionalProperties: false,
+            description: "The source's entry as it came (keys we do not know included), with our slug where it has none",
             required: ["name", "slug", "tier"],
             properties: {
               name: { type: "string" }, slug: { type: "string" }, tier: { enum: BADGE_TIERS },
@@ -85,10 +86,9 @@ export const playerSchema = {
     gameVersion: { type: "string", pattern: "^2K\\d{2}$" },
     ratingHistory: {
       type: "array",
-      description: "The overall in every edition known to hold the player, newest first",
+      description: "The source's rating history as it came (even []); where the source gives none, the overall in every edition known to hold the player, newest first",
       items: {
         type: "object",
-        additionalProperties: false,
         required: ["gameVersion", "overall"],
         properties: { gameVersion: { type: "string", minLength: 1 }, overall: { type: "number" }, delta: { type: "number" } },
       },

@@ -114,7 +114,7 @@ export function playerFilterParams(options: { withAllEras: boolean }): ParamSche
     ...attributeBoundParams,
     badge: {
       type: "string", minLength: 1, maxLength: 100,
-      description: "Badge slug, e.g. post-up-poet, any case: one of the edition's badges (GET /api/badges lists them; an unknown one matches nothing, with a warning)",
+      description: "Badge slug, e.g. post-up-poet, or its name, case and punctuation aside (Post Up Poet): one of the edition's badges (GET /api/badges lists them; an unknown one matches nothing, with a warning)",
     },
     badgeTier: {
       type: "string",

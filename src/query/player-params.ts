@@ -205,7 +205,8 @@ export function planQuery(edition: Edition, selection: PlayerSelection, warnings
     if (!edition.hasBadgeLists) {
       throw invalidParameter("badge", selection.badge, `edition ${edition.key} is an archive that keeps badge counts, not badge lists, so it cannot filter by badge`);
     }
-    badge = catalogue.badgeOfSlug(selection.badge) ?? -1;
+    // By slug or by name, case and punctuation aside (CONTRACT §10): `Handles For Days`, `handles_for_days`.
+    badge = catalogue.badgeOf(selection.badge) ?? -1;
     if (badge < 0) {
       matchesNothing = true;
       const slugs = catalogue.badges.map((known) => known.slug);

@@ -40,7 +40,11 @@ export class Edition {
   readonly fragments: RecordFragments;
   /** Player-name search (CONTRACT §2 ranking), built once here. */
   readonly nameIndex: NameIndex;
-  /** Rows by slug, in era order (curr, class, allt). */
+  /**
+   * Rows by slug, in era order (curr, class, allt), then in the source's order (CONTRACT §10:
+   * several rows may share a slug; the row created first comes first, as the hosted service's
+   * slug route answers it).
+   */
   readonly rowsBySlug: RowGroupMap;
   readonly rowById: { get(id: string): number | undefined };
   /** Rows by the slug of the name alone (`michael-jordan`), so one person's rosters are found together. */
@@ -159,7 +163,8 @@ export class Edition {
   }
 
   /**
-   * The rows a slug names within the eras of `eraMask` (bit 1 << ERA_CODE per era), in era order.
+   * The rows a slug names within the eras of `eraMask` (bit 1 << ERA_CODE per era), in era order,
+   * then source order (rowsBySlug).
    * A roster slug is exact: when a roster in scope has it, that roster alone, even if the slug is
    * also another person's name slug or this person's name slug (`shai-gilgeous-alexander` is the
    * current roster, not every Shai roster). Otherwise a name's own slug (`michael-jordan`) stands

@@ -69,15 +69,21 @@ export interface RowGroups {
   rows: Uint32Array;
 }
 
-/** Groups rows by key (rows keep ascending order within a key); keys in byte order. */
-export function buildRowGroups(keyOfRow: readonly (string | undefined)[]): RowGroups {
+/**
+ * Groups rows by key, keys in byte order; within a key, rows in the order of `order` (every row
+ * once; ascending when not given).
+ */
+export function buildRowGroups(keyOfRow: readonly (string | undefined)[], order?: readonly number[]): RowGroups {
   const groups = new Map<string, number[]>();
-  keyOfRow.forEach((key, row) => {
+  const add = (row: number) => {
+    const key = keyOfRow[row];
     if (key === undefined) return;
     const rows = groups.get(key);
     if (rows === undefined) groups.set(key, [row]);
-    else if (rows[rows.length - 1] !== row) rows.push(row);
-  });
+    else rows.push(row);
+  };
+  if (order === undefined) for (let row = 0; row < keyOfRow.length; row++) add(row);
+  else for (const row of order) add(row);
   return rowGroupsOf(groups);
 }
 
@@ -94,7 +100,7 @@ export function rowGroupsOf(groups: ReadonlyMap<string, readonly number[]>): Row
   return { keys: buildStringTable(keys), start, rows };
 }
 
-/** The rows of `key` (a fresh array, ascending), or undefined when no row has it. */
+/** The rows of `key` (a fresh array, in the groups' order), or undefined when no row has it. */
 export function rowsOfKey(groups: RowGroups, key: string): number[] | undefined {
   const k = findString(groups.keys, key);
   return k < 0 ? undefined : Array.from(groups.rows.subarray(groups.start[k] as number, groups.start[k + 1] as number));

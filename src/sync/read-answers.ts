@@ -1,10 +1,12 @@
 // Reads the source's answers into what the build takes: the edition list, and the rows of one
 // bulk answer as checked PlayerRecords (the JSON importer's record reader and the record schema).
 // Tolerates the hosted service's quirks (absent fields, no pagination cursor, archived rows with
-// badges.top and no list); refuses anything partial or inconsistent with a SyncError.
+// badges.top and no list, badge lists naming every badge twice, a traded player's two rows
+// sharing a slug); refuses anything partial or inconsistent with a SyncError.
 
 import { readRecord } from "../data/import-json.js";
 import { ImportError } from "../data/import-error.js";
+import type { ImportReport } from "../data/import-report.js";
 import { ERAS, normaliseEditionKey, type Era, type EditionStatus } from "../model/eras.js";
 import type { PlayerRecord } from "../model/player.js";
 import { SyncError } from "./sync-error.js";
@@ -104,12 +106,12 @@ export function readBulk(edition: string, url: string, text: string): BulkAnswer
  * The rows as records of one era (or any, for `all`), each read and checked as build-index reads
  * a JSON export; `capturedAt` dates the rows that carry no lastUpdated of their own.
  */
-export function readPlayers(edition: string, url: string, rows: readonly unknown[], era: Era | "all", capturedAt: string): PlayerRecord[] {
+export function readPlayers(edition: string, url: string, rows: readonly unknown[], era: Era | "all", capturedAt: string, report?: ImportReport): PlayerRecord[] {
   return rows.map((row, i) => {
     const who = isObject(row) && typeof row["slug"] === "string" ? ` (${row["slug"]})` : "";
     let record: PlayerRecord;
     try {
-      record = readRecord(`row ${i}`, undefined, row, { capturedAt });
+      record = readRecord(`row ${i}`, undefined, row, { capturedAt, ...(report === undefined ? {} : { report }) });
     } catch (error) {
       if (!(error instanceof ImportError)) throw error;
       throw new SyncError(edition, url, `row ${i}${who}${error.field === undefined ? "" : `, field ${error.field}`}: ${error.reason}`);

@@ -4,6 +4,7 @@
 
 import { existsSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { planEdition } from "../data/build-edition.js";
+import { ImportReport, settleSlugs } from "../data/import-report.js";
 import { encodeSnapshot, readSnapshot, snapshotChecksum, SnapshotError } from "../data/snapshot.js";
 import { ERAS, type Era, type EditionStatus } from "../model/eras.js";
 import type { EditionSource, PlayerRecord } from "../model/player.js";
@@ -194,9 +195,11 @@ async function fetchEdition(
     ?? bulks.find(({ bulk }) => bulk.capturedAt !== undefined)?.bulk.capturedAt
     ?? local?.capturedAt
     ?? `${options.asOf}T00:00:00.000Z`;
-  const read = bulks.map(({ request, url, bulk }) => ({ url, era: request.era, players: readPlayers(key, url, bulk.rows, request.era, capturedAt) }));
+  const report = new ImportReport();
+  const read = bulks.map(({ request, url, bulk }) => ({ url, era: request.era, players: readPlayers(key, url, bulk.rows, request.era, capturedAt, report) }));
   checkEdition(edition, read);
-  const players = read.flatMap((answer) => answer.players);
+  const players = settleSlugs(read.flatMap((answer) => answer.players), report);
+  options.reporter.note(`${key}: ${report.lines(players).join("; ")}`);
   const etags: Record<string, string> = {};
   for (const { request, etag } of bulks) if (etag !== undefined) etags[request.path] = etag;
   return {
@@ -214,21 +217,18 @@ async function fetchEdition(
 }
 
 /**
- * Slugs unique per era (as the API promises, so nothing is renamed), and counts as the edition
- * list states them; a problem names the answer it was found in.
+ * Ids unique within the edition, and counts as the edition list states them; a problem names the
+ * answer it was found in. Slugs may repeat (CONTRACT §10: a traded player's old and new row share
+ * one), and are kept as they are.
  */
 function checkEdition(edition: SourceEdition, answers: readonly { url: string; era: Era | "all"; players: readonly PlayerRecord[] }[]): void {
   const key = edition.gameVersion;
-  const slugs = new Set<string>();
   const ids = new Set<string>();
   const counts: Record<Era, number> = { curr: 0, class: 0, allt: 0 };
   for (const { url, players } of answers) {
     for (const [row, player] of players.entries()) {
       if (ids.has(player._id)) throw new SyncError(key, url, `row ${row} (${player.slug}): the id ${player._id} is another row's too; ids are unique within an edition`);
       ids.add(player._id);
-      const slugKey = `${player.teamType}/${player.slug}`;
-      if (slugs.has(slugKey)) throw new SyncError(key, url, `two rows share the slug ${player.slug} in era ${player.teamType}; a copy cannot tell them apart`);
-      slugs.add(slugKey);
       counts[player.teamType] += 1;
     }
   }

@@ -86,7 +86,8 @@ t.test("a missing or invalid slug or teamType is derived from name and team", as
   t.equal(invalid?.slug, "michael-jordan-all-time-chicago-bulls");
 });
 
-// CONTRACT §9: a badge list keeps the source's order (it was rewritten into catalogue order before).
+// CONTRACT §9: a badge list keeps the source's order (it was rewritten into catalogue order before);
+// §10: nothing is filled into its entries (the catalogue knows a badge's category).
 t.test("a badge list a record carries is kept in its own order and fills counts and top", async (t) => {
   const [record] = importJson("x.json", JSON.stringify([player({
     badges: { list: [{ name: "Brick Wall", tier: "Gold" }, { name: "Deadeye", tier: "hof" }] },
@@ -94,11 +95,34 @@ t.test("a badge list a record carries is kept in its own order and fills counts 
   t.strictSame(record?.badges, {
     total: 2, legendary: 0, hallOfFame: 1, gold: 1, silver: 0, bronze: 0,
     list: [
-      { name: "Brick Wall", slug: "brick-wall", tier: "Gold", category: "General Offense" },
-      { name: "Deadeye", slug: "deadeye", tier: "Hall of Fame", category: "Outside Scoring" },
+      { name: "Brick Wall", slug: "brick-wall", tier: "Gold" },
+      { name: "Deadeye", slug: "deadeye", tier: "Hall of Fame" },
     ],
     top: [{ name: "Deadeye", tier: "Hall of Fame" }, { name: "Brick Wall", tier: "Gold" }],
   });
+});
+
+// CONTRACT §10: a hosted list names every badge twice (by tier, then by category, sometimes only
+// partly); it is kept whole, its counts are the source's, and a count it leaves out counts each badge once.
+t.test("a badge list that names badges twice is kept whole, names as spelled; counts as stated, missing ones counted once per badge", async (t) => {
+  const list = [
+    { category: "Outside Scoring", name: "Deadeye", tier: "Hall of Fame" },
+    { category: "Playmaking", name: "Handles For Days", tier: "Gold", description: "Less energy", imageUrl: "https://x.example/h.png", rank: 3 },
+    { category: "Defense", name: "Glove", tier: "Bronze" },
+    { category: "Defense", name: "Glove", tier: "Bronze" },
+    { category: "Outside Scoring", name: "Deadeye", tier: "Hall of Fame" },
+    { category: "Playmaking", name: "Handles For Days", tier: "Gold", description: "Less energy", imageUrl: "https://x.example/h.png", rank: 3 },
+  ];
+  const [stated, counted] = importJson("x.json", JSON.stringify([
+    player({ badges: { total: 3, legendary: 0, hallOfFame: 1, gold: 1, silver: 0, bronze: 1, list } }),
+    player({ name: "Other Player", badges: { list: list.slice(0, 5) } }),
+  ]), { capturedAt });
+  t.same(stated?.badges.list?.map(({ slug: _slug, ...entry }) => entry), list, "every entry as it came, repeats and unknown keys included");
+  t.same(stated?.badges.list?.map((entry) => entry.slug), ["deadeye", "handles-for-days", "glove", "glove", "deadeye", "handles-for-days"], "our slug beside each");
+  t.same([stated?.badges.total, stated?.badges.hallOfFame, stated?.badges.gold, stated?.badges.bronze], [3, 1, 1, 1]);
+  t.same(stated?.badges.top, [{ name: "Deadeye", tier: "Hall of Fame" }, { name: "Handles For Days", tier: "Gold" }, { name: "Glove", tier: "Bronze" }], "top names each badge once, as spelled");
+  t.same([counted?.badges.total, counted?.badges.hallOfFame, counted?.badges.gold, counted?.badges.bronze], [3, 1, 1, 1], "counts the source left out: each badge once");
+  t.equal(counted?.badges.list?.length, 5, "a partial second pass is kept as it is");
 });
 
 t.test("invalid JSON names the line of the syntax error", async (t) => {
@@ -170,10 +194,14 @@ t.test("an attribute key outside the catalogue is kept; a malformed key or cats 
   t.equal(cats.field, "cats.mid");
 });
 
-t.test("badge counts that disagree with their total are refused", async (t) => {
-  const error = importError(() => importJson("x.json", JSON.stringify([player({ badges: { gold: 2, total: 3 } })]), { capturedAt }));
-  t.equal(error.field, "badges.total");
-  t.match(error.reason, /sum of the tier counts \(2\)/);
+// CONTRACT §10: counts are served as the source states them (the build reports a disagreement);
+// only a value that is no count is refused.
+t.test("badge counts that disagree with their total or list are kept as stated; a count that is no count is refused", async (t) => {
+  const [record] = importJson("x.json", JSON.stringify([player({ badges: { gold: 2, total: 3, list: [{ name: "Glove", tier: "Gold" }] } })]), { capturedAt });
+  t.same([record?.badges.total, record?.badges.gold], [3, 2]);
+  const error = importError(() => importJson("x.json", JSON.stringify([player({ badges: { gold: -1 } })]), { capturedAt }));
+  t.equal(error.field, "badges.gold");
+  t.match(error.reason, /-1 is not a count/);
 });
 
 t.test("a top-level value that holds no records is refused as a whole", async (t) => {

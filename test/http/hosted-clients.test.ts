@@ -106,15 +106,21 @@ t.test("the lenient values answer 200 with meta.warnings saying what was read an
   t.equal(spaced.status, 200, "a number with spaces around it");
   t.ok(spaced.body.data.every((p: any) => p.overall >= 80));
 
-  for (const [query, parameter] of [["minRating=80&maxRating=70", "minRating"], ["position=XX", "position"], ["badge=dead-eye", "badge"], ["badgeTier=platinum", "badgeTier"]] as const) {
+  for (const [query, parameter] of [["minRating=80&maxRating=70", "minRating"], ["position=XX", "position"], ["badge=deadeyes", "badge"], ["badgeTier=platinum", "badgeTier"]] as const) {
     const { status, body } = await get(`/api/players?${query}`);
     t.equal(status, 200, query);
     t.same(body.data, [], `${query}: an empty page`);
     t.equal(body.meta.pagination.total, 0);
     t.equal(body.meta.warnings[0].parameter, parameter, `${query} is warned of`);
   }
-  const badge = await get("/api/players?badge=dead-eye");
+  const badge = await get("/api/players?badge=deadeyes");
   t.ok(badge.body.meta.warnings[0].suggestions.includes("deadeye"), "the likely badge is suggested");
+  // CONTRACT §10: a badge is matched by slug, case and punctuation aside.
+  const spelled = await get("/api/players?badge=Dead-Eye&limit=100");
+  const exact = await get("/api/players?badge=deadeye&limit=100");
+  t.ok(exact.body.meta.pagination.total > 0);
+  t.same(spelled.body.data, exact.body.data, "badge=Dead-Eye is Deadeye");
+  t.equal(spelled.body.meta.warnings, undefined, "with nothing to warn of");
 
   const cursor = await get("/api/players?cursor=abc&limit=3");
   const first = await get("/api/players?limit=3");

@@ -38,8 +38,18 @@ t.test("badges: the registry's in its order, then the others by slug; the first 
   t.same(catalogue.categories, ["All Around", deadeye.category, UNCATEGORISED].sort());
   t.equal(catalogue.badgeOf("SPARK-PLUG"), 3, "by slug in any case");
   t.equal(catalogue.badgeOf("spark plug"), 3, "or by name written any way");
-  t.equal(catalogue.badgeOfSlug("spark plug"), undefined, "the filter takes slugs only");
+  t.equal(catalogue.badgeOf("Spark_Plug"), 3, "punctuation aside (CONTRACT §10: the badge filter matches this way too)");
   t.same(catalogue.badgesByName.map((b) => catalogue.badges[b]!.name), ["Anchor", "Deadeye", "Spark Plug", "aftershock"]);
+});
+
+t.test("a badge is named as its data spells it; spellings that differ in case or punctuation are one badge", async (t) => {
+  const catalogue = catalogueOf([
+    { attributes: {}, badgeList: [{ name: "Handles For Days", slug: "handles-for-days" }] },
+    { attributes: {}, badgeList: [{ name: "Handles for Days", slug: "Handles-For-Days" }, { name: "Post Up Poet", slug: "post-up-poet" }] },
+  ]);
+  t.same(catalogue.badges.map((badge) => [badge.name, badge.slug]), [["Post Up Poet", "post-up-poet"], ["Handles For Days", "handles-for-days"]], "the first spelling the rows give, registry order");
+  t.equal(catalogue.badgeOf("handles for days"), 1);
+  t.equal(catalogue.badgeOf("HANDLES-FOR-DAYS"), 1);
 });
 
 t.test("a stored catalogue round-trips", async (t) => {

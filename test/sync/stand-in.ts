@@ -1,13 +1,18 @@
-// A stand-in for the hosted service, on node:http, written from CONTRACT §9 and issue 22: its
-// validation (its bulk routes take only teamType, team, minRating, maxRating, position, the
+// A stand-in for the hosted service, on node:http, written from CONTRACT §9, §10 and issues 22 and
+// 29: its validation (its bulk routes take only teamType, team, minRating, maxRating, position, the
 // versioned one also era; anything else is a 400, logged as refused) and its document shape
 // (Convex ids, _creationTime with a fraction, createdAt, playerUrl, gameVersion, ratingHistory,
 // the 35 attribute keys of real 2K data plus one the demo catalogue lacks, a badge it lacks, badge
 // descriptions and image URLs, partial hot zones under its names, rows without positions,
 // `teamImg: ""`, seasonMovement and build, archived rows with source, capturedAt and importedAt),
-// its quirks (no nextCursor, archived rows with badges.top but no list, an edition list with
-// fields left out, an error message that echoes the key) and, on demand, the failures a sync must
-// survive or refuse. Every request is logged.
+// the shapes of its real documents (badge lists naming every badge twice, by tier then by
+// category, some second passes partial; a traded player's old and new row sharing a slug; older
+// rows without gameVersion or ratingHistory whose badge entries are short; a rookie's
+// `ratingHistory: []`; badge names as 2kratings spells them, `Handles For Days`), its quirks (no
+// nextCursor, archived rows with badges.top but no list, an edition list with fields left out,
+// an error message that echoes the key) and, on demand, the failures a sync must survive or
+// refuse. An edition may also be given as documents served exactly as they are (a real dump's
+// rows). Every request is logged.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createHash } from "node:crypto";
@@ -24,13 +29,15 @@ export const STAND_IN_KEY = "2k_standin0123456789abcdefghijklmn";
 
 export type Fault =
   | "truncate" | "reset" | "retry-after-1" | "retry-after-long" | "success-false" | "short" | "bad-row" | "cut-json" | "server-error"
-  | "duplicate-slug" | "drop-row";
+  | "drop-row";
 
 export interface StandInEdition {
   gameVersion: string;
   status: "current" | "archived";
-  /** Fixture records (their _id is ours); served in the hosted shape. */
+  /** Fixture records (their _id is ours); served in the hosted shape (hostedRow). */
   players: PlayerRecord[];
+  /** The hosted service's own documents, served exactly as they are (instead of `players`). */
+  documents?: Record<string, unknown>[];
   /** The edition list entry's optional fields, as the stand-in lists them. */
   entry: { label?: string; capturedAt?: string; source?: string; withCounts: boolean };
   /** Whether the versioned bulk's meta carries capturedAt. */
@@ -69,7 +76,7 @@ export interface StandIn {
 
 export function standInEditions(): StandInEdition[] {
   return [
-    { gameVersion: "2K26", status: "current", players: randomPlayers(60, 31), entry: { label: "NBA 2K26", capturedAt: "2026-11-01T00:00:00.000Z", withCounts: true } },
+    { gameVersion: "2K26", status: "current", players: withTrades(randomPlayers(60, 31), 2), entry: { label: "NBA 2K26", capturedAt: "2026-11-01T00:00:00.000Z", withCounts: true } },
     { gameVersion: "2K25", status: "archived", players: randomPlayers(45, 32), entry: { withCounts: false } },
     {
       gameVersion: "2K24", status: "archived", players: randomPlayers(45, 33),
@@ -77,6 +84,20 @@ export function standInEditions(): StandInEdition[] {
       metaCapturedAt: "2025-09-01T00:00:00.000Z",
     },
   ];
+}
+
+/**
+ * The players, plus a second row for `count` current players traded since: another team, another
+ * _id, the same slug (CONTRACT §10), created after every other row (the old row stays first in
+ * the hosted service's order).
+ */
+function withTrades(players: PlayerRecord[], count: number): PlayerRecord[] {
+  const teams = [...new Set(players.filter((player) => player.teamType === "curr").map((player) => player.team))];
+  const traded = players.filter((player) => player.teamType === "curr").slice(0, count).map((player, k): PlayerRecord => {
+    const team = teams.find((candidate) => candidate !== player.team) ?? "Free Agency";
+    return { ...player, _id: `${player._id}-traded`, team, overall: player.overall - 1, _creationTime: 1_760_000_000_000 + k * 1_000 + 0.5 };
+  });
+  return [...players, ...traded];
 }
 
 /** A Convex-shaped id (`j` + 31 characters of its base-32 alphabet), stable for the row and edition. */
@@ -87,21 +108,42 @@ export function convexId(seed: string): string {
   return id;
 }
 
-/** A record as the hosted service sends it (a document of its players table, or of its rosterArchive for an archive). */
+/** How 2kratings spells the badges our registry spells otherwise (kept as spelled: CONTRACT §10). */
+const HOSTED_SPELLING: Readonly<Record<string, string>> = { "Handles for Days": "Handles For Days" };
+const TIER_ORDER: readonly string[] = ["Legendary", "Hall of Fame", "Gold", "Silver", "Bronze"];
+const CATEGORY_ORDER: readonly string[] = ["Outside Scoring", "Inside Scoring", "Playmaking", "Defense", "Rebounding", "General Offense", "All Around"];
+
+/**
+ * A record as the hosted service sends it (a document of its players table, or of its
+ * rosterArchive for an archive). Row `i` of an answer: every 8th from the 6th is an older row
+ * (created months earlier, no gameVersion, no ratingHistory, badge entries without description
+ * and image); every 11th from the 8th a rookie with `ratingHistory: []`; every 10th from the 4th
+ * has a second badge pass that leaves out its Defense badges (or its last badge).
+ */
 export function hostedRow(player: PlayerRecord, i: number, edition: StandInEdition): Record<string, unknown> {
   const { list = [], ...rest } = player.badges;
   const isCurrent = edition.status === "current";
-  // Its badge list: its own order, 2kratings' categories, descriptions and images; one badge the demo catalogue lacks.
-  const hostedList: Record<string, unknown>[] = list.map((badge, b) => ({
-    name: badge.name, tier: badge.tier, category: badge.category,
-    ...(b % 2 === 0 ? { description: `What ${badge.name} does, as 2kratings says it` } : {}),
-    ...(b % 3 === 0 ? { imageUrl: `https://www.2kratings.com/wp-content/uploads/${badge.slug}.png` } : {}),
-  })).reverse();
-  if (i % 4 === 1) hostedList.push({ name: "Spark Plug", tier: "Gold", category: "All Around", description: "A badge of a newer game", imageUrl: "https://www.2kratings.com/wp-content/uploads/spark-plug.png" });
-  const counts = countBadges(hostedList.map((badge) => ({ tier: badge["tier"] as BadgeTier })));
+  const isOld = i % 8 === 5 && player._creationTime === undefined;
+  const isRookie = i % 11 === 7;
+  // Its badges: 2kratings' names and categories, descriptions and images on newer rows; one badge the demo catalogue lacks.
+  const badges: Record<string, unknown>[] = list.map((badge, b) => ({
+    category: badge.category, name: HOSTED_SPELLING[badge.name] ?? badge.name, tier: badge.tier,
+    ...(!isOld && b % 2 === 0 ? { description: `What ${badge.name} does, as 2kratings says it` } : {}),
+    ...(!isOld && b % 3 === 0 ? { imageUrl: `https://www.2kratings.com/wp-content/uploads/${badge.slug}.png` } : {}),
+  }));
+  if (i % 4 === 1) badges.push({ name: "Spark Plug", tier: "Gold", category: "All Around", ...(isOld ? {} : { description: "A badge of a newer game", imageUrl: "https://www.2kratings.com/wp-content/uploads/spark-plug.png" }) });
+  // Its list: each badge once by tier, then each again by category; some second passes partial.
+  const rank = (order: readonly string[], value: unknown) => order.indexOf(String(value));
+  const byTier = [...badges].sort((a, b) => rank(TIER_ORDER, a["tier"]) - rank(TIER_ORDER, b["tier"]));
+  let byCategory = [...badges].sort((a, b) => rank(CATEGORY_ORDER, a["category"]) - rank(CATEGORY_ORDER, b["category"]));
+  if (i % 10 === 3) {
+    const withoutDefense = byCategory.filter((badge) => badge["category"] !== "Defense");
+    byCategory = withoutDefense.length < byCategory.length ? withoutDefense : byCategory.slice(0, -1);
+  }
+  const counts = countBadges(badges.map((badge) => ({ tier: badge["tier"] as BadgeTier })));
   const attributes = Object.fromEntries(Object.entries(player.attributes).filter(([key]) => !NOT_HOSTED_ATTRIBUTES.has(key)));
   if (i % 3 === 0 && Object.keys(attributes).length > 0) attributes["clutchShooting"] = 60 + (i % 30);
-  const creationTime = 1_735_000_000_000 + i * 1_000 + 0.25;
+  const creationTime = player._creationTime ?? 1_735_000_000_000 + i * 1_000 + 0.25 - (isOld ? 9_000_000_000 : 0);
   const older = `2K${Number(edition.gameVersion.slice(2)) - 1}`;
   return {
     _id: convexId(`${edition.gameVersion}/${player._id}`),
@@ -116,16 +158,24 @@ export function hostedRow(player: PlayerRecord, i: number, edition: StandInEditi
     ...(i % 6 === 3 ? {} : { positions: player.positions }),
     ...(i % 5 === 0 || player.height === undefined ? {} : { height: player.height }),
     ...(Object.keys(attributes).length === 0 ? {} : { attributes }),
-    badges: isCurrent ? { ...counts, list: hostedList } : { ...rest },
+    badges: isCurrent ? { ...counts, list: badges.length === 0 ? [] : [...byTier, ...byCategory] } : { ...rest },
     ...(i % 4 === 0 ? { hotZones: { leftCornerThree: "hot", topKeyThree: "neutral", paint: "cold" } } : {}),
-    ratingHistory: [{ gameVersion: edition.gameVersion, overall: player.overall, delta: 2 }, { gameVersion: older, overall: player.overall - 2 }],
-    gameVersion: edition.gameVersion,
+    ...(isOld ? {} : {
+      ratingHistory: isRookie ? [] : [{ gameVersion: edition.gameVersion, overall: player.overall, delta: 2 }, { gameVersion: older, overall: player.overall - 2 }],
+      gameVersion: edition.gameVersion,
+    }),
     ...(i % 5 === 2 ? { seasonMovement: { start: player.overall - 1, current: player.overall } } : {}),
-    ...(i % 9 === 4 ? { build: "Slasher" } : {}),
+    ...(i % 9 === 4 || !isOld ? { build: "Slasher" } : {}),
     lastUpdated: "2026-10-30T12:00:00.000Z",
     createdAt: new Date(creationTime).toISOString(),
     ...(isCurrent ? {} : { source: "2kratings archive", capturedAt: "2025-09-01T00:00:00.000Z", importedAt: "2025-09-02T08:30:00.000Z" }),
   };
+}
+
+/** The documents an edition serves for one era (or all): its own documents, or its players in the hosted shape. */
+export function hostedDocuments(edition: StandInEdition, era: Era | "all"): Record<string, unknown>[] {
+  if (edition.documents !== undefined) return edition.documents.filter((document) => era === "all" || document["teamType"] === era);
+  return edition.players.filter((player) => era === "all" || player.teamType === era).map((player, i) => hostedRow(player, i, edition));
 }
 
 export async function startStandIn(editions = standInEditions()): Promise<StandIn> {
@@ -147,8 +197,7 @@ export async function startStandIn(editions = standInEditions()): Promise<StandI
   };
 
   const bulkAnswer = (edition: StandInEdition, era: Era | "all"): { data: Record<string, unknown>[]; meta: Record<string, unknown> } => {
-    const players = edition.players.filter((player) => era === "all" || player.teamType === era);
-    const data = players.map((player, i) => hostedRow(player, i, edition));
+    const data = hostedDocuments(edition, era);
     // The hosted service's versioned bulk pages nothing, but says so without a nextCursor.
     const meta = edition.status === "current"
       ? { count: data.length, total: data.length, filters: { teamType: era === "all" ? null : era, team: null, minRating: null, maxRating: null, position: null } }
@@ -173,8 +222,8 @@ export async function startStandIn(editions = standInEditions()): Promise<StandI
           status: edition.status,
           ...(edition.entry.label ? { label: edition.entry.label } : {}),
           ...(edition.entry.withCounts ? {
-            playerCount: edition.players.length,
-            teamTypeCounts: Object.fromEntries(ERAS.map((era) => [era, edition.players.filter((player) => player.teamType === era).length])),
+            playerCount: hostedDocuments(edition, "all").length,
+            teamTypeCounts: Object.fromEntries(ERAS.map((era) => [era, hostedDocuments(edition, era).length])),
           } : {}),
           ...(edition.entry.capturedAt ? { capturedAt: edition.entry.capturedAt } : {}),
           ...(edition.entry.source ? { source: edition.entry.source } : {}),
@@ -244,9 +293,6 @@ export async function startStandIn(editions = standInEditions()): Promise<StandI
       answer.meta["count"] = answer.data.length;
     }
     if (fault === "bad-row" && answer.data[0]) answer.data[0]["overall"] = 104;
-    if (fault === "duplicate-slug" && answer.data[0] && answer.data[1]) {
-      answer.data[1] = { ...answer.data[1], slug: answer.data[0]["slug"] };
-    }
     const body = Buffer.from(JSON.stringify({ success: true, ...answer }));
     if (fault === "truncate") {
       log.push({ path, status: 200, ifNoneMatch: header(request, "if-none-match"), key: given });

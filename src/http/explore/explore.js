@@ -358,7 +358,12 @@ function drawRadar(id, groups, names) {
 function drawBadges(badges) {
   const holder = byId("badge-tiers");
   holder.textContent = "";
-  const list = badges?.list ?? badges?.top ?? [];
+  // Each badge once, at its first entry: a hosted list names every badge twice (by tier, then by category).
+  const seen = new Set();
+  const list = (badges?.list ?? badges?.top ?? []).filter((badge) => {
+    const key = String(badge.slug ?? badge.name).toLowerCase().replace(/[^a-z0-9]/g, "");
+    return !seen.has(key) && seen.add(key);
+  });
   for (const tier of TIER_ORDER) {
     const held = list.filter((badge) => badge.tier === tier);
     if (held.length === 0) continue;
@@ -431,7 +436,8 @@ function drawHotZones(zones) {
 }
 
 async function drawHistory(player) {
-  const editionsHistory = [...(player.ratingHistory ?? [])].reverse();
+  // Ours (every loaded edition), else the source's history.
+  const editionsHistory = [...(player.editionRatings ?? player.ratingHistory ?? [])].reverse();
   draw("edition-chart", {
     type: "line",
     data: { labels: editionsHistory.map((e) => e.gameVersion), datasets: [{ label: "Overall by edition", data: editionsHistory.map((e) => e.overall), borderColor: COLOURS[1] }] },

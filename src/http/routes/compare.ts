@@ -2,6 +2,7 @@
 // of one edition side by side. Every per-player list is in the order of `ids`; `best` and
 // `leader` name positions in it (several on a tie); a player without a value has null there.
 
+import { distinctBadges } from "../../model/badge-summary.js";
 import { BADGE_TIERS, type BadgeTier } from "../../model/badges.js";
 import { ERAS } from "../../model/eras.js";
 import { invalidParameter } from "../../query/api-error.js";
@@ -85,11 +86,16 @@ function comparison(editions: EditionSet, edition: Edition, rows: readonly numbe
 
   // Every badge any of them holds (where the edition keeps lists), best tier held first, then name.
   const badgeTiers = new Map<string, { name: string; slug: string; category?: string; tiers: (BadgeTier | null)[] }>();
+  // Keyed by the edition's badge (folded slug): each badge once per player, however often a list names it.
   records.forEach((record, i) => {
-    for (const badge of record.badges.list ?? []) {
-      const entry = badgeTiers.get(badge.slug) ?? { name: badge.name, slug: badge.slug, ...(badge.category === undefined ? {} : { category: badge.category }), tiers: rows.map((): BadgeTier | null => null) };
+    for (const badge of distinctBadges(record.badges.list ?? [])) {
+      const index = edition.catalogue.badgeOf(badge.slug);
+      const known = index === undefined ? undefined : edition.catalogue.badges[index];
+      const key = known?.slug ?? badge.slug;
+      const category = badge.category ?? known?.category;
+      const entry = badgeTiers.get(key) ?? { name: badge.name, slug: key, ...(category === undefined ? {} : { category }), tiers: rows.map((): BadgeTier | null => null) };
       entry.tiers[i] = badge.tier;
-      badgeTiers.set(badge.slug, entry);
+      badgeTiers.set(key, entry);
     }
   });
   const topTier = (tiers: readonly (BadgeTier | null)[]) => Math.max(...tiers.map((tier) => (tier === null ? -1 : (TIER_RANK.get(tier) ?? -1))));

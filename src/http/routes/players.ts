@@ -10,7 +10,7 @@ import { planQuery, selectPlayers } from "../../query/player-params.js";
 import { ALL_ERAS_MASK } from "../../query/plan.js";
 import type { Edition } from "../../store/edition.js";
 import type { EditionSet } from "../../store/editions.js";
-import { withEditionRating } from "../../model/player.js";
+import { withEditionRating, type RatingHistoryEntry } from "../../model/player.js";
 import { ALL_FIELDS_MASK, type RowShape } from "../../store/fragments.js";
 import { mixHash } from "../../store/hash.js";
 import type { RequestContext } from "../context.js";
@@ -90,16 +90,21 @@ export function rowsForSlug(edition: Edition, slug: string, era: Era | undefined
 }
 
 /**
- * The full detail of one row: the row, hot zones, and its stored rating history with the overall
- * of every loaded edition holding the same `_id` that it does not name yet.
+ * The full detail of one row: the row as stored (its `ratingHistory` the source's, as given), and
+ * ours beside it, `editionRatings` (CONTRACT §10): that history with the overall of every loaded
+ * edition holding the same `_id` that it does not name yet, newest first.
  */
 export function playerDetail(editions: EditionSet, edition: Edition, row: number, isVersioned: boolean): Record<string, unknown> {
-  const player = edition.record(row);
-  if (!player) throw new ApiError("PLAYER_NOT_FOUND");
-  const base = JSON.parse(edition.fragments.rowJson(row, { fieldMask: ALL_FIELDS_MASK, isVersioned })) as Record<string, unknown>;
-  let ratingHistory = player.ratingHistory ?? [];
-  for (const entry of editions.ratingHistory(player._id)) ratingHistory = withEditionRating(ratingHistory, entry.gameVersion, entry.overall);
-  return { ...base, ratingHistory };
+  const base = JSON.parse(edition.fragments.rowJson(row, { fieldMask: ALL_FIELDS_MASK, isVersioned })) as Record<string, unknown> & { _id: string; ratingHistory?: RatingHistoryEntry[] };
+  let editionRatings = base.ratingHistory ?? [];
+  for (const entry of editions.ratingHistory(base._id)) editionRatings = withEditionRating(editionRatings, entry.gameVersion, entry.overall);
+  return { ...base, editionRatings: editionRatings.map(({ gameVersion, overall, delta }) => ({ gameVersion, overall, ...(delta === undefined ? {} : { delta }) })) };
+}
+
+/** What `meta.variants` says of a row: enough to ask for it (`team=`, `teamType=`) or fetch it by `_id`. */
+function variantOf(edition: Edition, row: number): { _id: string; teamType: string; team: string; slug: string } {
+  const { _id, teamType, team, slug } = edition.record(row);
+  return { _id, teamType, team, slug };
 }
 
 /** The rows on the team named (exact name or slug); nothing left is 404 PLAYER_NOT_FOUND, as the hosted service answers. */
@@ -130,10 +135,11 @@ function playerBySlug(context: RequestContext): Reply {
   // Cached server-side (the detail joins editions), keyed by every edition's data version.
   const key = `slug|${context.editions.ordered.map((e) => e.checksum).join(",")}|${rows.join(",")}`;
   return context.cached(key, () =>
-    // Without teamType the first of curr, class, allt; the others are named in meta.variants.
+    // The hosted way (CONTRACT §10): the first row in source order after the narrowing (era
+    // first: curr, class, allt); the rows it passed over are named in meta.variants.
     successReply(playerDetail(context.editions, edition, rows[0] as number, false), {
       gameVersion: edition.key,
-      ...(rows.length > 1 ? { variants: rows.map((row) => ({ teamType: edition.record(row).teamType, team: edition.record(row).team, slug: edition.record(row).slug })) } : {}),
+      ...(rows.length > 1 ? { variants: rows.slice(1).map((row) => variantOf(edition, row)) } : {}),
     }, { isCacheable: true, cacheControl: SLUG_CACHE_CONTROL }));
 }
 
@@ -154,13 +160,13 @@ const listResponse: RouteResponse = {
 
 const slugResponse: RouteResponse = {
   kind: "envelope",
-  description: "One player in full, with hot zones and rating history",
+  description: "One player in full, with hot zones, the source's rating history and ours (editionRatings)",
   data: ref("Player"),
   meta: exactObject({
     gameVersion,
     variants: arrayOf(
-      exactObject({ teamType: era, team: text("Full team name"), slug: text("That roster's player slug") }),
-      "Present when the slug is on more than one roster: one entry per roster",
+      exactObject({ _id: text("That row's _id"), teamType: era, team: text("Full team name"), slug: text("That row's player slug") }),
+      "Present when the slug names more than one row (a traded player's old and new row, a name's several rosters): the rows not answered, in source order",
     ),
   }, ["variants"]),
 };

@@ -3,6 +3,7 @@
 // era per group (from the per-team group means the store computes once per edition), badge counts
 // by category and tier, players per position.
 
+import { distinctBadges } from "../../model/badge-summary.js";
 import { TIER_COUNT_KEYS } from "../../model/badges.js";
 import { ERAS } from "../../model/eras.js";
 import { POSITIONS } from "../../model/positions.js";
@@ -96,8 +97,10 @@ function profileOf(edition: Edition, team: TeamInfo): { data: Record<string, unk
     byTier.total = (byTier.total as number) + record.badges.total;
     for (const key of TIER_COUNT_KEYS) byTier[key] = (byTier[key] as number) + record.badges[key];
     if (record.badges.list === undefined) { hasLists = false; continue; }
-    for (const badge of record.badges.list) {
-      const counts = (byCategory[badge.category ?? UNCATEGORISED] ??= { total: 0, ...Object.fromEntries(TIER_COUNT_KEYS.map((key) => [key, 0])) });
+    // Each badge once per player (a hosted list names each twice); a category the entry lacks is the edition's.
+    for (const badge of distinctBadges(record.badges.list)) {
+      const category = badge.category ?? edition.catalogue.badges[edition.catalogue.badgeOf(badge.slug) ?? -1]?.category ?? UNCATEGORISED;
+      const counts = (byCategory[category] ??= { total: 0, ...Object.fromEntries(TIER_COUNT_KEYS.map((key) => [key, 0])) });
       const tierKey = TIER_KEY[badge.tier];
       counts.total = (counts.total as number) + 1;
       if (tierKey !== undefined) counts[tierKey] = (counts[tierKey] as number) + 1;

@@ -51,7 +51,10 @@ function versionedPlayer(context: RequestContext): Reply {
     return successReply(details, {
       gameVersion: edition.key,
       count: details.length,
-      variants: rows.map((row) => ({ teamType: edition.record(row).teamType, team: edition.record(row).team })),
+      variants: rows.map((row) => {
+        const { _id, teamType, team } = edition.record(row);
+        return { teamType, team, _id };
+      }),
     }, { isCacheable: true });
   });
 }
@@ -79,7 +82,7 @@ export const versionedRoutes: RouteDefinition[] = [
       meta: exactObject({
         gameVersion,
         count: integer("Rosters returned (with an array)"),
-        variants: arrayOf(exactObject({ teamType: era, team: text("Full team name") }), "With an array: the roster of each entry, in order"),
+        variants: arrayOf(exactObject({ teamType: era, team: text("Full team name"), _id: text("That entry's _id (rows sharing a slug share team names only by chance)") }), "With an array: the roster of each entry, in order (era, then source order)"),
       }, ["count", "variants"]),
     },
     errors: ["PLAYER_NOT_FOUND"],
