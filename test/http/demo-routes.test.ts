@@ -1,4 +1,4 @@
-// Every route of the table (SPEC.md and CONTRACT §6) called on the demo editions answers, never
+// Every route of the table (docs/api.md, with docs/compatibility.md#the-hosted-services-extra-routes) called on the demo editions answers, never
 // with a 404, and the API reference (docs/api.md) names each one.
 import t from "tap";
 import { readFileSync } from "node:fs";
