@@ -35,6 +35,16 @@ function exampleValue(name: string, path: string): string {
 /** Required query parameters of the examples. */
 const EXAMPLE_QUERY: Readonly<Record<string, string>> = { q: "james", ids: "stephen-curry,rudy-gobert" };
 
+/** Optional parameters some examples show, by route: a filter or two worth seeing. */
+const EXAMPLE_EXTRA: Readonly<Record<string, string>> = {
+  "GET /api/players": "position=guard&three_ball_gte=85&sort=speed:desc&limit=5&fields=name,overall,attributes",
+  "GET /api/players/bulk": "era=curr&minRating=85",
+  "GET /api/players/:id/similar": "limit=5",
+  "GET /api/badges/:slug/players": "tier=hof&limit=10",
+  "GET /api/trending": "days=30&direction=up",
+  "GET /api/changes": "since=2026-11-01&limit=10",
+};
+
 /** Bodies of the examples, by route. */
 const EXAMPLE_BODY: Readonly<Record<string, string>> = {
   "POST /api/register": '{"email":"me@example.com","name":"my app"}',
@@ -46,6 +56,8 @@ function exampleCommand(document: Json, method: string, path: string, operation:
   const query = parameters
     .filter((parameter) => parameter.in === "query" && parameter.required === true)
     .map((parameter) => `${parameter.name}=${EXAMPLE_QUERY[parameter.name as string] ?? parameter.name}`);
+  const extra = EXAMPLE_EXTRA[`${method} ${routePath(path)}`];
+  if (extra !== undefined) query.push(extra);
   const url = `localhost:3000${path.replace(/\{([^}]+)\}/g, (_, name: string) => exampleValue(name, path))}${query.length > 0 ? `?${query.join("&")}` : ""}`;
   const body = EXAMPLE_BODY[`${method} ${routePath(path)}`];
   const parts = ["curl", ...(method === "GET" ? [] : [`-X ${method}`]), ...(operation.security ? ['-H "X-API-Key: $KEY"'] : [])];
