@@ -1,6 +1,6 @@
 // Reads player records in the public API's own shape (an array, or an envelope whose `data` is
 // one) into PlayerRecords. Every field is checked; a bad one stops the import at its record's line.
-// Everything a row carries is kept (CONTRACT §9): its `_id`, timestamps, rating history, partial
+// Everything a row carries is kept (docs/compatibility.md#fidelity-rules): its `_id`, timestamps, rating history, partial
 // hot zones, attribute keys and badges outside the demo catalogue, badge descriptions and images,
 // and any other top-level field (passed through under its own name as `extra`).
 
@@ -72,7 +72,7 @@ export function readRecord(file: string, line: number | undefined, item: unknown
 
   const teamType = typeof item["teamType"] === "string" && isEra(item["teamType"]) ? item["teamType"] : eraOfTeamName(team);
   // The source's slug is kept even where it departs from ours (`lebron-james-12-13-miami-heat`),
-  // and however many rows share it (CONTRACT §10): it is the key existing clients already use.
+  // and however many rows share it (docs/data.md#source-values-kept-exactly): it is the key existing clients already use.
   // Only a row without one (or with one no URL can hold) gets ours, and the report says so.
   const givenSlug = item["slug"];
   const isSlugGiven = typeof givenSlug === "string" && SLUG.test(givenSlug);
@@ -160,7 +160,7 @@ function readRatingHistory(value: unknown, fail: Fail): RatingHistoryEntry[] {
     if (typeof overall !== "number" || !Number.isFinite(overall)) return fail(`${field}.overall`, `${JSON.stringify(overall)} is not a number`);
     const delta = entry["delta"];
     if (delta !== undefined && delta !== null && (typeof delta !== "number" || !Number.isFinite(delta))) return fail(`${field}.delta`, `${JSON.stringify(delta)} is not a number`);
-    // As it came (CONTRACT §10), keys we do not know included; a null delta is no delta.
+    // As it came (docs/data.md#source-values-kept-exactly), keys we do not know included; a null delta is no delta.
     const { delta: _delta, ...kept } = entry;
     return { ...kept, gameVersion, overall, ...(typeof delta === "number" ? { delta } : {}) };
   });
@@ -247,7 +247,7 @@ function readAttributes(value: unknown, cats: unknown, fail: Fail): Attributes {
 }
 
 /**
- * The badges object as the source states it (CONTRACT §10): each count it gives is kept, even where
+ * The badges object as the source states it (docs/data.md#source-values-kept-exactly): each count it gives is kept, even where
  * it disagrees with the list (the build reports that); a count it leaves out is taken from the
  * list's badges, each once. The list is kept whole (order, repeats, a partial second pass); `top`
  * is the source's, else the list's three best. Keys of the object we do not know pass through.
@@ -283,7 +283,7 @@ function readCount(raw: unknown, field: string, fail: Fail): number | undefined 
  * image and any other key; nothing is filled in (the edition's catalogue says what the source left
  * out, such as a category). We add `slug` where the entry has none: the registry's slug for a badge
  * it knows by folded name, else the name's own; it is what filters and holders match (folded, so
- * case and punctuation never matter). A badge named twice is kept twice (CONTRACT §10).
+ * case and punctuation never matter). A badge named twice is kept twice (docs/data.md#source-values-kept-exactly).
  */
 function readBadgeList(value: unknown, fail: Fail): BadgeEntry[] {
   if (!Array.isArray(value)) return fail("badges.list", "the badge list must be an array");

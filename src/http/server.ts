@@ -175,7 +175,7 @@ function headerCount(req: HttpRequest, wanted: string): number {
   return count;
 }
 
-/** The dispatcher has its own funnel; this only guards the process against a bug in it. Every error carries its time (CONTRACT §9). */
+/** The dispatcher has its own funnel; this only guards the process against a bug in it. Every error carries its time (docs/compatibility.md#fidelity-rules). */
 function crash(): Outgoing {
   return {
     status: 500, headers: "Content-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff",

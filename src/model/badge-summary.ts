@@ -10,7 +10,7 @@ export function countBadges(list: readonly { tier: BadgeTier }[]): BadgeCounts {
 }
 
 /**
- * Each badge of a list once, at its first entry (CONTRACT §10): the hosted service's lists name
+ * Each badge of a list once, at its first entry (docs/data.md#source-values-kept-exactly): the hosted service's lists name
  * every badge twice (by tier, then again by category), and whatever indexes a badge (filters,
  * holders, profiles, week changes) counts a player once per badge. Matched by folded slug, so
  * spellings that differ in case or punctuation are one badge. The list itself is served whole.

@@ -9,7 +9,7 @@ import type { Position } from "./positions.js";
 import { slugify } from "./names.js";
 
 /**
- * One entry of a badge list, as the source gave it (CONTRACT §10: its name as spelled, any key we
+ * One entry of a badge list, as the source gave it (docs/data.md#source-values-kept-exactly: its name as spelled, any key we
  * do not know passed through) with our `slug` where it had none. `category` is in 2kratings'
  * vocabulary (its badge pill, e.g. `Outside Scoring`); `description` and `imageUrl` where the
  * source has them.
@@ -47,13 +47,13 @@ export interface Badges extends BadgeCounts {
   top?: TopBadge[];
 }
 
-/** The hosted service's zone names (CONTRACT §9); a source may give any of them. */
+/** The hosted service's zone names (docs/compatibility.md#fidelity-rules); a source may give any of them. */
 export const HOT_ZONE_KEYS = [
   "leftCornerThree", "leftWingThree", "topKeyThree", "rightWingThree", "rightCornerThree", "leftElbow",
   "topKey", "rightElbow", "leftBaseline", "paint", "rightBaseline", "underBasket",
 ] as const;
 export type HotZoneKey = (typeof HOT_ZONE_KEYS)[number];
-/** The names our snapshots and exports used before §9, read as the hosted ones. */
+/** The names our snapshots and exports used before the fidelity rules (docs/compatibility.md#fidelity-rules), read as the hosted ones. */
 export const LEGACY_HOT_ZONE_KEYS: Readonly<Record<string, HotZoneKey>> = {
   leftCorner3: "leftCornerThree", leftWing3: "leftWingThree", top3: "topKeyThree", rightWing3: "rightWingThree", rightCorner3: "rightCornerThree",
 };

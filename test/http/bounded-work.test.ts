@@ -100,7 +100,7 @@ t.test("a batch of 100 long unknown slugs answers within 50 ms of CPU, each unma
 });
 
 t.test("identifiers, parameter names and values past their limits are 400s naming the limit", async (t) => {
-  // CONTRACT §9: the hosted service answers an over-long batch identifier, so it is unmatched as
+  // docs/compatibility.md#fidelity-rules: the hosted service answers an over-long batch identifier, so it is unmatched as
   // not_found (it was a 400), never looked up: its work stays bounded by the same limit.
   const tooLong = await post({ slugs: ["a".repeat(LENGTH_LIMITS.identifier + 1)] });
   t.equal(tooLong.status, 200);

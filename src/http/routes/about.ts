@@ -13,7 +13,7 @@ import { resolveEdition } from "./edition-param.js";
 import { packageVersion } from "../../assets.js";
 
 export const STATS_CACHE_CONTROL = "public, max-age=1800";
-/** CONTRACT §9: these routes ignore unknown parameters (cache busters), as the hosted service does. */
+/** docs/compatibility.md#fidelity-rules: these routes ignore unknown parameters (cache busters), as the hosted service does. */
 const noParams = compileParams({}, { ignoresUnknown: true });
 const statsParams = compileParams({
   gameVersion: {
@@ -42,7 +42,7 @@ function aboutData(context: RequestContext): Record<string, unknown> {
 }
 
 /**
- * CONTRACT §9: the hosted service answers `/` and `/api/health` outside an envelope, so their keys
+ * docs/compatibility.md#fidelity-rules: the hosted service answers `/` and `/api/health` outside an envelope, so their keys
  * sit at the top level beside ours (`success`, `data`, `meta`).
  */
 function root(context: RequestContext): Reply {
@@ -74,7 +74,7 @@ function editionStats(edition: Edition): Record<string, unknown> {
     totalPlayers: edition.rowCount,
     byType,
     uniqueTeams: edition.teams.filter((team) => team.playerCount > 0).length,
-    // An integer, as the hosted service sends it (CONTRACT §9); the exact mean beside it.
+    // An integer, as the hosted service sends it (docs/compatibility.md#fidelity-rules); the exact mean beside it.
     avgOverall: edition.rowCount === 0 ? 0 : Math.round(sum / edition.rowCount),
     meanOverall: edition.rowCount === 0 ? 0 : sum / edition.rowCount,
     lastUpdated: edition.payload.meta.capturedAt,
