@@ -359,7 +359,8 @@ async function runSearch(): Promise<void> {
       item.append(link(`${player.name} — ${player.team} (${player.overall})`, playerHash(player)));
       list.append(item);
     }
-    say(body.data.length === 0 ? `No player matches “${text}”.` : `${body.data.length} players match “${text}” (${currentEdition}).`);
+    const count = body.data.length;
+    say(count === 0 ? `No player matches “${text}”.` : `${count} ${count === 1 ? "player matches" : "players match"} “${text}” (${currentEdition}).`);
   } catch (error) {
     fail(describeError(error));
   }
@@ -724,7 +725,11 @@ async function route(): Promise<void> {
   }
 }
 
-window.addEventListener("hashchange", () => void route());
+window.addEventListener("hashchange", () => {
+  // What the status said belonged to the view being left.
+  say("");
+  void route();
+});
 
 let isStarted = false;
 async function start(): Promise<void> {
