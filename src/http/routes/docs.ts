@@ -1,6 +1,6 @@
 // GET /api/openapi.json (the document, raw), GET /docs (the API reference page, src/web/docs/ as
-// `npm run build` wrote it) and GET /docs/assets/:file (the page's style sheet and script, and
-// Swagger UI's files, from node_modules or the single binary's embedded copies: checked at
+// `npm run build` wrote it) and GET /docs/assets/:file (the page's own style sheet and script, and
+// Swagger UI's files from node_modules or the single binary's embedded copies: those checked at
 // construction, read on a thread's first request for one, since few workers ever serve them and
 // they are ~1.7 MB each).
 // Nothing here names another host: the page loads only from this service, and its CSP says so.
@@ -98,7 +98,7 @@ export function docsRoutes(routes: () => readonly RouteDefinition[]): RouteDefin
       method: "GET", path: DOCS_ASSET_PATH, access: "address", params: noParams, summary: "Files of the API reference page",
       response: {
         kind: "body",
-        description: "A file of the bundled Swagger UI",
+        description: "A file of the API reference page: its own style sheet and script, or one of the bundled Swagger UI's",
         content: { "text/css": { type: "string" }, "text/javascript": { type: "string" }, "image/png": {} },
       },
       errors: ["NOT_FOUND"],
