@@ -6,3 +6,10 @@ export function byId<T extends HTMLElement>(id: string, type: new () => T): T {
   if (!(element instanceof type)) throw new Error(`the page has no ${type.name} #${id}`);
   return element;
 }
+
+/** The control named `name` in `form`, checked to be a `type`. */
+export function fieldOf<T extends HTMLElement>(form: HTMLFormElement, name: string, type: new () => T): T {
+  const element = form.elements.namedItem(name);
+  if (!(element instanceof type)) throw new Error(`the form #${form.id} has no ${type.name} named ${name}`);
+  return element;
+}

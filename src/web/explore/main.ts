@@ -9,7 +9,7 @@ import {
   type ChartConfiguration, type ChartType, type Plugin,
 } from "chart.js";
 import { call, describeError, hasKey, useKey, type Success } from "../api.js";
-import { byId } from "../dom.js";
+import { byId, fieldOf } from "../dom.js";
 
 Chart.register(RadarController, BarController, LineController, ScatterController, RadialLinearScale, LinearScale, CategoryScale, PointElement, LineElement, BarElement, Filler, Legend, Tooltip);
 Chart.defaults.animation = false;
@@ -64,7 +64,8 @@ interface TeamProfile {
 
 let currentEdition = "";
 const state = { offset: 0, total: 0, sort: "overall:desc", compare: [] as { slug: string; teamType: string }[] };
-const charts = new Map<string, Chart>();
+/** Each canvas's chart, destroyed before the canvas is drawn again. */
+const charts = new Map<string, { destroy(): void }>();
 /** Display labels by key (attributes, groups, zones), as the API's answers give them. */
 const labels = new Map<string, string>();
 /** The attribute filter's snake_case name → the record's camelCase key. */
@@ -72,8 +73,8 @@ const keyOfParam = new Map<string, string>();
 
 const filters = byId("filters", HTMLFormElement);
 const editionSelect = byId("edition", HTMLSelectElement);
-const attributeSelect = filters.elements.namedItem("attribute") as HTMLSelectElement;
-const badgeSelect = filters.elements.namedItem("badge") as HTMLSelectElement;
+const attributeSelect = fieldOf(filters, "attribute", HTMLSelectElement);
+const badgeSelect = fieldOf(filters, "badge", HTMLSelectElement);
 
 function say(text: string): void {
   byId("status", HTMLElement).textContent = text;
@@ -134,7 +135,7 @@ function teamHash(team: string, teamType: string): string {
 
 function draw<T extends ChartType>(id: string, config: ChartConfiguration<T>): void {
   charts.get(id)?.destroy();
-  charts.set(id, new Chart(byId(id, HTMLCanvasElement), config) as unknown as Chart);
+  charts.set(id, new Chart(byId(id, HTMLCanvasElement), config));
 }
 
 function show(view: string): void {
@@ -197,7 +198,10 @@ async function loadEditions(): Promise<void> {
 
 function tableQuery(): URLSearchParams {
   const params = new URLSearchParams();
-  const value = (name: string) => ((filters.elements.namedItem(name) as HTMLInputElement | HTMLSelectElement | null)?.value ?? "").trim();
+  const value = (name: string) => {
+    const field = filters.elements.namedItem(name);
+    return field instanceof HTMLInputElement || field instanceof HTMLSelectElement ? field.value.trim() : "";
+  };
   params.set("era", value("era") || "curr");
   for (const name of ["team", "position", "minRating", "maxRating", "badge"]) if (value(name) !== "") params.set(name, value(name));
   const attribute = value("attribute");
@@ -250,16 +254,18 @@ function showAttributeHeading(): void {
  */
 async function loadAttributeChoices(): Promise<void> {
   const v = edition();
-  const firstTwo = await call<PlayerRow[]>(`api/versions/${v}/players?limit=2&era=all`);
-  let rows: { attribute: string; groupLabel: string }[];
-  if (firstTwo.data.length === 2) {
-    const comparison = (await call<Comparison>(`api/players/compare?ids=${firstTwo.data.map((player) => q(player._id)).join(",")}&gameVersion=${v}`)).data;
-    learn(comparison.attributes);
-    learn(comparison.groups);
-    learn(comparison.hotZones);
-    rows = comparison.attributes;
-  } else {
-    rows = Object.keys(firstTwo.data[0]?.attributes ?? {}).map((attribute) => ({ attribute, groupLabel: "" }));
+  const firstTwo = (await call<PlayerRow[]>(`api/versions/${v}/players?limit=2&era=all`)).data;
+  let rows: { attribute: string; groupLabel: string }[] = Object.keys(firstTwo[0]?.attributes ?? {}).map((attribute) => ({ attribute, groupLabel: "" }));
+  if (firstTwo.length === 2) {
+    try {
+      const comparison = (await call<Comparison>(`api/players/compare?ids=${firstTwo.map((player) => q(player._id)).join(",")}&gameVersion=${v}`)).data;
+      learn(comparison.attributes);
+      learn(comparison.groups);
+      learn(comparison.hotZones);
+      rows = comparison.attributes;
+    } catch {
+      // The first player's keys, unlabelled, are still a filter.
+    }
   }
   const chosen = attributeSelect.value;
   attributeSelect.textContent = "";
@@ -547,7 +553,15 @@ function drawHotZones(zones: Record<string, string> | undefined): void {
     options: {
       plugins: {
         legend: { display: false },
-        tooltip: { callbacks: { label: (item) => { const point = item.raw as ZonePoint; return `${labelOf(point.zone)}: ${point.value}`; } } },
+        tooltip: {
+          callbacks: {
+            // Chart.js types a point's data as unknown: it is one of `points`, given above.
+            label: (item) => {
+              const point = item.raw as ZonePoint;
+              return `${labelOf(point.zone)}: ${point.value}`;
+            },
+          },
+        },
       },
       scales: { x: { min: 0, max: 50, display: false }, y: { min: 0, max: 47, display: false } },
     },
