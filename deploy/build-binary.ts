@@ -1,16 +1,16 @@
 // `npm run build:binary` → dist/bin/courtside: one executable (a Node single executable
 // application) built from the Node running this script, which must be Node 20 on Linux x64. The
 // compiled server is bundled into one CommonJS file (esbuild), which Node's SEA runs in the main
-// thread and the supervisor evaluates in each worker thread; the uWS addon, the docs page's
-// Swagger UI files and the version are embedded as assets (src/http/uws.ts, src/assets.ts).
+// thread and the supervisor evaluates in each worker thread; the uWS addon, the built pages of
+// src/web/, the docs page's Swagger UI files and the version are embedded as assets
+// (src/http/uws.ts, src/assets.ts).
 
 import { execFileSync } from "node:child_process";
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { BUNDLE_ASSET, VERSION_ASSET } from "../src/assets.js";
-import { EXPLORE_BUNDLE } from "../src/http/routes/explore.js";
+import { BUNDLE_ASSET, VERSION_ASSET, webFiles } from "../src/assets.js";
 import { DOCS_BUNDLE_FILES, DOCS_BUNDLE_PACKAGE } from "../src/http/routes/docs.js";
 import { UWS_ASSET } from "../src/http/uws.js";
 import { SUPPORTED_NODE_MAJOR } from "../src/node-version.js";
@@ -64,8 +64,8 @@ async function main(): Promise<void> {
   const docsDirectory = dirname(require.resolve(`${DOCS_BUNDLE_PACKAGE}/package.json`));
   const assets: Record<string, string> = { [BUNDLE_ASSET]: bundle, [UWS_ASSET]: uwsAddon, [VERSION_ASSET]: versionFile };
   for (const [file] of DOCS_BUNDLE_FILES) assets[`${DOCS_BUNDLE_PACKAGE}/${file}`] = join(docsDirectory, file);
-  // The explorer's script, as `npm run build` bundled it (build:binary builds first).
-  assets[EXPLORE_BUNDLE] = join(root, "dist", EXPLORE_BUNDLE);
+  // The pages of src/web/, as `npm run build` built them (build:binary builds first).
+  for (const file of webFiles()) assets[file] = join(root, "dist", file);
 
   const blob = join(out, "courtside.blob");
   const seaConfig = join(out, "sea-config.json");

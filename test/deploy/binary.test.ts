@@ -105,6 +105,16 @@ t.test("from an empty directory: serve builds the demo and prints a key; keys cr
   const explorer = await send(`${base}/explore/assets/explore.js`);
   t.equal(explorer.status, 200, "the explorer's script (with Chart.js) is embedded");
   t.ok(explorer.body.length > 100_000);
+  // Every file of the pages of src/web/ is embedded: the HTML, the style sheet and the script of each.
+  for (const [path, pattern] of [
+    ["/explore", /explore\/assets\/explore\.js/], ["/explore/assets/explore.css", /\.chart-area/],
+    ["/dashboard", /dashboard\/assets\/dashboard\.js/], ["/dashboard/assets/dashboard.css", /\.danger/], ["/dashboard/assets/dashboard.js", /api\/dashboard\/usage/],
+    ["/docs/assets/docs.css", /font-family/], ["/docs/assets/docs-init.js", /api\/openapi\.json/],
+  ] as const) {
+    const file = await send(`${base}${path}`);
+    t.equal(file.status, 200, path);
+    t.match(file.body.toString(), pattern, path);
+  }
   t.equal(JSON.parse((await send(`${base}/api/openapi.json`)).body.toString()).info.version, VERSION);
   t.match((await send(`http://127.0.0.1:${metricsPort}/metrics`)).body.toString(), /courtside_http_requests_total/);
 
