@@ -47,13 +47,15 @@ export interface ServerOptions {
   trustProxy?: ProxyTrust | undefined;
   /** GET /api/live (the change stream); without it the route answers 426 and nothing upgrades. */
   live?: LiveOptions | undefined;
+  /** MAX_HEADERS_KB; the first server (or serve) of the process sets it for every thread (uws.ts). */
+  maxHeadersKb?: number | undefined;
   /** IPv6 clients are limited per this prefix (bits); default 64. */
   ipv6Prefix?: number;
   onResponse?: (outgoing: Outgoing, request: IncomingRequest, durationMs: number) => void;
 }
 
 export function startServer(options: ServerOptions): Promise<HttpServer> {
-  const uWS = loadUws();
+  const uWS = loadUws({ maxHeadersKb: options.maxHeadersKb });
   const app = uWS.App();
   // 20.57 refuses a head over the limit itself (431); 20.30 has no limit of its own: measured here.
   const { isHeadLimitOurs, maxHeadBytes } = uwsInfo()!;

@@ -57,7 +57,7 @@ let info: UwsInfo | undefined;
  * (MAX_HEADERS_KB) only counts on the first call of the process: worker threads find the limit the
  * first thread set in the environment.
  */
-export function loadUws(options: { maxHeadersKb?: number } = {}): UwsModule {
+export function loadUws(options: { maxHeadersKb?: number | undefined } = {}): UwsModule {
   if (loaded !== undefined) return loaded;
   const inherited = Number(process.env[HEAD_LIMIT_VARIABLE]);
   const maxHeadBytes = options.maxHeadersKb !== undefined ? options.maxHeadersKb * 1024
