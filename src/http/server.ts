@@ -11,7 +11,7 @@ import { attachLive, type LiveHub, type LiveOptions } from "./live.js";
 const STATUS_TEXT: Readonly<Record<number, string>> = {
   200: "200 OK", 201: "201 Created", 204: "204 No Content", 304: "304 Not Modified", 400: "400 Bad Request", 401: "401 Unauthorized",
   403: "403 Forbidden", 404: "404 Not Found", 405: "405 Method Not Allowed", 408: "408 Request Timeout", 413: "413 Payload Too Large",
-  415: "415 Unsupported Media Type", 426: "426 Upgrade Required", 431: "431 Request Header Fields Too Large", 429: "429 Too Many Requests", 500: "500 Internal Server Error", 503: "503 Service Unavailable",
+  415: "415 Unsupported Media Type", 426: "426 Upgrade Required", 429: "429 Too Many Requests", 431: "431 Request Header Fields Too Large", 500: "500 Internal Server Error", 503: "503 Service Unavailable",
 };
 
 /**
