@@ -102,7 +102,8 @@ function loadInstalled(): { module: UwsModule; version: string } {
       failures.push(`${build.version}: ${(error as NodeJS.ErrnoException).code === "MODULE_NOT_FOUND" ? `no ${file}` : oneLine(error)}`);
     }
   }
-  throw new Error(`no uWebSockets.js addon loads on Node ${process.version} (${process.platform}-${process.arch}, ABI ${process.versions.modules}${glibcText()}): ${failures.join("; ")}. ${whatToRun()}`);
+  const advice = forced ? `${CHOICE_VARIABLE}=${forced} allows only that build: unset it to let the server choose` : whatToRun();
+  throw new Error(`no uWebSockets.js addon loads on Node ${process.version} (${process.platform}-${process.arch}, ABI ${process.versions.modules}${glibcText()}): ${failures.join("; ")}. ${advice}`);
 }
 
 function loadEmbedded(): { module: UwsModule; version: string } {

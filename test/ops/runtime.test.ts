@@ -10,7 +10,8 @@ import { writeEdition } from "../../src/data/build-edition.js";
 import { createKey } from "../../src/keys/key-store.js";
 import { fixtureEditions } from "../http/harness.js";
 import { freePort } from "../fixtures/free-port.js";
-import { spawnServer } from "../fixtures/server-process.js";
+import { spawnSync } from "node:child_process";
+import { MAIN, spawnServer } from "../fixtures/server-process.js";
 import { EXPECTED_UWS } from "../fixtures/uws-version.js";
 
 t.setTimeout(120_000);
@@ -47,4 +48,19 @@ t.test(`npm start on Node ${process.versions.node} runs uWS ${EXPECTED_UWS} in e
   t.equal(seen.size, 2, "both workers answered, each with the same build");
   server.child.kill("SIGTERM");
   t.equal(await server.exited, 0);
+});
+
+// The other build, where it cannot load: the start stops in one line saying why, before any port
+// is touched, and never falls back (to the other build, or to uWS's JavaScript fallback).
+const unloadable = EXPECTED_UWS === "20.30.0" ? "20.57" : process.versions.node.startsWith("20.") ? undefined : "20.30";
+t.test("a uWS build that does not load stops the start in one line", { skip: unloadable === undefined ? "both builds load on Node 20 with glibc 2.38 or later" : false }, async (t) => {
+  const dir = t.testdir({});
+  const result = spawnSync(process.execPath, [MAIN], {
+    env: { ...process.env, COURTSIDE_UWS: unloadable, PORT: "0", METRICS_PORT: "0", HOST: "127.0.0.1", DATA_DIR: join(dir, "data"), KEYS_FILE: join(dir, "keys.json") },
+    encoding: "utf8",
+  });
+  t.equal(result.status, 1);
+  const refusal = result.stderr.trim().split("\n").at(-1) ?? "";
+  t.match(refusal, new RegExp(`^courtside serve: no uWebSockets\\.js addon loads on Node ${process.version.replaceAll(".", "\\.")} \\(linux-x64, ABI ${process.versions.modules}, glibc [\\d.]+\\): ${unloadable}\\.0: .*COURTSIDE_UWS=${unloadable} allows only that build: unset it to let the server choose$`));
+  t.notMatch(result.stdout + result.stderr, /listening/);
 });
