@@ -11,6 +11,7 @@ import type { RouteDefinition } from "../router.js";
 import { arrayOf, exactObject, gameVersion, integer, text, timestamp, type JsonSchema, type RouteResponse } from "../response-schemas.js";
 import { resolveEdition } from "./edition-param.js";
 import { packageVersion } from "../../assets.js";
+import { uwsInfo } from "../uws.js";
 
 export const STATS_CACHE_CONTROL = "public, max-age=1800";
 /** docs/compatibility.md#fidelity-rules: these routes ignore unknown parameters (cache busters), as the hosted service does. */
@@ -58,6 +59,7 @@ function health(context: RequestContext): Reply {
   return jsonReply(200, {
     success: true, data: aboutData(context), meta: {},
     status: "ok", timestamp: new Date(context.now).toISOString(), service: SERVICE, version,
+    runtime: { node: process.versions.node, uws: uwsInfo()?.version ?? null },
   }, { cacheControl: NO_STORE });
 }
 
@@ -114,7 +116,13 @@ const healthResponse: RouteResponse = {
   description: "Service status; the hosted service's keys (status, timestamp, service, version) beside the envelope",
   data: aboutDataSchema,
   meta: exactObject({}),
-  topLevel: { status: { const: "ok" }, timestamp: timestamp("Now, by the service's clock"), service: text("Service name"), version: text("Service version") },
+  topLevel: {
+    status: { const: "ok" }, timestamp: timestamp("Now, by the service's clock"), service: text("Service name"), version: text("Service version"),
+    runtime: exactObject({
+      node: text("The Node.js version running the service"),
+      uws: { type: ["string", "null"], description: "The uWebSockets.js build serving HTTP (20.57.0, or 20.30.0 on Node 20 where glibc is older than 2.38)" },
+    }),
+  },
 };
 
 export const aboutRoutes: RouteDefinition[] = [
