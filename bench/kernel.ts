@@ -16,7 +16,7 @@ import { loadEditionSet } from "../src/store/editions.js";
 import type { Edition } from "../src/store/edition.js";
 import type { RowShape } from "../src/store/fragments.js";
 import { playerPage } from "../src/http/routes/players.js";
-import { UsageRings } from "../src/http/usage-rings.js";
+import { UsageRings } from "../src/limits/usage-rings.js";
 import { buildMixes } from "./mixes.js";
 import { machine, table, today, writeResults, writeSection } from "./report.js";
 import { ensureDemoData } from "./demo-data.js";

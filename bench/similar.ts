@@ -13,10 +13,10 @@
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
-import { buildSnapshotPayload } from "../src/data/build-snapshot.js";
-import { Random } from "../src/data/demo/random.js";
-import { generateScaleEdition } from "../src/data/demo.js";
-import { ABSENT_RATING } from "../src/data/snapshot.js";
+import { buildSnapshotPayload } from "../src/pipeline/build-snapshot.js";
+import { Random } from "../src/pipeline/demo/random.js";
+import { generateScaleEdition } from "../src/pipeline/demo.js";
+import { ABSENT_RATING } from "../src/store/snapshot.js";
 import { ERAS } from "../src/model/eras.js";
 import { parsePositionMask } from "../src/model/positions.js";
 import { ALL_ERAS_MASK } from "../src/query/plan.js";

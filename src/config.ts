@@ -2,10 +2,10 @@
 // ConfigError with a one-line message naming the variable or flag.
 
 import { parseArgs } from "node:util";
-import { maxSnapshotBytesOf } from "./data/snapshot-limit.js";
-import { DEFAULT_IPV6_PREFIX, parseTrustProxy, type ProxyTrust } from "./http/trust-proxy.js";
+import { maxSnapshotBytesOf } from "./store/snapshot-limit.js";
+import { DEFAULT_IPV6_PREFIX, parseTrustProxy, type ProxyTrust } from "./limits/trust-proxy.js";
 import { LIVE_MAX_TOPICS } from "./http/live.js";
-import type { LiveBudget } from "./http/live-budget.js";
+import type { LiveBudget } from "./limits/live-budget.js";
 
 export interface Config {
   readonly host: string;

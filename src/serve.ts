@@ -59,7 +59,7 @@ async function ensureDemoData(config: Config, logger: Logger): Promise<void> {
       if (snapshotFiles(directory).length > 0) return;
     }
     // Imported only when needed: the generator and the snapshot builder are the largest modules and boot time counts.
-    const [{ generateDemoEditions }, { writeEdition }] = await Promise.all([import("./data/demo.js"), import("./data/build-edition.js")]);
+    const [{ generateDemoEditions }, { writeEdition }] = await Promise.all([import("./pipeline/demo.js"), import("./pipeline/build-edition.js")]);
     mkdirSync(directory, { recursive: true });
     const asOf = new Date().toISOString().slice(0, 10);
     logger.info(`no snapshots in ${directory}: building the demo editions`);

@@ -7,7 +7,7 @@
 
 import { parentPort, workerData, threadId } from "node:worker_threads";
 import type { Config } from "./config.js";
-import { ADDRESS_SLOTS, KEY_SLOTS, REGISTRATION_SLOTS, TokenBuckets } from "./http/token-buckets.js";
+import { ADDRESS_SLOTS, KEY_SLOTS, REGISTRATION_SLOTS, TokenBuckets } from "./limits/token-buckets.js";
 import { KeyChanges } from "./keys/key-store.js";
 import { threadKeyWriter, type KeyReplyMessage, type KeyRequestMessage } from "./keys/key-writer.js";
 import { createLogger } from "./ops/log.js";

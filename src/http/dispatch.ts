@@ -15,7 +15,7 @@ import { chooseEncoding, encodedBody, matchesIfNoneMatch, type Encoding } from "
 import { cacheControlOf, errorReply, ownedReply, withWarnings, type Reply } from "./reply.js";
 import type { RouteDefinition, Router } from "./router.js";
 import type { RequestStats } from "../ops/request-stats.js";
-import { ADDRESS_POLICY, KEY_POLICY, OWNER_POLICY, REGISTRATION_POLICY, rateLimitLines, refillPerMs, type SharedKeyBuckets, type TakeResult, type TokenBuckets } from "./token-buckets.js";
+import { ADDRESS_POLICY, KEY_POLICY, OWNER_POLICY, REGISTRATION_POLICY, rateLimitLines, refillPerMs, type SharedKeyBuckets, type TakeResult, type TokenBuckets } from "../limits/token-buckets.js";
 
 export interface IncomingRequest {
   method: string;

@@ -20,8 +20,8 @@ import { ERAS } from "../model/eras.js";
 import { sinceSequence, type ChangeLog, type LoggedEvent } from "../store/change-log.js";
 import type { EditionSet } from "../store/editions.js";
 import { ApiError } from "../query/api-error.js";
-import type { LiveConnectionCounts } from "./live-connections.js";
-import { LiveBudgets, type KeyBudget, type LiveBudget } from "./live-budget.js";
+import type { LiveConnectionCounts } from "../limits/live-connections.js";
+import { LiveBudgets, type KeyBudget, type LiveBudget } from "../limits/live-budget.js";
 import type { Admission, Dispatcher, IncomingRequest, Outgoing } from "./dispatch.js";
 import { TOPIC_VALUE_MAX_LENGTH } from "./routes/changes.js";
 

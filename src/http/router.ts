@@ -7,7 +7,7 @@ import type { ErrorCode } from "../query/api-error.js";
 import type { CompiledParams } from "../query/params.js";
 import type { Reply } from "./reply.js";
 import type { RequestContext } from "./context.js";
-import type { RouteResponse } from "./response-schemas.js";
+import type { RouteResponse } from "./describe/response-schemas.js";
 
 export type Method = "GET" | "POST" | "DELETE";
 /**

@@ -3,7 +3,7 @@
 // sorting the few matched rows by (value, name rank) (small ones). Synchronous, no throws.
 
 import { ERAS } from "../model/eras.js";
-import { ABSENT_RATING } from "../data/snapshot.js";
+import { ABSENT_RATING } from "../store/snapshot.js";
 import type { Edition } from "../store/edition.js";
 import type { PlayerQuery, SortKey } from "./plan.js";
 

@@ -5,7 +5,7 @@
 // team's group means. Routes ask here; they never read the attribute bytes themselves.
 
 import { GROUP_OF_ATTRIBUTE, GROUP_SCORE_KEYS } from "../model/attributes.js";
-import { ABSENT_RATING } from "../data/snapshot.js";
+import { ABSENT_RATING } from "./snapshot.js";
 import type { Edition } from "./edition.js";
 import {
   buildProfileIndex, searchProfileIndex, storedPart, withScratch, type ProfileCandidate, type ProfileIndex, type ProfileTarget, type StoredProfileIndex,

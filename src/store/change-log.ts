@@ -10,7 +10,7 @@
 // A week's data never changes once a later week exists, so its numbers never change either.
 
 import type { Era } from "../model/eras.js";
-import { ABSENT_RATING, type HistoryWeek } from "../data/snapshot.js";
+import { ABSENT_RATING, type HistoryWeek } from "./snapshot.js";
 import type { Edition } from "./edition.js";
 import type { EditionSet } from "./editions.js";
 import { stringAt, stringCount } from "./string-table.js";

@@ -9,7 +9,7 @@ import { ERAS, ERA_CODE, type Era } from "../model/eras.js";
 import { slugify } from "../model/names.js";
 import type { EditionEntry, PlayerRecord, TeamRow } from "../model/player.js";
 import { editionLabel } from "../model/eras.js";
-import { readSnapshot, type SnapshotPayload, type TeamEntry } from "../data/snapshot.js";
+import { readSnapshot, type SnapshotPayload, type TeamEntry } from "./snapshot.js";
 import type { BadgeHolders } from "./badge-holders.js";
 import { DictionaryColumn } from "./dictionary-column.js";
 import { RecordFragments } from "./fragments.js";

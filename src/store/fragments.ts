@@ -3,7 +3,7 @@
 // a fingerprint so a page's ETag is a fold of integers instead of a digest of its body. The one
 // record a detail route needs is parsed back from its fragments (recordJson).
 
-import type { FragmentData } from "../data/snapshot.js";
+import type { FragmentData } from "./snapshot.js";
 import type { PlayerRecord } from "../model/player.js";
 import { hashBytes, mixHash, HASH_SEED } from "./hash.js";
 import { scratchBuffer } from "./scratch.js";

@@ -27,7 +27,7 @@
 
 import { foldAccents, foldName } from "../model/names.js";
 import type { PlayerRecord } from "../model/player.js";
-import type { SearchData, SnapshotColumns, SortOrders, TrieData } from "../data/snapshot.js";
+import type { SearchData, SnapshotColumns, SortOrders, TrieData } from "./snapshot.js";
 import { buildRowGroups, rowsOfKey } from "./string-table.js";
 
 export interface NameSearchResult {

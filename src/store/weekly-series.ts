@@ -4,7 +4,7 @@
 // Routes look these up; nothing here renders JSON.
 
 import type { Catalogue } from "../model/catalogue.js";
-import { ABSENT_RATING, type HistoryPayload, type HistoryWeek } from "../data/snapshot.js";
+import { ABSENT_RATING, type HistoryPayload, type HistoryWeek } from "./snapshot.js";
 import { stringAt, stringCount } from "./string-table.js";
 
 export const TRENDING_MAX_DAYS = 90;

@@ -1,9 +1,9 @@
 import t from "tap";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { runBuildIndex } from "../../src/data/build-index-cli.js";
+import { runBuildIndex } from "../../src/pipeline/build-index-cli.js";
 import { loadEdition } from "../../src/store/edition.js";
-import { readSnapshot } from "../../src/data/snapshot.js";
+import { readSnapshot } from "../../src/store/snapshot.js";
 import { recordsOf } from "../fixtures/records.js";
 
 const real = (name: string) => new URL(`../../../shared/realdata/${name}`, import.meta.url).pathname;

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import t from "tap";
-import { parseCsv, type CsvRow } from "../../src/data/csv.js";
-import { ImportError } from "../../src/data/import-error.js";
+import { parseCsv, type CsvRow } from "../../src/pipeline/csv.js";
+import { ImportError } from "../../src/pipeline/import-error.js";
 
 const rows = (text: string): CsvRow[] => [...parseCsv("test.csv", text)];
 const realFile = (name: string): string => readFileSync(new URL(`../../../shared/realdata/${name}`, import.meta.url), "utf8");

@@ -1,7 +1,7 @@
 import t from "tap";
 import { isDeepStrictEqual } from "node:util";
-import { generateDemoEditions, generateScaleEdition } from "../../src/data/demo.js";
-import { overallFromAttributes } from "../../src/data/demo/ratings.js";
+import { generateDemoEditions, generateScaleEdition } from "../../src/pipeline/demo.js";
+import { overallFromAttributes } from "../../src/pipeline/demo/ratings.js";
 import { ATTRIBUTE_GROUPS, GROUP_SCORE_KEYS } from "../../src/model/attributes.js";
 import { countBadges, topBadges } from "../../src/model/badge-summary.js";
 import { eraOfTeamName } from "../../src/model/eras.js";

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import t from "tap";
 import { importError } from "./import-error-of.js";
-import { importCsv } from "../../src/data/import-csv.js";
+import { importCsv } from "../../src/pipeline/import-csv.js";
 import { foldName } from "../../src/model/names.js";
 import type { PlayerRecord } from "../../src/model/player.js";
 import { isPlayerRecord } from "../../src/model/schemas.js";

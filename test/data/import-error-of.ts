@@ -1,6 +1,6 @@
 // Shared by the importer tests: the ImportError a call throws.
 
-import { ImportError } from "../../src/data/import-error.js";
+import { ImportError } from "../../src/pipeline/import-error.js";
 
 /** The ImportError `run` throws; anything else (or nothing) fails the test. */
 export function importError(run: () => unknown): ImportError {

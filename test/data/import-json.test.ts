@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import t from "tap";
 import { importError } from "./import-error-of.js";
-import { importJson } from "../../src/data/import-json.js";
+import { importJson } from "../../src/pipeline/import-json.js";
 import type { PlayerRecord } from "../../src/model/player.js";
 import { isPlayerRecord } from "../../src/model/schemas.js";
 

@@ -1,9 +1,9 @@
 import t from "tap";
 import { join } from "node:path";
 import { writeFileSync } from "node:fs";
-import { importFiles } from "../../src/data/import.js";
-import { importJson } from "../../src/data/import-json.js";
-import { ImportReport, settleSlugs } from "../../src/data/import-report.js";
+import { importFiles } from "../../src/pipeline/import.js";
+import { importJson } from "../../src/pipeline/import-json.js";
+import { ImportReport, settleSlugs } from "../../src/pipeline/import-report.js";
 import { playerId } from "../../src/model/player.js";
 
 const capturedAt = "2026-06-01T00:00:00.000Z";

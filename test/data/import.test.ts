@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import t from "tap";
 import { importError } from "./import-error-of.js";
-import { importFiles } from "../../src/data/import.js";
+import { importFiles } from "../../src/pipeline/import.js";
 import { ERA_CODE } from "../../src/model/eras.js";
 import { playerId, type PlayerRecord } from "../../src/model/player.js";
 

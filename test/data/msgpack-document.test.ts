@@ -1,6 +1,6 @@
 import t from "tap";
 import { decode } from "@msgpack/msgpack";
-import { measureDocument, readDocument, readFirstValue, writeDocument } from "../../src/data/msgpack-document.js";
+import { measureDocument, readDocument, readFirstValue, writeDocument } from "../../src/codec/msgpack-document.js";
 
 /** `value` written at file offset `at` of a fresh SharedArrayBuffer, as a reader would get it. */
 function fileOf(value: unknown, at = 0): Buffer {

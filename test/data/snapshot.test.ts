@@ -3,9 +3,9 @@ import { decodeMulti, encode } from "@msgpack/msgpack";
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildSnapshotPayload } from "../../src/data/build-snapshot.js";
-import { decodeSnapshot, encodeSnapshot, readSnapshot, writeSnapshotAtomic, SnapshotError } from "../../src/data/snapshot.js";
-import { writeEdition, isoWeekStart } from "../../src/data/build-edition.js";
+import { buildSnapshotPayload } from "../../src/pipeline/build-snapshot.js";
+import { decodeSnapshot, encodeSnapshot, readSnapshot, writeSnapshotAtomic, SnapshotError } from "../../src/store/snapshot.js";
+import { writeEdition, isoWeekStart } from "../../src/pipeline/build-edition.js";
 import { Edition, loadEdition } from "../../src/store/edition.js";
 import { findString } from "../../src/store/string-table.js";
 import { REGISTRY_CATALOGUE } from "../../src/model/catalogue.js";
@@ -169,7 +169,7 @@ t.test("a file that is not readable names itself", async (t) => {
 });
 
 t.test("every demo edition round-trips: generate → snapshot → load gives the same records", async (t) => {
-  const { generateDemoEditions } = await import("../../src/data/demo.js");
+  const { generateDemoEditions } = await import("../../src/pipeline/demo.js");
   for (const source of generateDemoEditions({ asOf: "2026-11-20" })) {
     const payload = buildSnapshotPayload(source);
     const edition = new Edition(decodeSnapshot(`${source.gameVersion}.msgpack`, encodeSnapshot(payload)), "x");
@@ -226,7 +226,7 @@ function splitSections(value: unknown, path = "$", sections = new Map<string, Bu
 }
 
 t.test("every demo snapshot is standard MessagePack: msgpackr and @msgpack/msgpack read the same directory and the same bytes for every section", async (t) => {
-  const { generateDemoEditions } = await import("../../src/data/demo.js");
+  const { generateDemoEditions } = await import("../../src/pipeline/demo.js");
   for (const source of generateDemoEditions({ asOf: "2026-11-20" })) {
     const bytes = encodeSnapshot(buildSnapshotPayload(source));
     const ours = splitSections(decodeSnapshot(`${source.gameVersion}.msgpack`, bytes));

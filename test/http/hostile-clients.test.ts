@@ -1,7 +1,7 @@
 import t from "tap";
 import { join } from "node:path";
 import { readKeyStore, withNewKey, writeKeyStore, type KeyStoreFile } from "../../src/keys/key-store.js";
-import { TokenBuckets } from "../../src/http/token-buckets.js";
+import { TokenBuckets } from "../../src/limits/token-buckets.js";
 import { rawRequest, startHarness, type Harness } from "./harness.js";
 
 const call = (h: Harness, method: string, path: string, key?: string, headers: Record<string, string> = {}) =>

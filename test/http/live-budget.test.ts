@@ -3,7 +3,7 @@
 // adds its minute's worth to the rate, and a key with none is forgotten once they are full again.
 
 import t from "tap";
-import { LiveBudgets } from "../../src/http/live-budget.js";
+import { LiveBudgets } from "../../src/limits/live-budget.js";
 
 const RATES = { messagesPerMinute: 30, topicsPerMinute: 300, replaysPerMinute: 1 };
 

@@ -1,7 +1,7 @@
 // Live connection counters: per key record and worker, shared, growing with the key store.
 import t from "tap";
-import { LiveConnectionCounts } from "../../src/http/live-connections.js";
-import { KEY_SLOTS } from "../../src/http/token-buckets.js";
+import { LiveConnectionCounts } from "../../src/limits/live-connections.js";
+import { KEY_SLOTS } from "../../src/limits/token-buckets.js";
 
 t.test("the cap counts every worker's connections of one key", async (t) => {
   const counts = new LiveConnectionCounts(2);

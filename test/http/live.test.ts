@@ -5,7 +5,7 @@
 
 import t from "tap";
 import { join } from "node:path";
-import { writeEdition } from "../../src/data/build-edition.js";
+import { writeEdition } from "../../src/pipeline/build-edition.js";
 import type { PlayerRecord } from "../../src/model/player.js";
 import { randomEdition } from "../fixtures/random-edition.js";
 import { nextWeek } from "../fixtures/next-week.js";

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { Worker } from "node:worker_threads";
 import t from "tap";
 import ts from "typescript";
-import { ADDRESS_POLICY, KEY_POLICY, rateLimitLines, refillPerMs, TokenBuckets } from "../../src/http/token-buckets.js";
+import { ADDRESS_POLICY, KEY_POLICY, rateLimitLines, refillPerMs, TokenBuckets } from "../../src/limits/token-buckets.js";
 
 const T0 = 1_740_000_000_000; // an arbitrary wall-clock instant, in ms
 const KEY_RATE = refillPerMs(KEY_POLICY.capacity, KEY_POLICY.windowSeconds);
@@ -173,7 +173,7 @@ t.test("worker threads hammering one shared bucket together get exactly capacity
   const buckets = new TokenBuckets(1, 1);
   // Workers do not inherit tap's TypeScript loader, so they get the module transpiled here, as a
   // data: URL (it imports nothing, so it loads standalone): the same code the test imports.
-  const typescript = readFileSync(new URL("../../src/http/token-buckets.ts", import.meta.url), "utf8");
+  const typescript = readFileSync(new URL("../../src/limits/token-buckets.ts", import.meta.url), "utf8");
   const javascript = ts.transpileModule(typescript, { compilerOptions: { target: ts.ScriptTarget.ES2023, module: ts.ModuleKind.ESNext } }).outputText;
   const moduleUrl = `data:text/javascript;base64,${Buffer.from(javascript).toString("base64")}`;
   // Each worker races for the same slot; without the lock, lost updates would let more than 1000 through.

@@ -1,5 +1,5 @@
 import t from "tap";
-import { addressKey, createClientAddress, normaliseAddress, parseTrustProxy } from "../../src/http/trust-proxy.js";
+import { addressKey, createClientAddress, normaliseAddress, parseTrustProxy } from "../../src/limits/trust-proxy.js";
 
 const refuse = (reason: string) => new Error(reason);
 

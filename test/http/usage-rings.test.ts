@@ -1,5 +1,5 @@
 import t from "tap";
-import { RECENT_REQUESTS, UsageRings } from "../../src/http/usage-rings.js";
+import { RECENT_REQUESTS, UsageRings } from "../../src/limits/usage-rings.js";
 
 const ROUTES = ["/api/players", "/api/teams", "/api/players/slug/:slug"];
 const T0 = Date.parse("2026-11-22T12:00:00Z");

@@ -4,8 +4,8 @@
 import t from "tap";
 import { appendFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { writeEdition } from "../../src/data/build-edition.js";
-import { runKeysCommand } from "../../src/keys/cli.js";
+import { writeEdition } from "../../src/pipeline/build-edition.js";
+import { runKeysCommand } from "../../src/keys-cli.js";
 import { COMPACT_MIN_LINES, KeyLog, type KeyLogProblem } from "../../src/keys/key-log.js";
 import { createKey, digestKey, KeyChanges, KeyRegistry, readKeyStore, regenerateKey, revokeKey } from "../../src/keys/key-store.js";
 import { applyKeyOperation } from "../../src/keys/key-writer.js";

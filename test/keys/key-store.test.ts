@@ -20,7 +20,7 @@ import {
   type KeyRecord,
   type KeyStoreFile,
 } from "../../src/keys/key-store.js";
-import { MAX_KEY_SLOTS } from "../../src/http/token-buckets.js";
+import { MAX_KEY_SLOTS } from "../../src/limits/token-buckets.js";
 import { applyKeyOperation } from "../../src/keys/key-writer.js";
 
 const NOW = new Date("2025-03-01T12:00:00.000Z");

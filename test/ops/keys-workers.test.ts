@@ -6,13 +6,13 @@ import { mkdirSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { writeEdition } from "../../src/data/build-edition.js";
+import { writeEdition } from "../../src/pipeline/build-edition.js";
 import { createKey, digestKey, readKeyStore } from "../../src/keys/key-store.js";
 import { fixtureEditions } from "../http/harness.js";
 import { freePort } from "../fixtures/free-port.js";
 import { spawnServer } from "../fixtures/server-process.js";
 
-const KEYS_COMMAND = fileURLToPath(new URL("../../dist/src/keys/cli.js", import.meta.url));
+const KEYS_COMMAND = fileURLToPath(new URL("../../dist/src/keys-cli.js", import.meta.url));
 
 /** `npm run keys -- create --json`, as its own process. */
 function createWithCommand(keysFile: string, email: string): Promise<string> {

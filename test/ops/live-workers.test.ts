@@ -6,7 +6,7 @@
 import t from "tap";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { writeEdition } from "../../src/data/build-edition.js";
+import { writeEdition } from "../../src/pipeline/build-edition.js";
 import { createKey } from "../../src/keys/key-store.js";
 import { fixtureEditions } from "../http/harness.js";
 import { nextWeek } from "../fixtures/next-week.js";

@@ -16,7 +16,7 @@ import { FIELD_BIT } from "../../store/fragments.js";
 import type { RequestContext } from "../context.js";
 import { successReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
-import { arrayOf, cursorPagination, era, exactObject, gameVersion, integer, ref, text } from "../response-schemas.js";
+import { arrayOf, cursorPagination, era, exactObject, gameVersion, integer, ref, text } from "../describe/response-schemas.js";
 import { resolveEdition } from "./edition-param.js";
 import { rowObjectsReply } from "./player-ref.js";
 import { cursorPaging } from "./players.js";

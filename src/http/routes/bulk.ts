@@ -12,7 +12,7 @@ import type { RequestContext } from "../context.js";
 import { encodedBody } from "../encoding.js";
 import { ownedReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
-import { exactObject, filtersMeta, gameVersion, integer, playerRows, text, timestamp } from "../response-schemas.js";
+import { exactObject, filtersMeta, gameVersion, integer, playerRows, text, timestamp } from "../describe/response-schemas.js";
 import { resolveEdition } from "./edition-param.js";
 import { playerPage } from "./players.js";
 

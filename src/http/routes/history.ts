@@ -7,7 +7,7 @@
 
 import { ERAS } from "../../model/eras.js";
 import { TIER_COUNT_KEYS } from "../../model/badges.js";
-import { ABSENT_RATING, type HistoryWeek } from "../../data/snapshot.js";
+import { ABSENT_RATING, type HistoryWeek } from "../../store/snapshot.js";
 import { compileParams, limitParam } from "../../query/params.js";
 import type { Edition } from "../../store/edition.js";
 import { weekChanges, type WeekChanges } from "../../store/week-changes.js";
@@ -17,7 +17,7 @@ import { ApiError } from "../../query/api-error.js";
 import type { RouteDefinition } from "../router.js";
 import { teamTypeOf } from "./players.js";
 import { rowOfIdOrSlug } from "./player-ref.js";
-import { arrayOf, exactObject, integer, ref, text } from "../response-schemas.js";
+import { arrayOf, exactObject, integer, ref, text } from "../describe/response-schemas.js";
 
 const historyParams = compileParams({
   teamType: { type: "string", enum: ERAS, description: "curr, class or allt: narrows a slug", "x-normalise": "lower" },

@@ -9,13 +9,13 @@ import { hasUnprintable } from "../../ops/printable.js";
 import type { KeyOutcome, KeyWriter } from "../../keys/key-writer.js";
 import { ApiError } from "../../query/api-error.js";
 import { compileParams } from "../../query/params.js";
-import type { TakeResult } from "../token-buckets.js";
+import type { TakeResult } from "../../limits/token-buckets.js";
 import type { VerifiedKey } from "../dispatch.js";
 import type { RequestContext } from "../context.js";
 import { jsonReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
-import { arrayOf, exactObject, integer, oneOf, text, timestamp, type JsonSchema, type RouteResponse } from "../response-schemas.js";
-import type { UsageSource, UsageSummary } from "../usage-rings.js";
+import { arrayOf, exactObject, integer, oneOf, text, timestamp, type JsonSchema, type RouteResponse } from "../describe/response-schemas.js";
+import type { UsageSource, UsageSummary } from "../../limits/usage-rings.js";
 
 /** What the key routes need from the running service. */
 export interface KeyServices {

@@ -6,7 +6,7 @@ import { ApiError } from "../../query/api-error.js";
 import { compileParams } from "../../query/params.js";
 import type { Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
-import { exactObject, integer, oneOf, ref, text } from "../response-schemas.js";
+import { exactObject, integer, oneOf, ref, text } from "../describe/response-schemas.js";
 import { LIVE_MAX_MESSAGE_BYTES, LIVE_MAX_PAYLOAD_BYTES, LIVE_MAX_TOPICS, LIVE_REFUSALS_PER_MINUTE } from "../live.js";
 
 function upgradeRequired(): Reply {

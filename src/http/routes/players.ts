@@ -14,7 +14,7 @@ import { withEditionRating, type RatingHistoryEntry } from "../../model/player.j
 import { ALL_FIELDS_MASK, type RowShape } from "../../store/fragments.js";
 import { mixHash } from "../../store/hash.js";
 import type { RequestContext } from "../context.js";
-import { arrayOf, cursorPagination, era, exactObject, gameVersion, integer, playerRows, ref, text, type RouteResponse } from "../response-schemas.js";
+import { arrayOf, cursorPagination, era, exactObject, gameVersion, integer, playerRows, ref, text, type RouteResponse } from "../describe/response-schemas.js";
 import { successReply, weakEtag, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
 

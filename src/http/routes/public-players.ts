@@ -10,7 +10,7 @@ import { ALL_FIELDS_MASK } from "../../store/fragments.js";
 import type { RequestContext } from "../context.js";
 import type { Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
-import { arrayOf, cursorPagination, exactObject, integer, ref } from "../response-schemas.js";
+import { arrayOf, cursorPagination, exactObject, integer, ref } from "../describe/response-schemas.js";
 import { cursorPaging, playerPage } from "./players.js";
 
 export const PUBLIC_CACHE_CONTROL = "public, max-age=3600";

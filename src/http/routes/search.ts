@@ -13,7 +13,7 @@ import type { Edition } from "../../store/edition.js";
 import { scratchBuffer } from "../../store/scratch.js";
 import { weakEtag, type Reply } from "../reply.js";
 import { hashBytes } from "../../store/hash.js";
-import { arrayOf, boolean, exactObject, integer, ref, text, timestamp } from "../response-schemas.js";
+import { arrayOf, boolean, exactObject, integer, ref, text, timestamp } from "../describe/response-schemas.js";
 import type { RouteDefinition } from "../router.js";
 
 export const SEARCH_QUERY_MAX_LENGTH = 100;

@@ -11,7 +11,7 @@ import { SUMMARY_FIELDS_MASK } from "../../store/fragments.js";
 import type { RequestContext } from "../context.js";
 import type { Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
-import { arrayOf, era, exactObject, gameVersion, integer, ref, text, type JsonSchema, type RouteResponse } from "../response-schemas.js";
+import { arrayOf, era, exactObject, gameVersion, integer, ref, text, type JsonSchema, type RouteResponse } from "../describe/response-schemas.js";
 import { everyEditionRoutes, requestedEdition } from "./edition-param.js";
 import { rowObjectsReply, rowOfIdOrSlug } from "./player-ref.js";
 import { teamTypeOf } from "./players.js";

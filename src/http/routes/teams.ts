@@ -8,7 +8,7 @@ import { ALL_FIELDS_MASK } from "../../store/fragments.js";
 import type { RequestContext } from "../context.js";
 import { successReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
-import { arrayOf, era, exactObject, integer, ref, text, type JsonSchema } from "../response-schemas.js";
+import { arrayOf, era, exactObject, integer, ref, text, type JsonSchema } from "../describe/response-schemas.js";
 import { playerPage, teamTypeOf } from "./players.js";
 import { executeQuery } from "../../query/execute.js";
 import { defaultQuery } from "../../query/plan.js";

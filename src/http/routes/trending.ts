@@ -9,7 +9,7 @@ import { TRENDING_MAX_DAYS } from "../../store/weekly-series.js";
 import type { RequestContext } from "../context.js";
 import type { Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
-import { arrayOf, exactObject, integer, oneOf, ref } from "../response-schemas.js";
+import { arrayOf, exactObject, integer, oneOf, ref } from "../describe/response-schemas.js";
 import { rowObjectsReply } from "./player-ref.js";
 
 export const TRENDING_CACHE_CONTROL = "private, max-age=300";

@@ -24,7 +24,7 @@ import { buildSearchData } from "../store/name-index.js";
 import { buildRowGroups, buildStringTable, stringAt, stringCount } from "../store/string-table.js";
 import {
   ABSENT_RATING, type HistoryPayload, type HistoryWeek, type SnapshotColumns, type SnapshotPayload, type SortOrders, type TeamEntry,
-} from "./snapshot.js";
+} from "../store/snapshot.js";
 
 export function buildSnapshotPayload(source: EditionSource): SnapshotPayload {
   const isArchived = source.status === "archived";

@@ -3,11 +3,11 @@
 // from src/model/schemas.ts), error codes from the one error table. Pure: it reads definitions
 // and returns a plain object; it serves nothing.
 
-import { ERROR_TABLE, type ErrorCode } from "../query/api-error.js";
-import type { ParamSchema } from "../query/params.js";
-import { ADDRESS_POLICY, KEY_POLICY, OWNER_POLICY, REGISTRATION_POLICY } from "./token-buckets.js";
+import { ERROR_TABLE, type ErrorCode } from "../../query/api-error.js";
+import type { ParamSchema } from "../../query/params.js";
+import { ADDRESS_POLICY, KEY_POLICY, OWNER_POLICY, REGISTRATION_POLICY } from "../../limits/token-buckets.js";
 import { COMPONENT_SCHEMAS, envelopeSchema, ref } from "./response-schemas.js";
-import type { Method, RouteDefinition } from "./router.js";
+import type { Method, RouteDefinition } from "../router.js";
 
 /** The paths of the documentation routes (served by routes/docs.ts), in route-table form. */
 export const OPENAPI_PATH = "/api/openapi.json";

@@ -23,11 +23,11 @@ import { closeSync, fstatSync, openSync, readSync, renameSync, unlinkSync, write
 import { basename, dirname } from "node:path";
 import { REGISTRY_CATALOGUE, type StoredCatalogue } from "../model/catalogue.js";
 import type { Era, EditionStatus } from "../model/eras.js";
-import type { BadgeHolders } from "../store/badge-holders.js";
-import type { StoredProfileIndex } from "../store/profile-index.js";
-import type { StoredDictionary } from "../store/dictionary-column.js";
-import type { RowGroups, StringTable } from "../store/string-table.js";
-import { measureDocument, readDocument, readFirstValue, writeDocument } from "./msgpack-document.js";
+import type { BadgeHolders } from "./badge-holders.js";
+import type { StoredProfileIndex } from "./profile-index.js";
+import type { StoredDictionary } from "./dictionary-column.js";
+import type { RowGroups, StringTable } from "./string-table.js";
+import { measureDocument, readDocument, readFirstValue, writeDocument } from "../codec/msgpack-document.js";
 import { DEFAULT_MAX_SNAPSHOT_BYTES } from "./snapshot-limit.js";
 
 export const SNAPSHOT_FORMAT_VERSION = 3;

@@ -7,10 +7,10 @@ import { parseArgs } from "node:util";
 import {
   createKey, KeyStoreError, regenerateKey, revokeKey, toKeyInfo, withNewKey, withRegeneratedKey, withRevokedKey,
   type CreateKeyOptions, type IssuedKey, type KeyInfo, type KeyOperationOptions,
-} from "./key-store.js";
-import { escapeUnprintable } from "../ops/printable.js";
-import { KeyLog } from "./key-log.js";
-import { KEYS_USAGE } from "../usage.js";
+} from "./keys/key-store.js";
+import { escapeUnprintable } from "./ops/printable.js";
+import { KeyLog } from "./keys/key-log.js";
+import { KEYS_USAGE } from "./usage.js";
 
 export interface KeysCommandEnv {
   /** The keys file when no --keys-file is given (the entry passes $KEYS_FILE, else keys.json). */
@@ -105,8 +105,8 @@ function fileTarget(file: string, warn: (text: string) => void): KeyStoreTarget 
 
 async function redisTarget(url: string): Promise<KeyStoreTarget> {
   // Loaded only with a Redis URL, like everything Redis.
-  const { RedisLink } = await import("../redis/link.js");
-  const { readRedisKeys, updateRedisKeys, REDIS_WHERE } = await import("../redis/redis-keys.js");
+  const { RedisLink } = await import("./redis/link.js");
+  const { readRedisKeys, updateRedisKeys, REDIS_WHERE } = await import("./redis/redis-keys.js");
   const link = new RedisLink(url);
   if (!(await link.waitShared(3_000))) {
     link.close();

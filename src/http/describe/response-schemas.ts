@@ -2,10 +2,10 @@
 // twice) as named components, the builders routes use to declare their envelope's data and meta,
 // and the shared error envelope. Plain data: the OpenAPI document and the drift test read it.
 
-import { ERAS } from "../model/eras.js";
-import { BADGE_TIERS } from "../model/badges.js";
-import { badgeCountsSchema, editionEntrySchema, playerSchema } from "../model/schemas.js";
-import { ERROR_TABLE } from "../query/api-error.js";
+import { ERAS } from "../../model/eras.js";
+import { BADGE_TIERS } from "../../model/badges.js";
+import { badgeCountsSchema, editionEntrySchema, playerSchema } from "../../model/schemas.js";
+import { ERROR_TABLE } from "../../query/api-error.js";
 
 export type JsonSchema = Readonly<Record<string, unknown>>;
 

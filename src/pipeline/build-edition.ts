@@ -9,7 +9,7 @@ import { Catalogue } from "../model/catalogue.js";
 import type { EditionSource, KnownEdition, WeeklySnapshot } from "../model/player.js";
 import { findString } from "../store/string-table.js";
 import { buildSnapshotPayload, historyToWeeks } from "./build-snapshot.js";
-import { readSnapshot, SnapshotError, writeSnapshotAtomic, type SnapshotPayload } from "./snapshot.js";
+import { readSnapshot, SnapshotError, writeSnapshotAtomic, type SnapshotPayload } from "../store/snapshot.js";
 
 export type WriteOutcome =
   | { kind: "written"; file: string; bytes: number; payload: SnapshotPayload }

@@ -8,11 +8,11 @@ import { createHash } from "node:crypto";
 import { basename } from "node:path";
 import type { PlayerRecord, EditionSource } from "../model/player.js";
 import type { EditionStatus } from "../model/eras.js";
-import type { StringTable } from "../store/string-table.js";
+import type { StringTable } from "./string-table.js";
 import { REGISTRY_CATALOGUE } from "../model/catalogue.js";
-import { weeksFromColumns } from "./build-snapshot.js";
+import { weeksFromColumns } from "../pipeline/build-snapshot.js";
 import { SnapshotError, type HistoryWeek, type SnapshotMeta } from "./snapshot.js";
-import { stringCount, stringAt } from "../store/string-table.js";
+import { stringCount, stringAt } from "./string-table.js";
 import { contentHashV1V2 } from "./snapshot-v1.js";
 
 const MAGIC = Buffer.from("COURTSDE", "latin1");
