@@ -4,8 +4,7 @@
 import { parseArgs } from "node:util";
 import { maxSnapshotBytesOf } from "./store/snapshot-limit.js";
 import { DEFAULT_IPV6_PREFIX, parseTrustProxy, type ProxyTrust } from "./limits/trust-proxy.js";
-import { LIVE_MAX_TOPICS } from "./http/live.js";
-import type { LiveBudget } from "./limits/live-budget.js";
+import { LIVE_MAX_TOPICS, type LiveBudget } from "./limits/live-budget.js";
 
 export interface Config {
   readonly host: string;

@@ -6,6 +6,8 @@
 // once its budgets are full again (a minute after its last spend).
 
 const MINUTE_MS = 60_000;
+/** The most topics one subscription holds (so the least a topics budget may be). */
+export const LIVE_MAX_TOPICS = 100;
 
 /** What one connection adds a minute to its key's budgets. */
 export interface LiveBudget {

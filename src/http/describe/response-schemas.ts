@@ -6,26 +6,14 @@ import { ERAS } from "../../model/eras.js";
 import { BADGE_TIERS } from "../../model/badges.js";
 import { badgeCountsSchema, editionEntrySchema, playerSchema } from "../../model/schemas.js";
 import { ERROR_TABLE } from "../../query/api-error.js";
+import type { JsonSchema, RouteResponse } from "../router.js";
 
-export type JsonSchema = Readonly<Record<string, unknown>>;
 
 export const COMPONENT_NAMES = [
   "Player", "PlayerFields", "SummaryPlayer", "Team", "BadgeCounts", "EditionEntry", "RatingSnapshot",
   "TrendingPlayer", "ChangeEvent", "Badge", "BadgeHolder", "PublicPlayer", "ErrorCode", "ErrorEnvelope",
 ] as const;
 export type ComponentName = (typeof COMPONENT_NAMES)[number];
-
-/**
- * What a route answers on success: the JSON envelope `{ success: true, data, meta? }` (200, or 201
- * for a creation), or a body outside it (this document, a page, a file), by media type.
- */
-export type RouteResponse =
-  | {
-    kind: "envelope"; status?: 200 | 201; description: string; data: JsonSchema; meta?: JsonSchema;
-    /** Keys beside the envelope's own (`/` and `/api/health` carry the hosted service's unenveloped keys there, CONTRACT §9). */
-    topLevel?: Readonly<Record<string, JsonSchema>>;
-  }
-  | { kind: "body"; status?: 101; description: string; content: Readonly<Record<string, JsonSchema>> };
 
 /** A record schema from src/model as a mutable, `$id`-free copy (an `$id` would rebase `$ref`s). */
 function fromModel(schema: object, description: string, extraProperties: Record<string, JsonSchema> = {}): Record<string, unknown> {

@@ -10,11 +10,11 @@ import type { KeyOutcome, KeyWriter } from "../../keys/key-writer.js";
 import { ApiError } from "../../query/api-error.js";
 import { compileParams } from "../../query/params.js";
 import type { TakeResult } from "../../limits/token-buckets.js";
-import type { VerifiedKey } from "../dispatch.js";
+import type { VerifiedKey } from "../context.js";
 import type { RequestContext } from "../context.js";
 import { jsonReply, type Reply } from "../reply.js";
-import type { RouteDefinition } from "../router.js";
-import { arrayOf, exactObject, integer, oneOf, text, timestamp, type JsonSchema, type RouteResponse } from "../describe/response-schemas.js";
+import { type RouteDefinition, type JsonSchema, type RouteResponse } from "../router.js";
+import { arrayOf, exactObject, integer, oneOf, text, timestamp } from "../describe/response-schemas.js";
 import type { UsageSource, UsageSummary } from "../../limits/usage-rings.js";
 
 /** What the key routes need from the running service. */

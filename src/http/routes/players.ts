@@ -14,9 +14,9 @@ import { withEditionRating, type RatingHistoryEntry } from "../../model/player.j
 import { ALL_FIELDS_MASK, type RowShape } from "../../store/fragments.js";
 import { mixHash } from "../../store/hash.js";
 import type { RequestContext } from "../context.js";
-import { arrayOf, cursorPagination, era, exactObject, gameVersion, integer, playerRows, ref, text, type RouteResponse } from "../describe/response-schemas.js";
+import { arrayOf, cursorPagination, era, exactObject, gameVersion, integer, playerRows, ref, text } from "../describe/response-schemas.js";
 import { successReply, weakEtag, type Reply } from "../reply.js";
-import type { RouteDefinition } from "../router.js";
+import { type RouteDefinition, type RouteResponse } from "../router.js";
 
 const DATA_PREFIX = Buffer.from('{"success":true,"data":');
 

@@ -10,8 +10,8 @@ import { contrastProfiles, similarRows } from "../../store/attribute-profile.js"
 import { SUMMARY_FIELDS_MASK } from "../../store/fragments.js";
 import type { RequestContext } from "../context.js";
 import type { Reply } from "../reply.js";
-import type { RouteDefinition } from "../router.js";
-import { arrayOf, era, exactObject, gameVersion, integer, ref, text, type JsonSchema, type RouteResponse } from "../describe/response-schemas.js";
+import { type RouteDefinition, type JsonSchema, type RouteResponse } from "../router.js";
+import { arrayOf, era, exactObject, gameVersion, integer, ref, text } from "../describe/response-schemas.js";
 import { everyEditionRoutes, requestedEdition } from "./edition-param.js";
 import { rowObjectsReply, rowOfIdOrSlug } from "./player-ref.js";
 import { teamTypeOf } from "./players.js";
