@@ -22,9 +22,8 @@ import { DictionaryColumn } from "../store/dictionary-column.js";
 import { buildFragments } from "../store/fragments.js";
 import { buildSearchData } from "../store/name-index.js";
 import { buildRowGroups, buildStringTable, stringAt, stringCount } from "../store/string-table.js";
-import {
-  ABSENT_RATING, type HistoryPayload, type HistoryWeek, type SnapshotColumns, type SnapshotPayload, type SortOrders, type TeamEntry,
-} from "../store/snapshot.js";
+import type { HistoryPayload, HistoryWeek, SnapshotColumns, SnapshotPayload, SortOrders, TeamEntry } from "../store/snapshot.js";
+import { ABSENT_RATING } from "../model/attributes.js";
 
 export function buildSnapshotPayload(source: EditionSource): SnapshotPayload {
   const isArchived = source.status === "archived";

@@ -15,8 +15,8 @@
 // the row. So a node whose (box distance² − M) / |C| exceeds the current `limit`-th distance²
 // (with a margin for rounding) holds no row that could enter the answer.
 
-import { ABSENT_RATING } from "./snapshot.js";
 import type { Edition } from "./edition.js";
+import { ABSENT_RATING } from "../model/attributes.js";
 
 /** Principal axes the tree splits on. At 100,000 players, 4–16 axes × leaves of 16–64 rows took about the same time (bench/README.md); 8 × 32 kept. */
 const AXES = 8;

@@ -174,8 +174,6 @@ export interface SnapshotPayload {
   profileIndex?: StoredProfileIndex;
 }
 
-export const ABSENT_RATING = 255;
-
 export const UPGRADE_COMMAND = "npm run build-index -- --upgrade DIR";
 
 export class SnapshotError extends Error {

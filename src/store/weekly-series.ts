@@ -4,8 +4,9 @@
 // Routes look these up; nothing here renders JSON.
 
 import type { Catalogue } from "../model/catalogue.js";
-import { ABSENT_RATING, type HistoryPayload, type HistoryWeek } from "./snapshot.js";
+import type { HistoryPayload, HistoryWeek } from "./snapshot.js";
 import { stringAt, stringCount } from "./string-table.js";
+import { ABSENT_RATING } from "../model/attributes.js";
 
 export const TRENDING_MAX_DAYS = 90;
 const DAY_MS = 86_400_000;

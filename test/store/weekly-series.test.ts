@@ -1,7 +1,7 @@
 import t from "tap";
-import { ATTRIBUTE_COUNT } from "../../src/model/attributes.js";
+import { ATTRIBUTE_COUNT, ABSENT_RATING } from "../../src/model/attributes.js";
 import { REGISTRY_CATALOGUE } from "../../src/model/catalogue.js";
-import { ABSENT_RATING, type HistoryPayload } from "../../src/store/snapshot.js";
+import type { HistoryPayload } from "../../src/store/snapshot.js";
 import { slotsOfRows, WeeklySeries } from "../../src/store/weekly-series.js";
 import { buildStringTable } from "../../src/store/string-table.js";
 
