@@ -16,10 +16,10 @@ import { compareText } from "../src/model/badge-summary.js";
 import { ERA_CODE, type Era } from "../src/model/eras.js";
 import { foldName } from "../src/model/names.js";
 import type { PlayerRecord } from "../src/model/player.js";
-import type { SnapshotColumns, SortOrders } from "../src/store/snapshot.js";
 import { QUALITY_TABLE } from "../test/fixtures/search-quality.js";
 import { machine, percentile, table, today, writeSection } from "./report.js";
 import { mulberry32 } from "../test/fixtures/random-edition.js";
+import type { SnapshotColumns, SortOrders } from "../src/store/edition-tables.js";
 
 const { values: flags } = parseArgs({
   options: {

@@ -8,8 +8,9 @@ import { distinctBadges } from "../model/badge-summary.js";
 import { Catalogue } from "../model/catalogue.js";
 import type { EditionSource, KnownEdition, WeeklySnapshot } from "../model/player.js";
 import { findString } from "../store/string-table.js";
-import { buildSnapshotPayload, historyToWeeks } from "./build-snapshot.js";
+import { buildSnapshotPayload } from "./build-snapshot.js";
 import { readSnapshot, SnapshotError, writeSnapshotAtomic, type SnapshotPayload } from "../store/snapshot.js";
+import { historyToWeeks } from "../store/weekly-series.js";
 
 export type WriteOutcome =
   | { kind: "written"; file: string; bytes: number; payload: SnapshotPayload }

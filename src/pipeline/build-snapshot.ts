@@ -22,8 +22,10 @@ import { DictionaryColumn } from "../store/dictionary-column.js";
 import { buildFragments } from "../store/fragments.js";
 import { buildSearchData } from "../store/name-index.js";
 import { buildRowGroups, buildStringTable, stringAt, stringCount } from "../store/string-table.js";
-import type { HistoryPayload, HistoryWeek, SnapshotColumns, SnapshotPayload, SortOrders, TeamEntry } from "../store/snapshot.js";
+import type { SnapshotPayload } from "../store/snapshot.js";
 import { ABSENT_RATING } from "../model/attributes.js";
+import type { SnapshotColumns, SortOrders, TeamEntry } from "../store/edition-tables.js";
+import type { HistoryPayload, HistoryWeek } from "../store/weekly-series.js";
 
 export function buildSnapshotPayload(source: EditionSource): SnapshotPayload {
   const isArchived = source.status === "archived";
@@ -318,41 +320,4 @@ function buildHistory(weeks: readonly WeeklySnapshot[], players: readonly Player
       return { date: week.date, overall, attributes, badgeCounts, ...(badgeTiers ? { badgeTiers } : {}) };
     }),
   };
-}
-
-/** The inverse of buildHistory, so a rebuild of the current edition can carry its weeks forward. */
-export function historyToWeeks(history: HistoryPayload | null, catalogue: Catalogue): WeeklySnapshot[] {
-  if (!history) return [];
-  return weeksFromColumns(Array.from({ length: stringCount(history.ids) }, (_, i) => stringAt(history.ids, i)), history.weeks, catalogue);
-}
-
-/**
- * Columnar weeks (one slot per id, the catalogue's widths) back into per-player weekly snapshots;
- * formats 1 and 2 (the registry's catalogue) are read through here too.
- */
-export function weeksFromColumns(ids: readonly string[], weeks: readonly HistoryWeek[], catalogue: Catalogue): WeeklySnapshot[] {
-  const { attributeCount, attributeKeys, badgeCount } = catalogue;
-  return weeks.map((week) => ({
-    date: week.date,
-    players: ids.flatMap((_id, i) => {
-      const overall = week.overall[i] as number;
-      if (overall === ABSENT_RATING) return [];
-      const attributes: Record<string, number> = {};
-      attributeKeys.forEach((key, column) => {
-        const value = week.attributes[i * attributeCount + column] as number;
-        if (value !== ABSENT_RATING) attributes[key] = value;
-      });
-      const counts = week.badgeCounts;
-      const badges = {
-        total: counts[i * 6] as number, legendary: counts[i * 6 + 1] as number, hallOfFame: counts[i * 6 + 2] as number,
-        gold: counts[i * 6 + 3] as number, silver: counts[i * 6 + 4] as number, bronze: counts[i * 6 + 5] as number,
-      };
-      const tiers = week.badgeTiers?.subarray(i * badgeCount, (i + 1) * badgeCount);
-      const badgeList = tiers === undefined ? undefined : catalogue.badges.flatMap((badge, b) => {
-        const code = tiers[b] as number;
-        return code === 0 ? [] : [{ slug: badge.slug, tier: BADGE_TIERS[code - 1] as BadgeTier }];
-      });
-      return [{ _id, overall, attributes, badges, ...(badgeList ? { badgeList } : {}) }];
-    }),
-  }));
 }

@@ -8,8 +8,8 @@ import { Packr } from "msgpackr";
 import type { EditionStatus } from "../model/eras.js";
 import type { EditionSource, PlayerRecord, WeeklySnapshot } from "../model/player.js";
 import { REGISTRY_CATALOGUE } from "../model/catalogue.js";
-import { weeksFromColumns } from "../pipeline/build-snapshot.js";
 import { SnapshotError, type SnapshotMeta } from "./snapshot.js";
+import { weeksFromColumns } from "./weekly-series.js";
 
 const MAGIC = Buffer.from("COURTSDE", "latin1");
 const HEADER_BYTES = MAGIC.length + 4 + 8 + 32;

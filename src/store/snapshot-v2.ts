@@ -10,10 +10,10 @@ import type { PlayerRecord, EditionSource } from "../model/player.js";
 import type { EditionStatus } from "../model/eras.js";
 import type { StringTable } from "./string-table.js";
 import { REGISTRY_CATALOGUE } from "../model/catalogue.js";
-import { weeksFromColumns } from "../pipeline/build-snapshot.js";
-import { SnapshotError, type HistoryWeek, type SnapshotMeta } from "./snapshot.js";
+import { SnapshotError, type SnapshotMeta } from "./snapshot.js";
 import { stringCount, stringAt } from "./string-table.js";
 import { contentHashV1V2 } from "./snapshot-v1.js";
+import { type HistoryWeek, weeksFromColumns } from "./weekly-series.js";
 
 const MAGIC = Buffer.from("COURTSDE", "latin1");
 const DIGEST_AT = MAGIC.length + 12;

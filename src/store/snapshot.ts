@@ -3,15 +3,20 @@
 // of the payload as hex), then the payload map: meta, teams and dictionaries as ordinary maps,
 // arrays and strings, and every typed array (columns, sort orders, fragments, search arrays,
 // lookups, weekly series) as a map of its element type, length and a `bin` of its elements,
-// aligned in the file for its element type (src/data/msgpack-document.ts, which knows nothing of
-// the sections: a new key in the payload needs no change to the format). Everything a request
+// aligned in the file for its element type (src/codec/msgpack-document.ts, which knows nothing of
+// the sections: a new key in the payload needs no change to the format). Each section's shape is
+// its structure's own (fragments.ts, name-index.ts, weekly-series.ts, edition-tables.ts, …): this
+// module assembles them into one payload and owns only the file around it. Everything a request
 // reads was computed at build time, so loading is: read the bytes (into a SharedArrayBuffer, so
 // worker threads can share them), check the digest, decode the payload with msgpackr, whose bins
 // are views of those bytes, and make typed-array views over them. No per-row objects are created.
 //
 // Writes are atomic (temp file + rename); reads refuse a truncated, corrupt or unknown-version
 // file with a message naming it. A format-1 or format-2 file (before the file was MessagePack
-// throughout) is refused with the command that converts it.
+// throughout) is refused with the command that converts it (snapshot-v1.ts and snapshot-v2.ts
+// read them for that conversion). A file whose fragments were written with another slot layout
+// than this version's (FRAGMENT_LAYOUT, derived from the player field list) is refused, naming
+// both layouts: its rows would otherwise be served shifted by a slot.
 //
 // What a read costs is bounded by what the file can be, before it is read: its size (a stat)
 // against MAX_SNAPSHOT_MB, the length its header declares against that size, and that length
@@ -23,11 +28,14 @@ import { closeSync, fstatSync, openSync, readSync, renameSync, unlinkSync, write
 import { basename, dirname } from "node:path";
 import { REGISTRY_CATALOGUE, type StoredCatalogue } from "../model/catalogue.js";
 import type { Era, EditionStatus } from "../model/eras.js";
-import type { BadgeHolders } from "./badge-holders.js";
-import type { StoredProfileIndex } from "./profile-index.js";
-import type { StoredDictionary } from "./dictionary-column.js";
-import type { RowGroups, StringTable } from "./string-table.js";
 import { measureDocument, readDocument, readFirstValue, writeDocument } from "../codec/msgpack-document.js";
+import type { BadgeHolders } from "./badge-holders.js";
+import type { StoredDictionary } from "./dictionary-column.js";
+import type { LookupData, SnapshotColumns, SortOrders, TeamEntry } from "./edition-tables.js";
+import { FRAGMENT_LAYOUT, type FragmentData } from "./fragments.js";
+import type { SearchData } from "./name-index.js";
+import type { StoredProfileIndex } from "./profile-index.js";
+import type { HistoryPayload } from "./weekly-series.js";
 import { DEFAULT_MAX_SNAPSHOT_BYTES } from "./snapshot-limit.js";
 
 export const SNAPSHOT_FORMAT_VERSION = 3;
@@ -48,108 +56,6 @@ export interface SnapshotMeta {
   teamTypeCounts: Record<Era, number>;
   /** SHA-256 of the players alone: equal content, equal hash, whatever the build date. */
   contentHash: string;
-}
-
-export interface TeamEntry {
-  teamName: string;
-  slug: string;
-  teamType: Era;
-  logo?: string;
-}
-
-export interface SnapshotColumns {
-  overall: Uint8Array;
-  era: Uint8Array;
-  /** Position bit mask per row (PG=1 … C=16). */
-  positions: Uint8Array;
-  team: Uint16Array | Uint32Array;
-  /** row * attributeCount + column (the edition's catalogue); ABSENT_RATING where the player lacks the attribute. */
-  attributes: Uint8Array;
-  /** The same table column-major (column * rowCount + row): what the filter kernel scans. */
-  attributeColumns: Uint8Array;
-  /** row * badgeCount + badge (the catalogue's) → tier code (0 none); null where the source has no badge lists. */
-  badgeTiers: Uint8Array | null;
-  /** The same column-major (badge * rowCount + row). */
-  badgeColumns: Uint8Array | null;
-  /** Bit (tier code - 1) set when the row holds at least one badge of that tier. */
-  tierMask: Uint8Array;
-  /** Position of the row in name order: the tie-break of every sort. */
-  nameRank: Uint32Array;
-}
-
-export interface SortOrders {
-  /** Rows by (overall asc, name asc); descending walks equal-value runs backwards. */
-  overall: Uint32Array;
-  name: Uint32Array;
-  /** One per attribute column: rows with the attribute by (value asc, name asc), then rows without. */
-  attributes: Uint32Array[];
-  /** How many rows have each attribute (the absent rows follow them in its order). */
-  attributePresent: Uint32Array;
-}
-
-/** Every row's JSON fragments (src/store/fragments.ts), serialised at build time. */
-export interface FragmentData {
-  bytes: Uint8Array;
-  /** Where row r's fragments start in `bytes`, as a double (a file may pass 4 GiB of fragments one day). */
-  rowStart: Float64Array;
-  /** row * STRIDE + slot → start of the slot relative to the row's start; the last entry of a row is its length (16 bits unless a row passes 64 KiB). */
-  slotStart: Uint16Array | Uint32Array;
-  /** row * STRIDE + slot → FNV-1a of the fragment's `"field":value` bytes (without the comma), for ETags. */
-  hashes: Uint32Array;
-}
-
-/** A trie over sorted, distinct tokens; node 0 is the root, a node's subtree holds the tokens [subtreeFirst, subtreeEnd). */
-export interface TrieData {
-  nodeChar: Uint8Array;
-  firstChild: Int32Array;
-  nextSibling: Int32Array;
-  subtreeFirst: Uint32Array;
-  subtreeEnd: Uint32Array;
-  tokenAtNode: Int32Array;
-}
-
-/** The name search (src/store/name-index.ts), built at build time. */
-export interface SearchData extends TrieData {
-  /** Folded full names → rows; `foldedOfRow[row]` is the row's key in it. */
-  folded: RowGroups;
-  foldedOfRow: Uint32Array;
-  /** Names with hyphenated parts written together (`shai gilgeousalexander`), where that differs. */
-  joined: RowGroups;
-  /** Distinct name words in sorted order; rows of token t are postingRows[postingStart[t] … postingStart[t + 1]). */
-  postingStart: Uint32Array;
-  postingRows: Uint32Array;
-  // …and the trie over those tokens (TrieData).
-}
-
-/** Rows by id, by slug and by the slug of the name alone. */
-export interface LookupData {
-  ids: RowGroups;
-  slugs: RowGroups;
-  nameSlugs: RowGroups;
-}
-
-/** The current edition's weekly snapshots, columnar, oldest week first. */
-export interface HistoryPayload {
-  /** Player ids of the weekly series, sorted. */
-  ids: StringTable;
-  /** Per row of the edition: its index in `ids`, -1 when it has no weeks. */
-  indexOfRow: Int32Array;
-  weeks: HistoryWeek[];
-}
-
-export interface HistoryWeek {
-  date: string;
-  /** Per id: overall that week, ABSENT_RATING when the player was not in that week. */
-  overall: Uint8Array;
-  /** id * attributeCount + column (the edition's catalogue). */
-  attributes: Uint8Array;
-  /** id * 6: total, legendary, hallOfFame, gold, silver, bronze. */
-  badgeCounts: Uint8Array;
-  /**
-   * id * badgeCount + badge → tier code (0 none), when every player of the week came with a badge
-   * list; absent otherwise (and in snapshots written before it existed).
-   */
-  badgeTiers?: Uint8Array;
 }
 
 export interface SnapshotPayload {
@@ -319,7 +225,27 @@ export function decodeSnapshot(file: string, bytes: Uint8Array): SnapshotPayload
   // Format-3 files written before catalogues were stored held the registry's columns.
   if (typeof payload === "object" && payload !== null) (payload as { catalogue?: StoredCatalogue }).catalogue ??= REGISTRY_CATALOGUE.stored();
   assertPayloadShape(name, payload);
+  assertFragmentLayout(name, payload.fragments.layout);
   return payload;
+}
+
+/**
+ * The fragments' slot layout must be this version's: slots are found by index, so a file written
+ * with another field list would serve every row shifted. A file without a recorded layout was
+ * written before layouts were recorded, all of them with the layout FRAGMENT_LAYOUT still is, so
+ * it is read as written with it. `expected` is for tests that play a later version.
+ */
+export function assertFragmentLayout(name: string, layout: unknown, expected: readonly string[] = FRAGMENT_LAYOUT): void {
+  if (layout !== undefined && !(Array.isArray(layout) && layout.every((slot) => typeof slot === "string"))) {
+    throw new SnapshotError(name, "its fragment layout is not a list of slot names");
+  }
+  const recorded: readonly string[] = layout ?? FRAGMENT_LAYOUT;
+  if (recorded.length === expected.length && recorded.every((slot, i) => slot === expected[i])) return;
+  throw new SnapshotError(name, `its fragment layout differs from this version's, so its rows cannot be read: the file has ${describeLayout(recorded)}, this version reads ${describeLayout(expected)}; rebuild it with build-index`);
+}
+
+function describeLayout(layout: readonly string[]): string {
+  return `${layout.length} slots [${layout.join(", ")}]`;
 }
 
 /** The version a format-1 or format-2 file declares; undefined when `view` does not start like one. */

@@ -9,9 +9,9 @@ import { writeEdition, isoWeekStart } from "../../src/pipeline/build-edition.js"
 import { Edition, loadEdition } from "../../src/store/edition.js";
 import { findString } from "../../src/store/string-table.js";
 import { REGISTRY_CATALOGUE } from "../../src/model/catalogue.js";
-import { ALL_FIELDS_MASK, FIELD_BIT } from "../../src/store/fragments.js";
 import { randomEdition } from "../fixtures/random-edition.js";
 import { recordsOf } from "../fixtures/records.js";
+import { ALL_FIELDS_MASK, FIELD_BIT } from "../../src/model/player.js";
 
 t.test("a snapshot round-trips to the same records and columns", async (t) => {
   const payload = buildSnapshotPayload(randomEdition(200, 3));

@@ -7,7 +7,6 @@
 
 import { ERAS } from "../../model/eras.js";
 import { TIER_COUNT_KEYS } from "../../model/badges.js";
-import type { HistoryWeek } from "../../store/snapshot.js";
 import { compileParams, limitParam } from "../../query/params.js";
 import type { Edition } from "../../store/edition.js";
 import { weekChanges, type WeekChanges } from "../../store/week-changes.js";
@@ -19,6 +18,7 @@ import { teamTypeOf } from "./players.js";
 import { rowOfIdOrSlug } from "./player-ref.js";
 import { arrayOf, exactObject, integer, ref, text } from "../describe/response-schemas.js";
 import { ABSENT_RATING } from "../../model/attributes.js";
+import type { HistoryWeek } from "../../store/weekly-series.js";
 
 const historyParams = compileParams({
   teamType: { type: "string", enum: ERAS, description: "curr, class or allt: narrows a slug", "x-normalise": "lower" },

@@ -4,7 +4,6 @@ import { ERAS } from "../../model/eras.js";
 import { ApiError } from "../../query/api-error.js";
 import { closest } from "../../query/suggest.js";
 import { compileParams } from "../../query/params.js";
-import { ALL_FIELDS_MASK } from "../../store/fragments.js";
 import type { RequestContext } from "../context.js";
 import { successReply, type Reply } from "../reply.js";
 import { type RouteDefinition, type JsonSchema } from "../router.js";
@@ -12,6 +11,7 @@ import { arrayOf, era, exactObject, integer, ref, text } from "../describe/respo
 import { playerPage, teamTypeOf } from "./players.js";
 import { executeQuery } from "../../query/execute.js";
 import { defaultQuery } from "../../query/plan.js";
+import { ALL_FIELDS_MASK } from "../../model/player.js";
 
 const eraSchema = { type: "string", enum: ERAS, description: "curr (default), class or allt", "x-normalise": "lower", "x-empty": "refuse" } as const;
 export const teamsParams = compileParams({ era: eraSchema, teamType: { ...eraSchema, description: "Alias of era" } });
