@@ -33,9 +33,13 @@ const STRIDE = SLOTS + 1;
  * refuses a file whose layout differs (src/store/snapshot.ts), so a field added to the list never
  * serves an older file's rows shifted by a slot.
  */
-export const FRAGMENT_LAYOUT: readonly string[] = [
-  ...PLAYER_FIELDS.slice(0, BADGES_FIELD), "badges", "badges:close", ...PLAYER_FIELDS.slice(BADGES_FIELD + 1), "extra", "badges:top",
-];
+export const FRAGMENT_LAYOUT: readonly string[] = fragmentLayoutOf(PLAYER_FIELDS);
+
+/** The slot layout of a field list (with its badges split in two, then the pass-through fields and `top`), as the constants above lay it out. */
+export function fragmentLayoutOf(fields: readonly string[]): string[] {
+  const badges = fields.indexOf("badges");
+  return [...fields.slice(0, badges), "badges", "badges:close", ...fields.slice(badges + 1), "extra", "badges:top"];
+}
 
 const FIELD_PREFIXES: readonly string[] = PLAYER_FIELDS.map((field) => `,${JSON.stringify(field)}:`);
 
