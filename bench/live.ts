@@ -15,8 +15,8 @@ import WebSocket from "ws";
 import { writeEdition } from "../src/pipeline/build-edition.js";
 import { generateDemoEditions } from "../src/pipeline/demo.js";
 import type { EditionSource } from "../src/model/player.js";
-import { DEFAULT_RATE_LIMIT } from "../src/keys/key-store.js";
 import { startServerProcess, type RunningServer } from "./server-process.js";
+import { DEFAULT_RATE_LIMIT } from "../src/keys/key-records.js";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 /** Players whose overall moves each week: the events of one swap. */

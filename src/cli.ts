@@ -4,9 +4,9 @@
 // both come through here; only the entries (bin/courtside.ts, main.ts) touch process.
 
 import { packageVersion } from "./assets.js";
-import { KeyStoreError } from "./keys/key-store.js";
 import { runServe, StartupError, type ServeRuntime } from "./serve.js";
 import { BUILD_INDEX_USAGE, KEYS_USAGE, SERVE_USAGE, SYNC_USAGE } from "./usage.js";
+import { KeyStoreError } from "./keys/key-records.js";
 
 export interface CliContext {
   readonly env: NodeJS.ProcessEnv;

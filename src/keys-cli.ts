@@ -4,13 +4,11 @@
 import { realpathSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import {
-  createKey, KeyStoreError, regenerateKey, revokeKey, toKeyInfo, withNewKey, withRegeneratedKey, withRevokedKey,
-  type CreateKeyOptions, type IssuedKey, type KeyInfo, type KeyOperationOptions,
-} from "./keys/key-store.js";
 import { escapeUnprintable } from "./ops/printable.js";
 import { KeyLog } from "./keys/key-log.js";
 import { KEYS_USAGE } from "./usage.js";
+import { KeyStoreError, toKeyInfo, type IssuedKey, type KeyInfo } from "./keys/key-records.js";
+import { createKey, regenerateKey, revokeKey, withNewKey, withRegeneratedKey, withRevokedKey, type CreateKeyOptions, type KeyOperationOptions } from "./keys/key-operations.js";
 
 export interface KeysCommandEnv {
   /** The keys file when no --keys-file is given (the entry passes $KEYS_FILE, else keys.json). */

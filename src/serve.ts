@@ -8,10 +8,11 @@ import { createServer } from "node:net";
 import { dirname } from "node:path";
 import { loadConfig, ConfigError, type Config } from "./config.js";
 import { loadUws } from "./http/uws.js";
-import { ensureDemoKey, KeyStoreError } from "./keys/key-store.js";
 import { createLogger, type Logger } from "./ops/log.js";
 import { snapshotFiles } from "./store/editions.js";
 import { Supervisor } from "./supervisor.js";
+import { KeyStoreError } from "./keys/key-records.js";
+import { ensureDemoKey } from "./keys/key-operations.js";
 
 /** A refusal to start, already worded for the operator (one line, no stack). */
 export class StartupError extends Error {}

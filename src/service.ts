@@ -2,7 +2,6 @@
 // buckets, usage rings, dispatcher, uWS server, request stats and access logs. Used by each worker
 // thread and by the HTTP tests (port 0, injected clock). Touches no process state.
 
-import { KeyChanges, KeyRegistry } from "./keys/key-store.js";
 import { localKeyWriter, type KeyWriter } from "./keys/key-writer.js";
 import { loadEditionSet, type EditionSet } from "./store/editions.js";
 import { ChangeLog } from "./store/change-log.js";
@@ -17,6 +16,7 @@ import { UsageRings, type UsageSource } from "./limits/usage-rings.js";
 import { RequestStats, type StatsSnapshot } from "./ops/request-stats.js";
 import type { Logger } from "./ops/log.js";
 import type { Config } from "./config.js";
+import { KeyChanges, KeyRegistry } from "./keys/key-registry.js";
 
 const DRAIN_QUIET_MS = 150;
 /** At boot, how long to wait for Redis before starting alone (keys from the keys file). */

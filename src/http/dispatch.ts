@@ -16,7 +16,7 @@ import { cacheControlOf, errorReply, ownedReply, withWarnings, type Reply } from
 import type { RouteDefinition, Router } from "./router.js";
 import type { Admission, VerifiedKey } from "./context.js";
 import type { RequestStats } from "../ops/request-stats.js";
-import { ADDRESS_POLICY, KEY_POLICY, OWNER_POLICY, REGISTRATION_POLICY, rateLimitLines, refillPerMs, type SharedKeyBuckets, type TakeResult, type TokenBuckets } from "../limits/token-buckets.js";
+import { ADDRESS_POLICY, KEY_POLICY, OWNER_POLICY, REGISTRATION_POLICY, rateLimitLines, refillPerMs, type SharedKeyBuckets, type TokenBuckets } from "../limits/token-buckets.js";
 
 export interface IncomingRequest {
   method: string;

@@ -20,7 +20,7 @@ import { closeSync, fchmodSync, fstatSync, fsyncSync, ftruncateSync, openSync, r
 import { randomBytes } from "node:crypto";
 import { basename, dirname, join } from "node:path";
 import { escapeUnprintable } from "../ops/printable.js";
-import { KeyStoreError, mailboxOf, validateKeyRecord, validateKeyStore, type KeyLookup, type KeyRecord } from "./key-store.js";
+import { KeyStoreError, mailboxOf, validateKeyRecord, validateKeyStore, type KeyLookup, type KeyRecord } from "./key-records.js";
 
 export const KEYS_LOG_FORMAT = "courtside-keys";
 export const KEYS_LOG_VERSION = 2;

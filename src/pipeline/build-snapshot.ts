@@ -1,11 +1,9 @@
 // Offline: one EditionSource → the snapshot payload a request reads (columns, dictionaries, sort
 // orders, JSON fragments, search index, lookups, columnar weekly history), all flat arrays.
-// Everything expensive happens here; loading is making views (src/data/snapshot.ts).
+// Everything expensive happens here; loading is making views (src/store/snapshot.ts).
 
 import { createHash } from "node:crypto";
-import {
-  BADGE_INDEX_BY_SLUG, BADGE_TIERS, COUNT_KEY_OF_TIER, LEGACY_BADGE_CATEGORIES, TIER_CODE, TIER_COUNT_KEYS, type BadgeTier,
-} from "../model/badges.js";
+import { BADGE_INDEX_BY_SLUG, COUNT_KEY_OF_TIER, LEGACY_BADGE_CATEGORIES, TIER_CODE, TIER_COUNT_KEYS } from "../model/badges.js";
 import { catalogueOf, type Catalogue, type CatalogueSource } from "../model/catalogue.js";
 import { compareText, distinctBadges, topBadges } from "../model/badge-summary.js";
 import { ERA_CODE } from "../model/eras.js";
@@ -21,11 +19,11 @@ import { Edition } from "../store/edition.js";
 import { DictionaryColumn } from "../store/dictionary-column.js";
 import { buildFragments } from "../store/fragments.js";
 import { buildSearchData } from "../store/name-index.js";
-import { buildRowGroups, buildStringTable, stringAt, stringCount } from "../store/string-table.js";
+import { buildRowGroups, buildStringTable } from "../store/string-table.js";
 import type { SnapshotPayload } from "../store/snapshot.js";
 import { ABSENT_RATING } from "../model/attributes.js";
 import type { SnapshotColumns, SortOrders, TeamEntry } from "../store/edition-tables.js";
-import type { HistoryPayload, HistoryWeek } from "../store/weekly-series.js";
+import type { HistoryPayload } from "../store/weekly-series.js";
 
 export function buildSnapshotPayload(source: EditionSource): SnapshotPayload {
   const isArchived = source.status === "archived";

@@ -5,7 +5,7 @@
 // can also run them on a graph with a circle put in on purpose.
 
 import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, posix, relative, sep } from "node:path";
+import { join, posix, relative, sep } from "node:path";
 
 /** File (relative to src/, with `/`) → the files of src/ it imports. */
 export type ImportGraph = ReadonlyMap<string, readonly string[]>;

@@ -4,7 +4,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import t from "tap";
 import { runKeysCommand } from "../../src/keys-cli.js";
-import { digestKey, KeyRegistry, listKeys, readKeyStore } from "../../src/keys/key-store.js";
+import { digestKey } from "../../src/keys/key-records.js";
+import { readKeyStore } from "../../src/keys/key-file.js";
+import { listKeys } from "../../src/keys/key-operations.js";
+import { KeyRegistry } from "../../src/keys/key-registry.js";
 
 const NOW = new Date("2025-03-01T12:00:00.000Z");
 

@@ -6,10 +6,10 @@ import { Agent, request } from "node:http";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { writeEdition } from "../../src/pipeline/build-edition.js";
-import { createKey } from "../../src/keys/key-store.js";
 import { fixtureEditions } from "../http/harness.js";
 import { freePort, redisMissing, startRedis, type RedisServer } from "../fixtures/redis-server.js";
 import { spawnServer } from "../fixtures/server-process.js";
+import { createKey } from "../../src/keys/key-operations.js";
 
 const REPLICAS = 3;
 const CONNECTIONS = 200;

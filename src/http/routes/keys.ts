@@ -4,7 +4,6 @@
 
 import { Ajv } from "ajv";
 import { REQUEST_AJV_OPTIONS, validatorOnFirstUse } from "../../model/validator.js";
-import { MAX_ACTIVE_KEYS_PER_EMAIL, type KeyInfo } from "../../keys/key-store.js";
 import { hasUnprintable } from "../../ops/printable.js";
 import type { KeyOutcome, KeyWriter } from "../../keys/key-writer.js";
 import { ApiError } from "../../query/api-error.js";
@@ -16,6 +15,7 @@ import { jsonReply, type Reply } from "../reply.js";
 import { type RouteDefinition, type JsonSchema, type RouteResponse } from "../router.js";
 import { arrayOf, exactObject, integer, oneOf, text, timestamp } from "../describe/response-schemas.js";
 import type { UsageSource, UsageSummary } from "../../limits/usage-rings.js";
+import { MAX_ACTIVE_KEYS_PER_EMAIL, type KeyInfo } from "../../keys/key-records.js";
 
 /** What the key routes need from the running service. */
 export interface KeyServices {
