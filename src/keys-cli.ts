@@ -4,7 +4,7 @@
 import { realpathSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { escapeUnprintable } from "./ops/printable.js";
+import { escapeUnprintable } from "./text/printable.js";
 import { KeyLog } from "./keys/key-log.js";
 import { KEYS_USAGE } from "./usage.js";
 import { KeyStoreError, toKeyInfo, type IssuedKey, type KeyInfo } from "./keys/key-records.js";

@@ -19,7 +19,7 @@
 import { closeSync, fchmodSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { basename, dirname, join } from "node:path";
-import { escapeUnprintable } from "../ops/printable.js";
+import { escapeUnprintable } from "../text/printable.js";
 import { KeyStoreError, mailboxOf, validateKeyRecord, validateKeyStore, type KeyLookup, type KeyRecord } from "./key-records.js";
 
 export const KEYS_LOG_FORMAT = "courtside-keys";

@@ -3,7 +3,7 @@
 // check and one appended line under the file's lock). No clock reads: callers pass the time.
 
 import { randomBytes } from "node:crypto";
-import { hasUnprintable } from "../ops/printable.js";
+import { hasUnprintable } from "../text/printable.js";
 import { KeyLog, type KeyLogEntry } from "./key-log.js";
 import { DEFAULT_RATE_LIMIT, DEMO_EMAIL, digestKey, generateKey, isEmailShaped, type IssuedKey, KEY_BODY_LENGTH, KEY_PREFIX, isKeyShaped, type KeyInfo, type KeyLookup, type KeyRecord, KeyStoreError, type KeyStoreFile, mailboxOf, MAX_ACTIVE_KEYS_PER_EMAIL, MAX_KEY_RECORDS, toKeyInfo } from "./key-records.js";
 import { readKeyStore, withKeysFileLock } from "./key-file.js";

@@ -7,7 +7,7 @@
 import { repeatedBadgeCount, distinctBadges, countBadges } from "../model/badge-summary.js";
 import { TIER_COUNT_KEYS } from "../model/badges.js";
 import { playerId, type PlayerRecord } from "../model/player.js";
-import { escapeUnprintable } from "../ops/printable.js";
+import { escapeUnprintable } from "../text/printable.js";
 
 export class ImportReport {
   /** Records whose slug an importer made (the source gave none, or none a URL can hold). */

@@ -10,7 +10,7 @@ import { parseArgs } from "node:util";
 import { createProgress, type Progress, type ProgressStream } from "../pipeline/progress.js";
 import { normaliseEditionKey } from "../model/eras.js";
 import { maxSnapshotBytesOf } from "../store/snapshot-limit.js";
-import { printableLine } from "../ops/printable.js";
+import { printableLine } from "../text/printable.js";
 import { SyncError } from "./sync-error.js";
 import { syncFromSource, type EditionOutcome, type SyncResult } from "./sync.js";
 import {

@@ -4,7 +4,7 @@
 
 import { Ajv } from "ajv";
 import { REQUEST_AJV_OPTIONS, validatorOnFirstUse } from "../../model/validator.js";
-import { hasUnprintable } from "../../ops/printable.js";
+import { hasUnprintable } from "../../text/printable.js";
 import type { KeyOutcome, KeyWriter } from "../../keys/key-writer.js";
 import { ApiError } from "../../query/api-error.js";
 import { compileParams } from "../../query/params.js";
