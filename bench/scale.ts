@@ -19,10 +19,10 @@ import { executeQuery } from "../src/query/execute.js";
 import { compileParams, CURSOR_PARAM, limitParam, playerFilterParams, validateParams } from "../src/query/params.js";
 import { planQuery, selectPlayers } from "../src/query/player-params.js";
 import { parseQueryString } from "../src/query/query-string.js";
-import { playerPage } from "../src/http/routes/players.js";
 import { buildMixes } from "./mixes.js";
 import { machine, percentile, readResults, table, today, writeResults, writeSection } from "./report.js";
 import { refreshTargets } from "./targets.js";
+import { playerPage } from "../src/http/routes/player-rows.js";
 
 const { values: flags } = parseArgs({
   options: {

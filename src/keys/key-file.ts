@@ -5,6 +5,7 @@
 import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { KeyLog } from "./key-log.js";
 import { KeyStoreError, type KeyStoreFile } from "./key-records.js";
+
 /**
  * Reads the keys file (the log, or a file of the earlier single-document format). A missing file is
  * an empty store; anything unreadable or malformed is a KeyStoreError naming it.

@@ -7,6 +7,7 @@ import { hasUnprintable } from "../text/printable.js";
 import { KeyLog, type KeyLogEntry } from "./key-log.js";
 import { DEFAULT_RATE_LIMIT, DEMO_EMAIL, digestKey, generateKey, isEmailShaped, type IssuedKey, KEY_BODY_LENGTH, KEY_PREFIX, isKeyShaped, type KeyInfo, type KeyLookup, type KeyRecord, KeyStoreError, type KeyStoreFile, mailboxOf, MAX_ACTIVE_KEYS_PER_EMAIL, MAX_KEY_RECORDS, toKeyInfo } from "./key-records.js";
 import { readKeyStore, withKeysFileLock } from "./key-file.js";
+
 export interface CreateKeyOptions {
   readonly email: string;
   readonly name?: string | undefined;

@@ -3,6 +3,7 @@
 // and the one error type of the keys module (KeyStoreError, with the failure a caller answers).
 
 import { createHash, randomBytes } from "node:crypto";
+
 /**
  * Why a key operation was refused, so callers can answer without parsing messages: `invalid` (bad
  * input), `limit` (a fourth active key for one e-mail), `unknown-key` / `revoked` (the key given is

@@ -6,6 +6,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { unwatchFile, watchFile } from "node:fs";
 import { KeyLog, type KeyLogChange, type KeyLogProblem, type KeyLogUpdate } from "./key-log.js";
 import { isKeyShaped, type KeyInfo, type KeyRecord, type KeyRecordView, KeyStoreError, type KeyStoreFile, toKeyInfo } from "./key-records.js";
+
 /** Verified keys remembered at most (each a ~40-byte string and a reference). */
 const RECENT_KEYS_MAX = 4096;
 

@@ -8,7 +8,6 @@ import { badgeCountsSchema, editionEntrySchema, playerSchema } from "../../model
 import { ERROR_TABLE } from "../../query/api-error.js";
 import type { JsonSchema, RouteResponse } from "../router.js";
 
-
 export const COMPONENT_NAMES = [
   "Player", "PlayerFields", "SummaryPlayer", "Team", "BadgeCounts", "EditionEntry", "RatingSnapshot",
   "TrendingPlayer", "ChangeEvent", "Badge", "BadgeHolder", "PublicPlayer", "ErrorCode", "ErrorEnvelope",

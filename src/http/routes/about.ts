@@ -7,7 +7,7 @@ import type { Edition } from "../../store/edition.js";
 import { DOCS_PATH, OPENAPI_PATH } from "../describe/openapi.js";
 import type { RequestContext } from "../context.js";
 import { jsonReply, NO_STORE, successReply, type Reply } from "../reply.js";
-import { type RouteDefinition, type JsonSchema, type RouteResponse } from "../router.js";
+import type { RouteDefinition, JsonSchema, RouteResponse } from "../router.js";
 import { arrayOf, exactObject, gameVersion, integer, text, timestamp } from "../describe/response-schemas.js";
 import { resolveEdition } from "./edition-param.js";
 import { packageVersion } from "../../assets.js";

@@ -18,8 +18,8 @@ import type { RouteDefinition } from "../router.js";
 import { arrayOf, cursorPagination, era, exactObject, gameVersion, integer, ref, text } from "../describe/response-schemas.js";
 import { resolveEdition } from "./edition-param.js";
 import { rowObjectsReply } from "./player-ref.js";
-import { cursorPaging } from "./players.js";
 import { FIELD_BIT } from "../../model/player.js";
+import { cursorPaging } from "./player-rows.js";
 
 /** `,"badgeTier":"Gold"` by tier code (index 0 unused: holders hold a tier). */
 const TIER_FIELD: readonly string[] = ["", ...BADGE_TIERS.map((tier) => `,"badgeTier":${JSON.stringify(tier)}`)];

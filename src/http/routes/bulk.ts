@@ -13,8 +13,8 @@ import { ownedReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
 import { exactObject, filtersMeta, gameVersion, integer, playerRows, text, timestamp } from "../describe/response-schemas.js";
 import { resolveEdition } from "./edition-param.js";
-import { playerPage } from "./players.js";
 import { ALL_FIELDS_MASK } from "../../model/player.js";
+import { playerPage } from "./player-rows.js";
 
 export const BULK_MAX_ROWS = 10_000;
 /** Full bodies are compressed harder than per-request ones: it happens once per edition. */

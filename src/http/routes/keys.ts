@@ -12,7 +12,7 @@ import type { TakeResult } from "../../limits/token-buckets.js";
 import type { VerifiedKey } from "../context.js";
 import type { RequestContext } from "../context.js";
 import { jsonReply, type Reply } from "../reply.js";
-import { type RouteDefinition, type JsonSchema, type RouteResponse } from "../router.js";
+import type { RouteDefinition, JsonSchema, RouteResponse } from "../router.js";
 import { arrayOf, exactObject, integer, oneOf, text, timestamp } from "../describe/response-schemas.js";
 import type { UsageSource, UsageSummary } from "../../limits/usage-rings.js";
 import { MAX_ACTIVE_KEYS_PER_EMAIL, type KeyInfo } from "../../keys/key-records.js";

@@ -10,9 +10,9 @@ import type { RequestContext } from "../context.js";
 import { successReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
 import { arrayOf, era, exactObject, gameVersion, integer, ref, text, timestamp } from "../describe/response-schemas.js";
-import { playerDetail, teamTypeOf } from "./players.js";
 import { rowOfId, rowOfIdOrSlug } from "./player-ref.js";
 import type { HistoryWeek } from "../../store/weekly-series.js";
+import { playerDetail, teamTypeOf } from "./player-rows.js";
 
 const noParams = compileParams({});
 const teamTypeParam = { type: "string", enum: ERAS, description: "curr, class or allt: narrows a slug", "x-normalise": "lower" } as const;

@@ -6,12 +6,12 @@ import { closest } from "../../query/suggest.js";
 import { compileParams } from "../../query/params.js";
 import type { RequestContext } from "../context.js";
 import { successReply, type Reply } from "../reply.js";
-import { type RouteDefinition, type JsonSchema } from "../router.js";
+import type { RouteDefinition, JsonSchema } from "../router.js";
 import { arrayOf, era, exactObject, integer, ref, text } from "../describe/response-schemas.js";
-import { playerPage, teamTypeOf } from "./players.js";
 import { executeQuery } from "../../query/execute.js";
 import { defaultQuery } from "../../query/plan.js";
 import { ALL_FIELDS_MASK } from "../../model/player.js";
+import { playerPage, teamTypeOf } from "./player-rows.js";
 
 const eraSchema = { type: "string", enum: ERAS, description: "curr (default), class or allt", "x-normalise": "lower", "x-empty": "refuse" } as const;
 export const teamsParams = compileParams({ era: eraSchema, teamType: { ...eraSchema, description: "Alias of era" } });
