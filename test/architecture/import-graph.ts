@@ -120,29 +120,34 @@ function circleThrough(graph: ImportGraph, members: ReadonlySet<string>): string
   return [start, start];
 }
 
-/** Layers, lowest first; each lists folders (or top-level files) of src/. */
+/**
+ * Layers, lowest first; each lists folders (or top-level files) of src/. The last is the
+ * composition root: its files wire everything together and may import each other.
+ */
 export type LayerOrder = readonly (readonly string[])[];
 
 /**
  * The imports that break the layer order: a folder may import its own files and those of lower
- * layers, never a folder of its own layer or of a higher one. A folder the order does not list is
- * reported too (a new folder must be placed).
+ * layers, never a folder of its own layer or of a higher one (the composition root excepted,
+ * within itself). A folder the order does not list is reported too: a new folder must be placed.
  */
 export function layerViolations(graph: ImportGraph, layers: LayerOrder): string[] {
   const layerOf = new Map<string, number>();
   layers.forEach((names, layer) => names.forEach((name) => layerOf.set(name, layer)));
+  const root = layers.length - 1;
   const problems: string[] = [];
   for (const folder of new Set([...graph.keys()].map(folderOf))) {
-    if (!layerOf.has(folder)) problems.push(`${folder} is in no layer of the declared order`);
+    if (!layerOf.has(folder)) problems.push(`${folder} is in no layer of the declared order: place it`);
   }
   for (const [file, targets] of graph) {
     const from = folderOf(file);
     for (const target of targets) {
       const to = folderOf(target);
-      if (to === from || !layerOf.has(from) || !layerOf.has(to)) continue;
-      if ((layerOf.get(to) as number) >= (layerOf.get(from) as number)) {
-        problems.push(`${file} imports ${target}: ${from} (layer ${layerOf.get(from)}) may not import ${to} (layer ${layerOf.get(to)})`);
-      }
+      const fromLayer = layerOf.get(from);
+      const toLayer = layerOf.get(to);
+      if (to === from || fromLayer === undefined || toLayer === undefined) continue;
+      if (toLayer < fromLayer || (toLayer === root && fromLayer === root)) continue;
+      problems.push(`${file} imports ${target}: ${from} (layer ${fromLayer}) may only import layers below it, and ${to} is layer ${toLayer}`);
     }
   }
   return problems;
