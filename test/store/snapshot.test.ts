@@ -288,7 +288,7 @@ function pythonWithMsgpack(): string | undefined {
 }
 
 const python = pythonWithMsgpack();
-t.test("Python reads a snapshot with python3-msgpack alone (test/data/read-snapshot.py)", {
+t.test("Python reads a snapshot with python3-msgpack alone (test/store/read-snapshot.py)", {
   skip: python === undefined ? "python3-msgpack is missing: install Debian's python3-msgpack (bash .ci/install-debian 'python3-msgpack:/usr/bin/python3 -c \"import msgpack\"') to run this test" : false,
 }, async (t) => {
   if (python === undefined) return;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Reads a Courtside snapshot with nothing but Python and python3-msgpack (Debian's package).
 
-    python3 test/data/read-snapshot.py data/2K27.msgpack columns.overall
+    python3 test/store/read-snapshot.py data/2K27.msgpack columns.overall
 
 A snapshot is two MessagePack values back to back: a header map, then the payload map. Every typed
 array in the payload is a map {type, length, pad, data}: `type` is a numpy dtype name, `data` the
