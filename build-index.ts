@@ -1,4 +1,4 @@
-// Offline index build step (`npm run build-index`): see src/data/build-index-cli.ts for the usage.
+// Offline index build step (`npm run build-index`): see src/pipeline/build-index-cli.ts for the usage.
 
 import { runBuildIndex } from "./src/pipeline/build-index-cli.js";
 

@@ -15,7 +15,7 @@ export type KeyStoreFailure = "invalid" | "limit" | "unknown-key" | "revoked" | 
 /**
  * Key records a store holds at most (revoked ones keep theirs: a record's index is its rate-limit
  * slot for good): the token buckets, usage rings and live-connection caps are sized for this many
- * (MAX_KEY_SLOTS in src/http/token-buckets.ts, kept free of imports for its worker tests; a test
+ * (MAX_KEY_SLOTS in src/limits/token-buckets.ts, kept free of imports for its worker tests; a test
  * checks the two agree).
  */
 export const MAX_KEY_RECORDS = 1 << 22;

@@ -1,4 +1,4 @@
-// The /api/live budgets of one worker thread (src/http/live-budget.ts), on a clock of our own: a
+// The /api/live budgets of one worker thread (src/limits/live-budget.ts), on a clock of our own: a
 // key's connections share them, reopening a connection never refills them, each open connection
 // adds its minute's worth to the rate, and a key with none is forgotten once they are full again.
 
