@@ -81,10 +81,9 @@ const optional = <Value>(): FieldSpec<Value, false> => ({ isRequired: false });
  * The top-level fields of a player row, in wire order: the one list of them. The record type
  * (PlayerRecord), the names `fields=` accepts (PLAYER_FIELDS), their bits in a field mask
  * (FIELD_BIT), the names a source's pass-through fields may never take (RECORD_FIELD_NAMES) and
- * the slot layout of the pre-rendered fragments (FRAGMENT_LAYOUT in src/store/fragments.ts, which
- * snapshots record and their loader checks) all
- * derive from it. A new field is one line here, plus its JSON Schema (schemas.ts) and what
- * importers read (src/pipeline/).
+ * the slot layout of the pre-rendered fragments (FRAGMENT_LAYOUT in src/store/fragments.ts,
+ * which snapshots record and their loader checks) all derive from it. A new field is one line
+ * here, plus its JSON Schema (schemas.ts) and what importers read (src/pipeline/).
  */
 export const PLAYER_FIELD_LIST = [
   ["_id", required<string>()],
