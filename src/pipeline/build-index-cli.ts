@@ -131,6 +131,7 @@ export function runBuildIndex(argv: string[], io: BuildIndexIo = { env: process.
   }
   const started = performance.now();
   if (options.upgrade !== undefined) return upgradeDirectory(options.upgrade, options.maxSnapshotBytes, io, started);
+  const written: string[] = [];
   try {
     const { sources, notes } = sourcesFor(options, io.stderr);
     mkdirSync(options.out, { recursive: true });
@@ -140,13 +141,17 @@ export function runBuildIndex(argv: string[], io: BuildIndexIo = { env: process.
     for (const source of sources) {
       const outcome = writeEdition(options.out, source, options.asOf, options.maxSnapshotBytes);
       if (outcome.kind === "refused") refused += 1;
+      if (outcome.kind === "written") written.push(outcome.file);
       progress.step(describe(outcome));
     }
     progress.done(`${sources.length - refused}/${sources.length} editions in ${options.out} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     return refused > 0 ? 1 : 0;
   } catch (error) {
     if (error instanceof ImportError || error instanceof SnapshotError) {
-      io.stderr.write(`build-index: ${error.message}\nnothing was written\n`);
+      const kept = written.length === 0
+        ? "nothing was written"
+        : `the editions before it were written (${written.join(", ")}); nothing was written for this one or the ones after it`;
+      io.stderr.write(`build-index: ${error.message}\n${kept}\n`);
       return 1;
     }
     throw error;

@@ -19,9 +19,7 @@ t.test("a 1 GiB sparse file is refused before it is read", async (t) => {
   ftruncateSync(fd, 1024 ** 3);
   closeSync(fd);
   const before = process.memoryUsage().arrayBuffers;
-  const started = performance.now();
   t.throws(() => readSnapshotBytes(file), /does not start with a snapshot header; refused before reading it/);
-  t.ok(performance.now() - started < 500, `refused in ${(performance.now() - started).toFixed(1)} ms`);
   t.ok(process.memoryUsage().arrayBuffers - before < 64 * 1024 * 1024, "nothing the size of the file was allocated");
 });
 
