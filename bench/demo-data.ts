@@ -3,9 +3,9 @@
 // stop the benchmark with the one command that converts them.
 
 import { mkdirSync } from "node:fs";
-import { writeEdition } from "../src/data/build-edition.js";
-import { generateDemoEditions } from "../src/data/demo.js";
-import { SNAPSHOT_FORMAT_VERSION, UPGRADE_COMMAND, readSnapshotBytes, snapshotVersionOf } from "../src/data/snapshot.js";
+import { writeEdition } from "../src/pipeline/build-edition.js";
+import { generateDemoEditions } from "../src/pipeline/demo.js";
+import { SNAPSHOT_FORMAT_VERSION, UPGRADE_COMMAND, readSnapshotBytes, snapshotVersionOf } from "../src/store/snapshot.js";
 import { snapshotFiles } from "../src/store/editions.js";
 
 export function ensureDemoData(dir: string): string {

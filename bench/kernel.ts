@@ -15,11 +15,11 @@ import { parseQueryString } from "../src/query/query-string.js";
 import { loadEditionSet } from "../src/store/editions.js";
 import type { Edition } from "../src/store/edition.js";
 import type { RowShape } from "../src/store/fragments.js";
-import { playerPage } from "../src/http/routes/players.js";
-import { UsageRings } from "../src/http/usage-rings.js";
+import { UsageRings } from "../src/limits/usage-rings.js";
 import { buildMixes } from "./mixes.js";
 import { machine, table, today, writeResults, writeSection } from "./report.js";
 import { ensureDemoData } from "./demo-data.js";
+import { playerPage } from "../src/http/routes/player-rows.js";
 
 const { values: flags } = parseArgs({
   options: {

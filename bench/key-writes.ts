@@ -9,9 +9,10 @@
 import { mkdtempSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
-import { digestKey, generateKey, writeKeyStore, type KeyRecord } from "../src/keys/key-store.js";
 import { ensureDemoData } from "./demo-data.js";
 import { startServerProcess } from "./server-process.js";
+import { digestKey, generateKey, type KeyRecord } from "../src/keys/key-records.js";
+import { writeKeyStore } from "../src/keys/key-file.js";
 
 const KEYS = Number(process.env.KEYS ?? 100_000);
 const SECONDS = Number(process.env.SECONDS ?? 5);

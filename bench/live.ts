@@ -12,11 +12,11 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rename
 import { cpus, tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import WebSocket from "ws";
-import { writeEdition } from "../src/data/build-edition.js";
-import { generateDemoEditions } from "../src/data/demo.js";
+import { writeEdition } from "../src/pipeline/build-edition.js";
+import { generateDemoEditions } from "../src/pipeline/demo.js";
 import type { EditionSource } from "../src/model/player.js";
-import { DEFAULT_RATE_LIMIT } from "../src/keys/key-store.js";
 import { startServerProcess, type RunningServer } from "./server-process.js";
+import { DEFAULT_RATE_LIMIT } from "../src/keys/key-records.js";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 /** Players whose overall moves each week: the events of one swap. */

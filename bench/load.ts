@@ -12,7 +12,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { createKey } from "../src/keys/key-store.js";
 import { loadEditionSet } from "../src/store/editions.js";
 import { buildMixes, MIX_NAMES, type Mix, type MixName } from "./mixes.js";
 import { machine, median, table, today, writeResults, writeSection } from "./report.js";
@@ -20,6 +19,7 @@ import { refreshTargets, type LoadSummary } from "./targets.js";
 import type { Recording } from "./ceiling.js";
 import { ensureDemoData } from "./demo-data.js";
 import { cpuTicks, runWrk, startPinned, stopPinned, waitForHttp, type PinnedProcess, type WrkResult } from "./pinned.js";
+import { createKey } from "../src/keys/key-operations.js";
 
 const { values: flags } = parseArgs({
   options: {

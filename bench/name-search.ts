@@ -10,16 +10,16 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { Charset, Index, type IndexOptions } from "flexsearch";
 import { buildSearchData, NameIndex } from "../src/store/name-index.js";
-import { generateDemoEditions, generateScaleEdition } from "../src/data/demo.js";
-import { importFiles } from "../src/data/import.js";
+import { generateDemoEditions, generateScaleEdition } from "../src/pipeline/demo.js";
+import { importFiles } from "../src/pipeline/import.js";
 import { compareText } from "../src/model/badge-summary.js";
 import { ERA_CODE, type Era } from "../src/model/eras.js";
 import { foldName } from "../src/model/names.js";
 import type { PlayerRecord } from "../src/model/player.js";
-import type { SnapshotColumns, SortOrders } from "../src/data/snapshot.js";
 import { QUALITY_TABLE } from "../test/fixtures/search-quality.js";
 import { machine, percentile, table, today, writeSection } from "./report.js";
 import { mulberry32 } from "../test/fixtures/random-edition.js";
+import type { SnapshotColumns, SortOrders } from "../src/store/edition-tables.js";
 
 const { values: flags } = parseArgs({
   options: {

@@ -7,9 +7,9 @@
 // Usage: node dist/bench/parity.js [-- --rounds 20 --mix g|i --no-readme]
 
 import { parseArgs } from "node:util";
-import { createDispatcher } from "../src/http/app.js";
+import { createDispatcher } from "../src/http/routes/route-table.js";
 import type { IncomingRequest } from "../src/http/dispatch.js";
-import { TokenBuckets } from "../src/http/token-buckets.js";
+import { TokenBuckets } from "../src/limits/token-buckets.js";
 import { loadEditionSet } from "../src/store/editions.js";
 import { buildMixes } from "./mixes.js";
 import { machine, median, percentile, table, today, writeResults, writeSection } from "./report.js";

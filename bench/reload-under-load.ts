@@ -7,8 +7,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rename
 import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { writeEdition } from "../src/data/build-edition.js";
-import { generateDemoEditions } from "../src/data/demo.js";
+import { writeEdition } from "../src/pipeline/build-edition.js";
+import { generateDemoEditions } from "../src/pipeline/demo.js";
 import { startServerProcess } from "./server-process.js";
 import { ensureDemoData } from "./demo-data.js";
 

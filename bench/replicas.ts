@@ -10,9 +10,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
-import { createKey } from "../src/keys/key-store.js";
 import { runWrk, startPinned, stopPinned, waitForHttp, type PinnedProcess, type WrkResult } from "./pinned.js";
 import { machine, median, table, today, writeResults, writeSection } from "./report.js";
+import { createKey } from "../src/keys/key-operations.js";
 
 const { values: flags } = parseArgs({
   options: {

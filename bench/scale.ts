@@ -11,18 +11,18 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, rea
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { buildSnapshotPayload } from "../src/data/build-snapshot.js";
-import { generateScaleEdition } from "../src/data/demo.js";
-import { readSnapshot, writeSnapshotAtomic } from "../src/data/snapshot.js";
+import { buildSnapshotPayload } from "../src/pipeline/build-snapshot.js";
+import { generateScaleEdition } from "../src/pipeline/demo.js";
+import { readSnapshot, writeSnapshotAtomic } from "../src/store/snapshot.js";
 import { Edition } from "../src/store/edition.js";
 import { executeQuery } from "../src/query/execute.js";
 import { compileParams, CURSOR_PARAM, limitParam, playerFilterParams, validateParams } from "../src/query/params.js";
 import { planQuery, selectPlayers } from "../src/query/player-params.js";
 import { parseQueryString } from "../src/query/query-string.js";
-import { playerPage } from "../src/http/routes/players.js";
 import { buildMixes } from "./mixes.js";
 import { machine, percentile, readResults, table, today, writeResults, writeSection } from "./report.js";
 import { refreshTargets } from "./targets.js";
+import { playerPage } from "../src/http/routes/player-rows.js";
 
 const { values: flags } = parseArgs({
   options: {
@@ -142,7 +142,7 @@ function warmPageCache(file: string): void {
 
 /** The cached snapshot is rebuilt when the generator or the snapshot builder changes. */
 function cacheFile(): string {
-  const sources = ["../src/data/demo/scale.js", "../src/data/build-snapshot.js", "../src/data/snapshot.js", "../src/data/msgpack-document.js", "../src/data/demo.js", "../src/store/fragments.js", "../src/store/name-index.js", "../src/store/string-table.js"]
+  const sources = ["../src/pipeline/demo/scale.js", "../src/pipeline/build-snapshot.js", "../src/store/snapshot.js", "../src/codec/msgpack-document.js", "../src/pipeline/demo.js", "../src/store/fragments.js", "../src/store/name-index.js", "../src/store/string-table.js"]
     .map((path) => readFileSync(new URL(path, import.meta.url)));
   const fingerprint = createHash("sha256").update(Buffer.concat(sources)).digest("hex").slice(0, 12);
   return join(flags["cache-dir"], `2K99-${players}-${fingerprint}.msgpack`);

@@ -6,7 +6,6 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createKey } from "../src/keys/key-store.js";
 
 export interface RunningServer {
   child: ChildProcess;
@@ -21,6 +20,7 @@ export interface RunningServer {
 }
 
 import { freePort } from "../test/fixtures/free-port.js";
+import { createKey } from "../src/keys/key-operations.js";
 
 export { freePort };
 

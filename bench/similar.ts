@@ -13,16 +13,16 @@
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
-import { buildSnapshotPayload } from "../src/data/build-snapshot.js";
-import { Random } from "../src/data/demo/random.js";
-import { generateScaleEdition } from "../src/data/demo.js";
-import { ABSENT_RATING } from "../src/data/snapshot.js";
+import { buildSnapshotPayload } from "../src/pipeline/build-snapshot.js";
+import { Random } from "../src/pipeline/demo/random.js";
+import { generateScaleEdition } from "../src/pipeline/demo.js";
 import { ERAS } from "../src/model/eras.js";
 import { parsePositionMask } from "../src/model/positions.js";
 import { ALL_ERAS_MASK } from "../src/query/plan.js";
 import { attributeSpreadOf, contrastProfiles, profileColumnsOf, profileIndexOf, similarRows, similarRowsByScan, type SimilarMatch, type SimilarQuery } from "../src/store/attribute-profile.js";
 import { Edition } from "../src/store/edition.js";
 import { machine, percentile, table, today, writeSection } from "./report.js";
+import { ABSENT_RATING } from "../src/model/attributes.js";
 
 const { values: flags } = parseArgs({
   options: {

@@ -6,9 +6,9 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { packageVersion } from "../src/assets.js";
-import { renderApiMarkdown } from "../src/http/api-markdown.js";
-import { buildRoutes } from "../src/http/app.js";
-import { buildOpenApi } from "../src/http/openapi.js";
+import { renderApiMarkdown } from "../src/http/describe/api-markdown.js";
+import { buildRoutes } from "../src/http/routes/route-table.js";
+import { buildOpenApi } from "../src/http/describe/openapi.js";
 
 /** The reference as the route table says it today. */
 export function renderApiDocs(): string {

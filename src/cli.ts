@@ -5,9 +5,9 @@
 
 import { packageVersion } from "./assets.js";
 import { loadUws, uwsInfo } from "./http/uws.js";
-import { KeyStoreError } from "./keys/key-store.js";
 import { runServe, StartupError, type ServeRuntime } from "./serve.js";
 import { BUILD_INDEX_USAGE, KEYS_USAGE, SERVE_USAGE, SYNC_USAGE } from "./usage.js";
+import { KeyStoreError } from "./keys/key-records.js";
 
 export interface CliContext {
   readonly env: NodeJS.ProcessEnv;
@@ -36,12 +36,12 @@ export const COMMANDS: Readonly<Record<string, CliCommand>> = {
   "build-index": {
     summary: "build the demo editions, or an edition from JSON/CSV files, into the data directory",
     usage: BUILD_INDEX_USAGE,
-    run: async (argv, context) => (await import("./data/build-index-cli.js")).runBuildIndex(argv, { env: context.env, stderr: process.stderr }),
+    run: async (argv, context) => (await import("./pipeline/build-index-cli.js")).runBuildIndex(argv, { env: context.env, stderr: process.stderr }),
   },
   keys: {
     summary: "create, list, regenerate and revoke API keys",
     usage: KEYS_USAGE.replace("npm run keys --", "courtside keys"),
-    run: async (argv, context) => (await import("./keys/cli.js")).runKeysCommand(argv, {
+    run: async (argv, context) => (await import("./keys-cli.js")).runKeysCommand(argv, {
       keysFile: context.env["KEYS_FILE"] || "keys.json",
       redisUrl: context.env["REDIS_URL"],
       now: () => new Date(),

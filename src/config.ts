@@ -2,11 +2,10 @@
 // ConfigError with a one-line message naming the variable or flag.
 
 import { parseArgs } from "node:util";
-import { maxSnapshotBytesOf } from "./data/snapshot-limit.js";
-import { DEFAULT_IPV6_PREFIX, parseTrustProxy, type ProxyTrust } from "./http/trust-proxy.js";
-import { LIVE_MAX_TOPICS } from "./http/live.js";
-import { DEFAULT_MAX_HEADERS_KB } from "./http/uws.js";
-import type { LiveBudget } from "./http/live-budget.js";
+import { maxSnapshotBytesOf } from "./store/snapshot-limit.js";
+import { DEFAULT_IPV6_PREFIX, parseTrustProxy, type ProxyTrust } from "./limits/trust-proxy.js";
+import { LIVE_MAX_TOPICS, type LiveBudget } from "./limits/live-budget.js";
+import { DEFAULT_MAX_HEADERS_KB } from "./limits/request-head.js";
 
 export interface Config {
   readonly host: string;

@@ -8,10 +8,11 @@ import { createServer } from "node:net";
 import { dirname } from "node:path";
 import { loadConfig, ConfigError, type Config } from "./config.js";
 import { loadUws, uwsInfo } from "./http/uws.js";
-import { ensureDemoKey, KeyStoreError } from "./keys/key-store.js";
 import { createLogger, type Logger } from "./ops/log.js";
 import { snapshotFiles } from "./store/editions.js";
 import { Supervisor } from "./supervisor.js";
+import { KeyStoreError } from "./keys/key-records.js";
+import { ensureDemoKey } from "./keys/key-operations.js";
 
 /** A refusal to start, already worded for the operator (one line, no stack). */
 export class StartupError extends Error {}
@@ -59,7 +60,7 @@ async function ensureDemoData(config: Config, logger: Logger): Promise<void> {
       if (snapshotFiles(directory).length > 0) return;
     }
     // Imported only when needed: the generator and the snapshot builder are the largest modules and boot time counts.
-    const [{ generateDemoEditions }, { writeEdition }] = await Promise.all([import("./data/demo.js"), import("./data/build-edition.js")]);
+    const [{ generateDemoEditions }, { writeEdition }] = await Promise.all([import("./pipeline/demo.js"), import("./pipeline/build-edition.js")]);
     mkdirSync(directory, { recursive: true });
     const asOf = new Date().toISOString().slice(0, 10);
     logger.info(`no snapshots in ${directory}: building the demo editions`);

@@ -17,7 +17,7 @@ import type { Era } from "../../src/model/eras.js";
 import type { PlayerRecord } from "../../src/model/player.js";
 import { POSITION_GROUPS, type Position } from "../../src/model/positions.js";
 import { loadEditionSet } from "../../src/store/editions.js";
-import { readKeyStore } from "../../src/keys/key-store.js";
+import { readKeyStore } from "../../src/keys/key-file.js";
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);

@@ -5,7 +5,7 @@ import type { ChangeLog } from "../store/change-log.js";
 import type { EditionSet } from "../store/editions.js";
 import type { ParamValues, ParamWarning } from "../query/params.js";
 import type { Reply } from "./reply.js";
-import type { Admission } from "./dispatch.js";
+import type { TakeResult, TokenBuckets } from "../limits/token-buckets.js";
 
 export interface RequestContext {
   method: string;
@@ -30,4 +30,20 @@ export interface RequestContext {
   now: number;
   /** Admission's outcome: on keyed routes the verified key, its bucket and what is left in it. */
   caller: Admission | undefined;
+}
+
+export interface VerifiedKey { id: string; slot: number; rateLimit: number }
+
+/** What admission decided: the bucket drawn from, and the verified key on keyed routes. */
+export interface Admission {
+  result: TakeResult;
+  capacity: number;
+  windowSeconds: number;
+  policy: string;
+  slot: number;
+  /** The bucket set `slot` is in (a 304 refunds there). */
+  buckets: TokenBuckets;
+  key?: VerifiedKey;
+  /** The key as presented, on keyed routes only: the key routes act on it, nothing logs it. */
+  presentedKey?: string;
 }

@@ -14,8 +14,9 @@ import type { EditionSet } from "../store/editions.js";
 import { chooseEncoding, encodedBody, matchesIfNoneMatch, type Encoding } from "./encoding.js";
 import { cacheControlOf, errorReply, ownedReply, withWarnings, type Reply } from "./reply.js";
 import type { RouteDefinition, Router } from "./router.js";
+import type { Admission, VerifiedKey } from "./context.js";
 import type { RequestStats } from "../ops/request-stats.js";
-import { ADDRESS_POLICY, KEY_POLICY, OWNER_POLICY, REGISTRATION_POLICY, rateLimitLines, refillPerMs, type SharedKeyBuckets, type TakeResult, type TokenBuckets } from "./token-buckets.js";
+import { ADDRESS_POLICY, KEY_POLICY, OWNER_POLICY, REGISTRATION_POLICY, rateLimitLines, refillPerMs, type SharedKeyBuckets, type TokenBuckets } from "../limits/token-buckets.js";
 
 export interface IncomingRequest {
   method: string;
@@ -54,7 +55,6 @@ export interface Outgoing {
   keySlot: number;
 }
 
-export interface VerifiedKey { id: string; slot: number; rateLimit: number }
 
 export interface KeyVerifier {
   verify(key: string): VerifiedKey | undefined;
@@ -86,19 +86,6 @@ export interface DispatchOptions {
 const JSON_TYPE = "application/json; charset=utf-8";
 const EXPOSED_HEADERS = "ETag, Retry-After, X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit, RateLimit-Policy";
 
-/** What admission decided: the bucket drawn from, and the verified key on keyed routes. */
-export interface Admission {
-  result: TakeResult;
-  capacity: number;
-  windowSeconds: number;
-  policy: string;
-  slot: number;
-  /** The bucket set `slot` is in (a 304 refunds there). */
-  buckets: TokenBuckets;
-  key?: VerifiedKey;
-  /** The key as presented, on keyed routes only: the key routes act on it, nothing logs it. */
-  presentedKey?: string;
-}
 type Limit = Admission;
 /** Admission decided now, or (shared buckets only) when the shared store answers. */
 type Admitted = Limit | undefined | Promise<Limit>;

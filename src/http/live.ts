@@ -20,10 +20,11 @@ import { ERAS } from "../model/eras.js";
 import { sinceSequence, type ChangeLog, type LoggedEvent } from "../store/change-log.js";
 import type { EditionSet } from "../store/editions.js";
 import { ApiError } from "../query/api-error.js";
-import type { LiveConnectionCounts } from "./live-connections.js";
-import { LiveBudgets, type KeyBudget, type LiveBudget } from "./live-budget.js";
-import type { Admission, Dispatcher, IncomingRequest, Outgoing } from "./dispatch.js";
-import { TOPIC_VALUE_MAX_LENGTH } from "./routes/changes.js";
+import type { LiveConnectionCounts } from "../limits/live-connections.js";
+import { LIVE_MAX_TOPICS, LiveBudgets, type KeyBudget, type LiveBudget } from "../limits/live-budget.js";
+import type { Admission } from "./context.js";
+import type { Dispatcher, IncomingRequest, Outgoing } from "./dispatch.js";
+import { LENGTH_LIMITS } from "../query/limits.js";
 
 export const LIVE_PATH = "/api/live";
 /** A client message longer than this closes the connection with 1009. */
@@ -34,12 +35,11 @@ export const LIVE_MAX_MESSAGE_BYTES = 16 * 1024;
  * 20.30 and 20.57 alike): the client sees 1006. Between the two, this module closes with 1009.
  */
 export const LIVE_MAX_PAYLOAD_BYTES = 4 * LIVE_MAX_MESSAGE_BYTES;
-export const LIVE_MAX_TOPICS = 100;
 /** More refused messages (bad or over budget) than this within a minute close the connection with 1008. */
 export const LIVE_REFUSALS_PER_MINUTE = 10;
 const MINUTE_MS = 60_000;
 const ALL_TOPIC = "all";
-const TOPIC_PATTERN = new RegExp(`^(all|era:(${ERAS.join("|")})|(player|team):[A-Za-z0-9_-]{1,${TOPIC_VALUE_MAX_LENGTH}})$`);
+const TOPIC_PATTERN = new RegExp(`^(all|era:(${ERAS.join("|")})|(player|team):[A-Za-z0-9_-]{1,${LENGTH_LIMITS.identifier}})$`);
 
 export interface LiveOptions {
   changes: () => ChangeLog;

@@ -7,7 +7,20 @@ import type { ErrorCode } from "../query/api-error.js";
 import type { CompiledParams } from "../query/params.js";
 import type { Reply } from "./reply.js";
 import type { RequestContext } from "./context.js";
-import type { RouteResponse } from "./response-schemas.js";
+
+export type JsonSchema = Readonly<Record<string, unknown>>;
+
+/**
+ * What a route answers on success: the JSON envelope `{ success: true, data, meta? }` (200, or 201
+ * for a creation), or a body outside it (this document, a page, a file), by media type.
+ */
+export type RouteResponse =
+  | {
+    kind: "envelope"; status?: 200 | 201; description: string; data: JsonSchema; meta?: JsonSchema;
+    /** Keys beside the envelope's own (`/` and `/api/health` carry the hosted service's unenveloped keys there, CONTRACT §9). */
+    topLevel?: Readonly<Record<string, JsonSchema>>;
+  }
+  | { kind: "body"; status?: 101; description: string; content: Readonly<Record<string, JsonSchema>> };
 
 export type Method = "GET" | "POST" | "DELETE";
 /**

@@ -4,7 +4,7 @@
 
 import type { HttpRequest, HttpResponse } from "uWebSockets.js";
 import type { Dispatcher, IncomingRequest, Outgoing } from "./dispatch.js";
-import { addressKey, createClientAddress, DEFAULT_IPV6_PREFIX, type ProxyTrust } from "./trust-proxy.js";
+import { addressKey, createClientAddress, DEFAULT_IPV6_PREFIX, type ProxyTrust } from "../limits/trust-proxy.js";
 import { loadUws, uwsInfo } from "./uws.js";
 import { attachLive, type LiveHub, type LiveOptions } from "./live.js";
 

@@ -17,6 +17,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { getAsset, isSea } from "node:sea";
 import type * as Uws from "uWebSockets.js";
+import { DEFAULT_MAX_HEADERS_KB } from "../limits/request-head.js";
 
 export type UwsModule = typeof Uws;
 
@@ -29,8 +30,6 @@ const ADDON_PATH_VARIABLE = "COURTSIDE_UWS_ADDON";
 const CHOICE_VARIABLE = "COURTSIDE_UWS";
 /** 20.57's own setting for the request-head limit (bytes), read once when its addon loads. */
 const HEAD_LIMIT_VARIABLE = "UWS_HTTP_MAX_HEADERS_SIZE";
-/** MAX_HEADERS_KB's default: Node's own http server's limit. */
-export const DEFAULT_MAX_HEADERS_KB = 16;
 
 /** The installed builds, preferred first: the package (alias) name and its version. */
 export const UWS_BUILDS = [

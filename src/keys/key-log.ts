@@ -19,8 +19,8 @@
 import { closeSync, fchmodSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { basename, dirname, join } from "node:path";
-import { escapeUnprintable } from "../ops/printable.js";
-import { KeyStoreError, mailboxOf, validateKeyRecord, validateKeyStore, type KeyLookup, type KeyRecord } from "./key-store.js";
+import { escapeUnprintable } from "../text/printable.js";
+import { KeyStoreError, mailboxOf, validateKeyRecord, validateKeyStore, type KeyLookup, type KeyRecord } from "./key-records.js";
 
 export const KEYS_LOG_FORMAT = "courtside-keys";
 export const KEYS_LOG_VERSION = 2;

@@ -4,7 +4,9 @@
 // data (they cross thread boundaries by structured clone); nothing here throws for a refusal.
 
 import { KeyLog } from "./key-log.js";
-import { createKey, KeyChanges, KeyStoreError, regenerateKey, revokeKey, type KeyInfo, type KeyStoreFailure } from "./key-store.js";
+import { KeyStoreError, type KeyInfo, type KeyStoreFailure } from "./key-records.js";
+import { createKey, regenerateKey, revokeKey } from "./key-operations.js";
+import { KeyChanges } from "./key-registry.js";
 
 export type KeyOperation =
   | { readonly kind: "register"; readonly email: string; readonly name: string; readonly purpose?: string; readonly now: string }

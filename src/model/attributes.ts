@@ -11,6 +11,12 @@ export const ATTRIBUTE_GROUPS = {
   overallTraits: ["intangibles", "potential"],
 } as const;
 
+/**
+ * A rating a row does not have, in every byte column that holds ratings (attributes, weekly
+ * overalls): ratings are 0–99 (importers refuse others), so 255 is never one.
+ */
+export const ABSENT_RATING = 255;
+
 export type AttributeGroup = keyof typeof ATTRIBUTE_GROUPS;
 type GroupMembers = (typeof ATTRIBUTE_GROUPS)[AttributeGroup][number];
 

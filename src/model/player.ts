@@ -68,47 +68,82 @@ export interface RatingHistoryEntry {
   delta?: number;
 }
 
+/** A field of the list: whether every stored row has it, and (as a type only) what its value is. */
+interface FieldSpec<Value, IsRequired extends boolean> {
+  readonly isRequired: IsRequired;
+  /** Never set: it carries the value's type to PlayerRecord. */
+  readonly value?: Value;
+}
+const required = <Value>(): FieldSpec<Value, true> => ({ isRequired: true });
+const optional = <Value>(): FieldSpec<Value, false> => ({ isRequired: false });
+
 /**
- * A player as the build holds it: one roster entry of one edition. `gameVersion`,
- * `ratingHistory`, `createdAt` and `_creationTime` are the source's where it has them; the
- * snapshot build fills in the rest (src/data/build-snapshot.ts), so every stored row has them.
- * `extra` holds the source's other top-level fields, passed through under their own names.
+ * The top-level fields of a player row, in wire order: the one list of them. The record type
+ * (PlayerRecord), the names `fields=` accepts (PLAYER_FIELDS), their bits in a field mask
+ * (FIELD_BIT), the names a source's pass-through fields may never take (RECORD_FIELD_NAMES) and
+ * the slot layout of the pre-rendered fragments (FRAGMENT_LAYOUT in src/store/fragments.ts,
+ * which snapshots record and their loader checks) all derive from it. A new field is one line
+ * here, plus its JSON Schema (schemas.ts) and what importers read (src/pipeline/).
  */
-export interface PlayerRecord {
-  _id: string;
+export const PLAYER_FIELD_LIST = [
+  ["_id", required<string>()],
   /** When the row was first seen, in ms since the epoch (a fraction kept as it came). */
-  _creationTime?: number;
-  name: string;
-  slug: string;
-  playerUrl?: string;
-  team: string;
-  teamType: Era;
-  overall: number;
-  positions?: Position[];
-  height?: string;
-  weight?: string;
-  wingspan?: string;
-  archetype?: string;
-  college?: string;
-  playerImage?: string;
-  teamImg?: string;
-  attributes: Attributes;
-  badges: Badges;
-  hotZones?: HotZones;
-  gameVersion?: string;
-  ratingHistory?: RatingHistoryEntry[];
-  lastUpdated?: string;
+  ["_creationTime", optional<number>()],
+  ["name", required<string>()],
+  ["slug", required<string>()],
+  ["playerUrl", optional<string>()],
+  ["team", required<string>()],
+  ["teamType", required<Era>()],
+  ["overall", required<number>()],
+  ["positions", optional<Position[]>()],
+  ["height", optional<string>()],
+  ["weight", optional<string>()],
+  ["wingspan", optional<string>()],
+  ["archetype", optional<string>()],
+  ["college", optional<string>()],
+  ["playerImage", optional<string>()],
+  ["teamImg", optional<string>()],
+  ["attributes", required<Attributes>()],
+  ["badges", required<Badges>()],
+  ["hotZones", optional<HotZones>()],
+  ["gameVersion", optional<string>()],
+  ["ratingHistory", optional<RatingHistoryEntry[]>()],
+  ["lastUpdated", optional<string>()],
   /** ISO 8601: when the row was first seen. */
-  createdAt?: string;
+  ["createdAt", optional<string>()],
+] as const;
+
+type FieldEntry = (typeof PLAYER_FIELD_LIST)[number];
+export type PlayerField = FieldEntry[0];
+type ValueOf<Spec> = Spec extends FieldSpec<infer Value, boolean> ? Value : never;
+type RequiredFields = { [Entry in FieldEntry as Entry[1]["isRequired"] extends true ? Entry[0] : never]: ValueOf<Entry[1]> };
+type OptionalFields = { [Entry in FieldEntry as Entry[1]["isRequired"] extends true ? never : Entry[0]]?: ValueOf<Entry[1]> };
+
+/** The field names in wire order; `fields=` selects among them. */
+export const PLAYER_FIELDS: readonly PlayerField[] = PLAYER_FIELD_LIST.map(([field]) => field);
+/** A field's bit in a field mask (bit i for the i-th field). */
+export const FIELD_BIT: Readonly<Record<PlayerField, number>> = Object.fromEntries(
+  PLAYER_FIELDS.map((field, i) => [field, 1 << i]),
+) as Record<PlayerField, number>;
+/** The source's pass-through fields (PlayerRecord.extra): in full rows only, never named by `fields=`. */
+export const EXTRA_FIELDS_BIT = 1 << PLAYER_FIELDS.length;
+export const ALL_FIELDS_MASK = (1 << (PLAYER_FIELDS.length + 1)) - 1;
+export const SUMMARY_FIELDS_MASK = (["_id", "name", "slug", "team", "teamType", "overall", "positions", "playerImage", "teamImg"] as const)
+  .reduce((mask, field) => mask | FIELD_BIT[field], 0);
+
+/**
+ * A player as the build holds it: one roster entry of one edition, a field of PLAYER_FIELD_LIST
+ * each. `gameVersion`, `ratingHistory`, `createdAt` and `_creationTime` are the source's where it
+ * has them; the snapshot build fills in the rest (src/pipeline/build-snapshot.ts), so every
+ * stored row has them. `extra` holds the source's other top-level fields, passed through under
+ * their own names.
+ */
+export interface PlayerRecord extends RequiredFields, OptionalFields {
   extra?: Record<string, unknown>;
 }
 
 /** The record fields a source's pass-through fields may never override. */
-export const RECORD_FIELD_NAMES: ReadonlySet<string> = new Set([
-  "_id", "_creationTime", "name", "slug", "playerUrl", "team", "teamType", "overall", "positions", "height", "weight",
-  "wingspan", "archetype", "college", "playerImage", "teamImg", "attributes", "badges", "hotZones", "gameVersion",
-  "ratingHistory", "lastUpdated", "createdAt", "extra",
-]);
+export const RECORD_FIELD_NAMES: ReadonlySet<string> = new Set([...PLAYER_FIELDS, "extra"]);
 
 export interface SummaryPlayer {
   _id: string;

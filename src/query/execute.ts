@@ -3,9 +3,9 @@
 // sorting the few matched rows by (value, name rank) (small ones). Synchronous, no throws.
 
 import { ERAS } from "../model/eras.js";
-import { ABSENT_RATING } from "../data/snapshot.js";
 import type { Edition } from "../store/edition.js";
 import type { PlayerQuery, SortKey } from "./plan.js";
+import { ABSENT_RATING } from "../model/attributes.js";
 
 export interface QueryResult {
   total: number;

@@ -10,11 +10,11 @@ import { parsePositionMask } from "../model/positions.js";
 import { foldName } from "../model/names.js";
 import { keyOf } from "../store/dictionary-column.js";
 import type { Edition } from "../store/edition.js";
-import { ALL_FIELDS_MASK, FIELD_BIT, PLAYER_FIELDS, type PlayerField } from "../store/fragments.js";
 import { invalidParameter, type ApiError } from "./api-error.js";
 import { closest } from "./suggest.js";
 import { ATTRIBUTE_BOUND_NAME, paramWarning, type ParamValues, type ParamWarning } from "./params.js";
 import { ALL_ERAS_MASK, type AttributeBound, type PlayerQuery, type SortKey } from "./plan.js";
+import { ALL_FIELDS_MASK, FIELD_BIT, PLAYER_FIELDS, type PlayerField } from "../model/player.js";
 
 /** A bound on an attribute by its canonical snake_case name (an alias is resolved to it). */
 export interface NamedAttributeBound {

@@ -4,13 +4,13 @@
 // the version, so concurrent writers (the keys command, replicas) never lose each other's change.
 
 import type { Redis } from "ioredis";
-import {
-  DEMO_EMAIL, ensureDemoKey, KeyStoreError, readKeyStore, validateKeyStore, withNewKey, withRegeneratedKey, withRevokedKey,
-  type IssuedKey, type KeyChange, type KeyRegistry, type KeyStoreFile,
-} from "../keys/key-store.js";
 import type { KeyOperation, KeyOutcome, KeyWriter } from "../keys/key-writer.js";
 import type { Logger } from "../ops/log.js";
 import { RedisLink, REDIS_PREFIX } from "./link.js";
+import { DEMO_EMAIL, KeyStoreError, validateKeyStore, type IssuedKey, type KeyStoreFile } from "../keys/key-records.js";
+import { readKeyStore } from "../keys/key-file.js";
+import { ensureDemoKey, withNewKey, withRegeneratedKey, withRevokedKey, type KeyChange } from "../keys/key-operations.js";
+import type { KeyRegistry } from "../keys/key-registry.js";
 
 export const KEYS_DOCUMENT = `${REDIS_PREFIX}keys`;
 export const KEYS_VERSION = `${REDIS_PREFIX}keys:version`;

@@ -6,7 +6,7 @@
 // replica's own buckets (the SharedArrayBuffer ones every worker thread shares).
 
 import type { Redis } from "ioredis";
-import { KEY_POLICY, refillPerMs, toResult, type SharedKeyBuckets, type TakeResult, type TokenBuckets } from "../http/token-buckets.js";
+import { KEY_POLICY, refillPerMs, toResult, type SharedKeyBuckets, type TakeResult, type TokenBuckets } from "../limits/token-buckets.js";
 import { REDIS_PREFIX, type RedisLink } from "./link.js";
 
 /**

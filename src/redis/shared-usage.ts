@@ -5,7 +5,7 @@
 // is written when it is back: nothing is lost. Reads come from Redis plus what is still queued.
 
 import type { Redis } from "ioredis";
-import { RECENT_REQUESTS, USAGE_METHODS, type UsageEntry, type UsageRings, type UsageSummary } from "../http/usage-rings.js";
+import { RECENT_REQUESTS, USAGE_METHODS, type UsageEntry, type UsageRings, type UsageSummary } from "../limits/usage-rings.js";
 import { REDIS_PREFIX, type RedisLink } from "./link.js";
 
 /** How often the queued usage goes to Redis. */

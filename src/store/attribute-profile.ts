@@ -4,9 +4,8 @@
 // attribute profiles to one row (a search of the profile index, store/profile-index.ts) and every
 // team's group means. Routes ask here; they never read the attribute bytes themselves.
 
-import { GROUP_OF_ATTRIBUTE, GROUP_SCORE_KEYS } from "../model/attributes.js";
+import { GROUP_OF_ATTRIBUTE, GROUP_SCORE_KEYS, ABSENT_RATING } from "../model/attributes.js";
 import { displayLabel } from "../model/labels.js";
-import { ABSENT_RATING } from "../data/snapshot.js";
 import type { Edition } from "./edition.js";
 import {
   buildProfileIndex, searchProfileIndex, storedPart, withScratch, type ProfileCandidate, type ProfileIndex, type ProfileTarget, type StoredProfileIndex,

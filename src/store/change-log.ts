@@ -10,11 +10,12 @@
 // A week's data never changes once a later week exists, so its numbers never change either.
 
 import type { Era } from "../model/eras.js";
-import { ABSENT_RATING, type HistoryWeek } from "../data/snapshot.js";
 import type { Edition } from "./edition.js";
 import type { EditionSet } from "./editions.js";
 import { stringAt, stringCount } from "./string-table.js";
 import { weekChanges, type WeekChanges } from "./week-changes.js";
+import { ABSENT_RATING } from "../model/attributes.js";
+import type { HistoryWeek } from "./weekly-series.js";
 
 /** Weeks of events kept in memory (the newest week is always kept whole). */
 export const WEEKS_KEPT = 8;

@@ -9,13 +9,14 @@ import { ERAS, ERA_CODE, type Era } from "../model/eras.js";
 import { slugify } from "../model/names.js";
 import type { EditionEntry, PlayerRecord, TeamRow } from "../model/player.js";
 import { editionLabel } from "../model/eras.js";
-import { readSnapshot, type SnapshotPayload, type TeamEntry } from "../data/snapshot.js";
+import { readSnapshot, type SnapshotPayload } from "./snapshot.js";
 import type { BadgeHolders } from "./badge-holders.js";
 import { DictionaryColumn } from "./dictionary-column.js";
 import { RecordFragments } from "./fragments.js";
 import { NameIndex } from "./name-index.js";
 import { RowGroupMap, findString, rowsOfKey, stringAt } from "./string-table.js";
 import { WeeklySeries } from "./weekly-series.js";
+import type { TeamEntry } from "./edition-tables.js";
 
 export interface TeamInfo extends TeamEntry {
   code: number;

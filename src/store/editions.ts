@@ -5,7 +5,7 @@
 
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { readSnapshot, SnapshotError, type SnapshotPayload } from "../data/snapshot.js";
+import { readSnapshot, SnapshotError, type SnapshotPayload } from "./snapshot.js";
 import { Edition, loadEdition } from "./edition.js";
 
 export interface EditionRating {

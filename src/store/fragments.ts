@@ -3,26 +3,9 @@
 // a fingerprint so a page's ETag is a fold of integers instead of a digest of its body. The one
 // record a detail route needs is parsed back from its fragments (recordJson).
 
-import type { FragmentData } from "../data/snapshot.js";
-import type { PlayerRecord } from "../model/player.js";
+import { EXTRA_FIELDS_BIT, FIELD_BIT, PLAYER_FIELDS, type PlayerField, type PlayerRecord } from "../model/player.js";
 import { hashBytes, mixHash, HASH_SEED } from "./hash.js";
 import { scratchBuffer } from "./scratch.js";
-
-/** The top-level fields of a player row, in wire order; `fields=` selects among them. */
-export const PLAYER_FIELDS = [
-  "_id", "_creationTime", "name", "slug", "playerUrl", "team", "teamType", "overall", "positions", "height", "weight", "wingspan",
-  "archetype", "college", "playerImage", "teamImg", "attributes", "badges", "hotZones", "gameVersion", "ratingHistory", "lastUpdated", "createdAt",
-] as const;
-export type PlayerField = (typeof PLAYER_FIELDS)[number];
-export const FIELD_BIT: Readonly<Record<PlayerField, number>> = Object.fromEntries(
-  PLAYER_FIELDS.map((field, i) => [field, 1 << i]),
-) as Record<PlayerField, number>;
-/** The source's pass-through fields (PlayerRecord.extra): in full rows only, never named by `fields=`. */
-export const EXTRA_FIELDS_BIT = 1 << PLAYER_FIELDS.length;
-export const ALL_FIELDS_MASK = (1 << (PLAYER_FIELDS.length + 1)) - 1;
-
-export const SUMMARY_FIELDS_MASK = (["_id", "name", "slug", "team", "teamType", "overall", "positions", "playerImage", "teamImg"] as const)
-  .reduce((mask, field) => mask | FIELD_BIT[field], 0);
 
 const BADGES_FIELD = PLAYER_FIELDS.indexOf("badges");
 const GAME_VERSION_BIT = FIELD_BIT.gameVersion;
@@ -44,6 +27,20 @@ const slotOfField = (field: number) => (field < BADGES_FIELD ? field : field + 1
 /** Per row: where each slot starts, plus where the row ends. */
 const STRIDE = SLOTS + 1;
 
+/**
+ * The slot layout by name, derived from the field list like the constants above: what a row's
+ * fragments are, slot after slot. A snapshot records it (FragmentData.layout) and the loader
+ * refuses a file whose layout differs (src/store/snapshot.ts), so a field added to the list never
+ * serves an older file's rows shifted by a slot.
+ */
+export const FRAGMENT_LAYOUT: readonly string[] = fragmentLayoutOf(PLAYER_FIELDS);
+
+/** The slot layout of a field list (with its badges split in two, then the pass-through fields and `top`), as the constants above lay it out. */
+export function fragmentLayoutOf(fields: readonly string[]): string[] {
+  const badges = fields.indexOf("badges");
+  return [...fields.slice(0, badges), "badges", "badges:close", ...fields.slice(badges + 1), "extra", "badges:top"];
+}
+
 const FIELD_PREFIXES: readonly string[] = PLAYER_FIELDS.map((field) => `,${JSON.stringify(field)}:`);
 
 export interface RowShape {
@@ -60,6 +57,23 @@ interface SlotPlan {
 }
 
 const NO_BYTES = Buffer.alloc(0);
+
+/** Every row's JSON fragments as a snapshot stores them, serialised at build time (buildFragments). */
+export interface FragmentData {
+  bytes: Uint8Array;
+  /** Where row r's fragments start in `bytes`, as a double (a file may pass 4 GiB of fragments one day). */
+  rowStart: Float64Array;
+  /** row * STRIDE + slot → start of the slot relative to the row's start; the last entry of a row is its length (16 bits unless a row passes 64 KiB). */
+  slotStart: Uint16Array | Uint32Array;
+  /** row * STRIDE + slot → FNV-1a of the fragment's `"field":value` bytes (without the comma), for ETags. */
+  hashes: Uint32Array;
+  /**
+   * The slot layout the file was written with (FRAGMENT_LAYOUT then), checked at load. Files
+   * written before it was recorded lack it: they were all written with the layout of 23 fields
+   * that FRAGMENT_LAYOUT still is, and are read as such.
+   */
+  layout?: readonly string[];
+}
 
 /** Serialises every row's fragments (build time): one UTF-8 write per row into a growing buffer. */
 export function buildFragments(players: readonly PlayerRecord[]): FragmentData {
@@ -120,7 +134,7 @@ export function buildFragments(players: readonly PlayerRecord[]): FragmentData {
     used += written;
   }
   rowStart[n] = used;
-  return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, used), rowStart, slotStart, hashes };
+  return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, used), rowStart, slotStart, hashes, layout: [...FRAGMENT_LAYOUT] };
 }
 
 export class RecordFragments {

@@ -27,8 +27,31 @@
 
 import { foldAccents, foldName } from "../model/names.js";
 import type { PlayerRecord } from "../model/player.js";
-import type { SearchData, SnapshotColumns, SortOrders, TrieData } from "../data/snapshot.js";
-import { buildRowGroups, rowsOfKey } from "./string-table.js";
+import type { SnapshotColumns, SortOrders } from "./edition-tables.js";
+import { buildRowGroups, rowsOfKey, type RowGroups } from "./string-table.js";
+
+/** A trie over sorted, distinct tokens; node 0 is the root, a node's subtree holds the tokens [subtreeFirst, subtreeEnd). */
+export interface TrieData {
+  nodeChar: Uint8Array;
+  firstChild: Int32Array;
+  nextSibling: Int32Array;
+  subtreeFirst: Uint32Array;
+  subtreeEnd: Uint32Array;
+  tokenAtNode: Int32Array;
+}
+
+/** The name search as a snapshot stores it, built at build time (buildSearchData). */
+export interface SearchData extends TrieData {
+  /** Folded full names → rows; `foldedOfRow[row]` is the row's key in it. */
+  folded: RowGroups;
+  foldedOfRow: Uint32Array;
+  /** Names with hyphenated parts written together (`shai gilgeousalexander`), where that differs. */
+  joined: RowGroups;
+  /** Distinct name words in sorted order; rows of token t are postingRows[postingStart[t] … postingStart[t + 1]). */
+  postingStart: Uint32Array;
+  postingRows: Uint32Array;
+  // …and the trie over those tokens (TrieData).
+}
 
 export interface NameSearchResult {
   rows: number[];

@@ -15,8 +15,8 @@
 // the row. So a node whose (box distance² − M) / |C| exceeds the current `limit`-th distance²
 // (with a margin for rounding) holds no row that could enter the answer.
 
-import { ABSENT_RATING } from "../data/snapshot.js";
-import type { Edition } from "./edition.js";
+import type { SnapshotColumns } from "./edition-tables.js";
+import { ABSENT_RATING } from "../model/attributes.js";
 
 /** Principal axes the tree splits on. At 100,000 players, 4–16 axes × leaves of 16–64 rows took about the same time (bench/README.md); 8 × 32 kept. */
 const AXES = 8;
@@ -30,6 +30,14 @@ const AXIS_SAMPLE_ROWS = 20_000;
 const BOUND_SLACK = 1e-4;
 
 /** What build-index stores in the snapshot (`profileIndex`): every array, no scratch. */
+/** What the index reads of an edition (an Edition is one): its rows, their era ranges and two columns. */
+export interface ProfileRows {
+  readonly rowCount: number;
+  /** Rows of each era are contiguous, by ERA_CODE: [eraStart[code], eraStart[code + 1]). */
+  readonly eraStart: Uint32Array;
+  readonly payload: { readonly columns: Pick<SnapshotColumns, "attributes" | "positions"> };
+}
+
 export interface StoredProfileIndex {
   /** The common columns F (profile columns with spread, held by ≥ COMMON_SHARE of the profiled rows), column order. */
   readonly columns: Int32Array;
@@ -88,7 +96,7 @@ export interface ProfileCandidate { row: number; distance: number; shared: numbe
 /** Reports one row that may enter the answer (the caller keeps the best). */
 export type ProfileVisitor = (row: number, distance: number, shared: number) => void;
 
-export function buildProfileIndex(edition: Edition, profileColumns: readonly number[], stddev: Float64Array, keyCount: number): ProfileIndex {
+export function buildProfileIndex(edition: ProfileRows, profileColumns: readonly number[], stddev: Float64Array, keyCount: number): ProfileIndex {
   const { attributes } = edition.payload.columns;
   const rowCount = edition.rowCount;
   const spreadColumns = profileColumns.filter((column) => (stddev[column] as number) > 0);
@@ -201,7 +209,7 @@ export function storedPart(index: ProfileIndex): StoredProfileIndex {
  * returns the current `limit`-th best distance (Infinity while fewer are kept): rows and nodes
  * provably farther are skipped.
  */
-export function searchProfileIndex(index: ProfileIndex, edition: Edition, keyCount: number, target: ProfileTarget, kthDistance: () => number, visit: ProfileVisitor): void {
+export function searchProfileIndex(index: ProfileIndex, edition: ProfileRows, keyCount: number, target: ProfileTarget, kthDistance: () => number, visit: ProfileVisitor): void {
   const { attributes, positions } = edition.payload.columns;
   const { columns: targetColumns, squared, positionMask } = target;
   const needed = Math.ceil(targetColumns.length / 2);

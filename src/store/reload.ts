@@ -8,7 +8,7 @@
 
 import { statSync } from "node:fs";
 import { basename } from "node:path";
-import { SnapshotError } from "../data/snapshot.js";
+import { SnapshotError } from "./snapshot.js";
 import { loadEdition, type Edition } from "./edition.js";
 import { EditionSet, KeyedSet, loadSnapshot, snapshotFiles, type LoadedSnapshot, type SetMember, type SnapshotSet } from "./editions.js";
 

@@ -4,7 +4,7 @@
 
 import { BADGE_TIERS, type BadgeTier } from "../model/badges.js";
 import type { Catalogue } from "../model/catalogue.js";
-import { ABSENT_RATING } from "../data/snapshot.js";
+import { ABSENT_RATING } from "../model/attributes.js";
 
 export interface BadgeChanges {
   added: { name: string; tier: BadgeTier }[];

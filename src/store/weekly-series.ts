@@ -3,9 +3,35 @@
 // (the weeks of the last `days` days) the players who moved, by |total change| desc then name.
 // Routes look these up; nothing here renders JSON.
 
+import { BADGE_TIERS, type BadgeTier } from "../model/badges.js";
 import type { Catalogue } from "../model/catalogue.js";
-import { ABSENT_RATING, type HistoryPayload, type HistoryWeek } from "../data/snapshot.js";
-import { stringAt, stringCount } from "./string-table.js";
+import type { WeeklySnapshot } from "../model/player.js";
+import { stringAt, stringCount, type StringTable } from "./string-table.js";
+import { ABSENT_RATING } from "../model/attributes.js";
+
+/** The current edition's weekly snapshots as a snapshot stores them: columnar, oldest week first. */
+export interface HistoryPayload {
+  /** Player ids of the weekly series, sorted. */
+  ids: StringTable;
+  /** Per row of the edition: its index in `ids`, -1 when it has no weeks. */
+  indexOfRow: Int32Array;
+  weeks: HistoryWeek[];
+}
+
+export interface HistoryWeek {
+  date: string;
+  /** Per id: overall that week, ABSENT_RATING when the player was not in that week. */
+  overall: Uint8Array;
+  /** id * attributeCount + column (the edition's catalogue). */
+  attributes: Uint8Array;
+  /** id * 6: total, legendary, hallOfFame, gold, silver, bronze. */
+  badgeCounts: Uint8Array;
+  /**
+   * id * badgeCount + badge → tier code (0 none), when every player of the week came with a badge
+   * list; absent otherwise (and in snapshots written before it existed).
+   */
+  badgeTiers?: Uint8Array;
+}
 
 export const TRENDING_MAX_DAYS = 90;
 const DAY_MS = 86_400_000;
@@ -138,4 +164,41 @@ export class WeeklySeries {
       changes: Uint8Array.from(moved, (entry) => Math.min(255, entry.changes)),
     };
   }
+}
+
+/** The inverse of buildHistory (src/pipeline/build-snapshot.ts), so a rebuild of the current edition can carry its weeks forward. */
+export function historyToWeeks(history: HistoryPayload | null, catalogue: Catalogue): WeeklySnapshot[] {
+  if (!history) return [];
+  return weeksFromColumns(Array.from({ length: stringCount(history.ids) }, (_, i) => stringAt(history.ids, i)), history.weeks, catalogue);
+}
+
+/**
+ * Columnar weeks (one slot per id, the catalogue's widths) back into per-player weekly snapshots;
+ * formats 1 and 2 (the registry's catalogue) are read through here too.
+ */
+export function weeksFromColumns(ids: readonly string[], weeks: readonly HistoryWeek[], catalogue: Catalogue): WeeklySnapshot[] {
+  const { attributeCount, attributeKeys, badgeCount } = catalogue;
+  return weeks.map((week) => ({
+    date: week.date,
+    players: ids.flatMap((_id, i) => {
+      const overall = week.overall[i] as number;
+      if (overall === ABSENT_RATING) return [];
+      const attributes: Record<string, number> = {};
+      attributeKeys.forEach((key, column) => {
+        const value = week.attributes[i * attributeCount + column] as number;
+        if (value !== ABSENT_RATING) attributes[key] = value;
+      });
+      const counts = week.badgeCounts;
+      const badges = {
+        total: counts[i * 6] as number, legendary: counts[i * 6 + 1] as number, hallOfFame: counts[i * 6 + 2] as number,
+        gold: counts[i * 6 + 3] as number, silver: counts[i * 6 + 4] as number, bronze: counts[i * 6 + 5] as number,
+      };
+      const tiers = week.badgeTiers?.subarray(i * badgeCount, (i + 1) * badgeCount);
+      const badgeList = tiers === undefined ? undefined : catalogue.badges.flatMap((badge, b) => {
+        const code = tiers[b] as number;
+        return code === 0 ? [] : [{ slug: badge.slug, tier: BADGE_TIERS[code - 1] as BadgeTier }];
+      });
+      return [{ _id, overall, attributes, badges, ...(badgeList ? { badgeList } : {}) }];
+    }),
+  }));
 }

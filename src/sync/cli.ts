@@ -7,10 +7,10 @@
 // (names, messages) escaped onto the line it belongs to (docs/data.md#source-values-kept-exactly).
 
 import { parseArgs } from "node:util";
-import { createProgress, type Progress, type ProgressStream } from "../data/progress.js";
+import { createProgress, type Progress, type ProgressStream } from "../pipeline/progress.js";
 import { normaliseEditionKey } from "../model/eras.js";
-import { maxSnapshotBytesOf } from "../data/snapshot-limit.js";
-import { printableLine } from "../ops/printable.js";
+import { maxSnapshotBytesOf } from "../store/snapshot-limit.js";
+import { printableLine } from "../text/printable.js";
 import { SyncError } from "./sync-error.js";
 import { syncFromSource, type EditionOutcome, type SyncResult } from "./sync.js";
 import {

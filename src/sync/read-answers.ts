@@ -4,9 +4,9 @@
 // badges.top and no list, badge lists naming every badge twice, a traded player's two rows
 // sharing a slug); refuses anything partial or inconsistent with a SyncError.
 
-import { readRecord } from "../data/import-json.js";
-import { ImportError } from "../data/import-error.js";
-import type { ImportReport } from "../data/import-report.js";
+import { readRecord } from "../pipeline/import-json.js";
+import { ImportError } from "../pipeline/import-error.js";
+import type { ImportReport } from "../pipeline/import-report.js";
 import { ERAS, normaliseEditionKey, type Era, type EditionStatus } from "../model/eras.js";
 import type { PlayerRecord } from "../model/player.js";
 import { SyncError } from "./sync-error.js";

@@ -3,9 +3,9 @@
 // only then anything written — all of it (temp files, then renames) or nothing at all.
 
 import { existsSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
-import { planEdition } from "../data/build-edition.js";
-import { ImportReport, settleSlugs } from "../data/import-report.js";
-import { encodeSnapshot, readSnapshot, snapshotChecksum, SnapshotError } from "../data/snapshot.js";
+import { planEdition } from "../pipeline/build-edition.js";
+import { ImportReport, settleSlugs } from "../pipeline/import-report.js";
+import { encodeSnapshot, readSnapshot, snapshotChecksum, SnapshotError } from "../store/snapshot.js";
 import { ERAS, type Era, type EditionStatus } from "../model/eras.js";
 import type { EditionSource, PlayerRecord } from "../model/player.js";
 import { snapshotFiles } from "../store/editions.js";

@@ -159,7 +159,7 @@ t.test("helpers: ETag revalidation, the error envelope as an exception, one wait
 t.test("client.live: events as an async iterator, a dropped connection resumed from the last event, a bad key thrown", async (t) => {
   const { createClient } = (await import(pathToFileURL(join(client, "dist", "src", "index.js")).href)) as ClientModule;
   const { default: WebSocket } = await import("ws");
-  const { writeEdition } = await import("../../src/data/build-edition.js");
+  const { writeEdition } = await import("../../src/pipeline/build-edition.js");
   const { nextWeek } = await import("../fixtures/next-week.js");
   const { fixtureEditions } = await import("../http/harness.js");
   const h = await startHarness();

@@ -8,7 +8,7 @@
 import t from "tap";
 import { gunzipSync } from "node:zlib";
 import { join } from "node:path";
-import { writeEdition } from "../../src/data/build-edition.js";
+import { writeEdition } from "../../src/pipeline/build-edition.js";
 import type { EditionSource } from "../../src/model/player.js";
 import { fixtureEditions, startHarness, type Harness } from "../http/harness.js";
 import { connectLive, mustConnect, subscribe } from "../fixtures/live-client.js";

@@ -4,8 +4,8 @@
 import t from "tap";
 import { readFileSync } from "node:fs";
 import { apiDocsFile, renderApiDocs } from "../../deploy/docs-api.js";
-import { API_DOCS_COMMAND } from "../../src/http/api-markdown.js";
-import { buildRoutes } from "../../src/http/app.js";
+import { API_DOCS_COMMAND } from "../../src/http/describe/api-markdown.js";
+import { buildRoutes } from "../../src/http/routes/route-table.js";
 
 const committed = readFileSync(apiDocsFile(), "utf8");
 const generated = renderApiDocs();
@@ -34,8 +34,8 @@ t.test("every route of the table has its section, with an example and its errors
 });
 
 t.test("the renderer reads the table: a route renamed in the table renames its section", async (t) => {
-  const { buildOpenApi } = await import("../../src/http/openapi.js");
-  const { renderApiMarkdown } = await import("../../src/http/api-markdown.js");
+  const { buildOpenApi } = await import("../../src/http/describe/openapi.js");
+  const { renderApiMarkdown } = await import("../../src/http/describe/api-markdown.js");
   const routes = buildRoutes(() => true).map((route) => (route.path === "/api/trending" ? { ...route, path: "/api/trending-now" } : route));
   const text = renderApiMarkdown(buildOpenApi(routes, { version: "0.0.0" }));
   t.ok(text.includes("### `GET /api/trending-now`"));

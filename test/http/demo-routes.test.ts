@@ -3,8 +3,8 @@
 import t from "tap";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { generateDemoEditions } from "../../src/data/demo.js";
-import { buildRoutes } from "../../src/http/app.js";
+import { generateDemoEditions } from "../../src/pipeline/demo.js";
+import { buildRoutes } from "../../src/http/routes/route-table.js";
 import { startHarness } from "./harness.js";
 
 const editions = generateDemoEditions({ asOf: "2026-11-20" });

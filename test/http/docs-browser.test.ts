@@ -3,8 +3,8 @@ import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildRoutes } from "../../src/http/app.js";
-import { openApiPath } from "../../src/http/openapi.js";
+import { buildRoutes } from "../../src/http/routes/route-table.js";
+import { openApiPath } from "../../src/http/describe/openapi.js";
 import type { RouteDefinition } from "../../src/http/router.js";
 import { startHarness, type Harness } from "./harness.js";
 

@@ -6,7 +6,7 @@
 // no wider than the screen). EXPLORE_SCREENSHOTS=dir writes the README's pictures there.
 import t from "tap";
 import { join } from "node:path";
-import { generateDemoEditions } from "../../src/data/demo.js";
+import { generateDemoEditions } from "../../src/pipeline/demo.js";
 import { startHarness } from "./harness.js";
 import { CHROMIUM, hasChromium, openRecordedPage } from "../fixtures/browser-page.js";
 

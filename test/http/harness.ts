@@ -3,12 +3,12 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { writeEdition } from "../../src/data/build-edition.js";
-import { createKey } from "../../src/keys/key-store.js";
+import { writeEdition } from "../../src/pipeline/build-edition.js";
 import { loadConfig } from "../../src/config.js";
 import { startService, type Service } from "../../src/service.js";
 import type { EditionSource } from "../../src/model/player.js";
 import { randomEdition } from "../fixtures/random-edition.js";
+import { createKey } from "../../src/keys/key-operations.js";
 
 export interface Harness {
   service: Service;

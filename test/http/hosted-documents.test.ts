@@ -8,7 +8,7 @@
 import t, { type Test } from "tap";
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runBuildIndex } from "../../src/data/build-index-cli.js";
+import { runBuildIndex } from "../../src/pipeline/build-index-cli.js";
 import { fingerprint, runSync, startCourtside, type Courtside } from "../sync/helpers.js";
 import { STAND_IN_KEY, startStandIn, type StandInEdition } from "../sync/stand-in.js";
 

@@ -1,8 +1,10 @@
 import t from "tap";
 import { join } from "node:path";
-import { readKeyStore, withNewKey, writeKeyStore, type KeyStoreFile } from "../../src/keys/key-store.js";
-import { TokenBuckets } from "../../src/http/token-buckets.js";
+import { TokenBuckets } from "../../src/limits/token-buckets.js";
 import { rawRequest, startHarness, type Harness } from "./harness.js";
+import type { KeyStoreFile } from "../../src/keys/key-records.js";
+import { readKeyStore, writeKeyStore } from "../../src/keys/key-file.js";
+import { withNewKey } from "../../src/keys/key-operations.js";
 
 const call = (h: Harness, method: string, path: string, key?: string, headers: Record<string, string> = {}) =>
   fetch(h.base + path, { method, headers: { ...(key === undefined ? {} : { "x-api-key": key }), ...headers } });

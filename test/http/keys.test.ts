@@ -1,8 +1,8 @@
 import t from "tap";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createKey, listKeys } from "../../src/keys/key-store.js";
 import { startHarness, type Harness } from "./harness.js";
+import { createKey, listKeys } from "../../src/keys/key-operations.js";
 
 interface Answer { status: number; body: any; headers: Headers }
 

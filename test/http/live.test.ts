@@ -5,13 +5,13 @@
 
 import t from "tap";
 import { join } from "node:path";
-import { writeEdition } from "../../src/data/build-edition.js";
+import { writeEdition } from "../../src/pipeline/build-edition.js";
 import type { PlayerRecord } from "../../src/model/player.js";
 import { randomEdition } from "../fixtures/random-edition.js";
 import { nextWeek } from "../fixtures/next-week.js";
 import { connectLive, isRefused, mustConnect, subscribe, type LiveClient, type LiveMessage } from "../fixtures/live-client.js";
 import { startHarness, type Harness } from "./harness.js";
-import { createKey } from "../../src/keys/key-store.js";
+import { createKey } from "../../src/keys/key-operations.js";
 
 t.setTimeout(120_000);
 

@@ -1,7 +1,7 @@
 import t from "tap";
-import { buildRoutes } from "../../src/http/app.js";
-import { renderLlmsFullTxt, renderLlmsTxt, schemaText } from "../../src/http/llms-txt.js";
-import { buildOpenApi, openApiPath } from "../../src/http/openapi.js";
+import { buildRoutes } from "../../src/http/routes/route-table.js";
+import { renderLlmsFullTxt, renderLlmsTxt, schemaText } from "../../src/http/describe/llms-txt.js";
+import { buildOpenApi, openApiPath } from "../../src/http/describe/openapi.js";
 import { ERROR_TABLE } from "../../src/query/api-error.js";
 import { startHarness } from "./harness.js";
 

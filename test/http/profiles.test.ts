@@ -3,8 +3,8 @@
 import t from "tap";
 import { fileURLToPath } from "node:url";
 import { GROUP_SCORE_KEYS } from "../../src/model/attributes.js";
-import { generateDemoEditions } from "../../src/data/demo.js";
-import { importFiles } from "../../src/data/import.js";
+import { generateDemoEditions } from "../../src/pipeline/demo.js";
+import { importFiles } from "../../src/pipeline/import.js";
 import type { EditionSource, PlayerRecord } from "../../src/model/player.js";
 import { fixtureEditions, startHarness, type Harness } from "./harness.js";
 

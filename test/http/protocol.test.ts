@@ -3,8 +3,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync, brotliDecompressSync } from "node:zlib";
 import { rawRequest, startHarness } from "./harness.js";
-import { createKey, regenerateKey, revokeKey } from "../../src/keys/key-store.js";
 import { recordsOf } from "../fixtures/records.js";
+import { createKey, regenerateKey, revokeKey } from "../../src/keys/key-operations.js";
 
 const h = await startHarness();
 t.teardown(() => h.close());

@@ -3,7 +3,7 @@
 // point lower and without the first badge of its list), archived 2K25 from the API export.
 import t from "tap";
 import { fileURLToPath } from "node:url";
-import { importFiles } from "../../src/data/import.js";
+import { importFiles } from "../../src/pipeline/import.js";
 import { BADGE_TIERS } from "../../src/model/badges.js";
 import { countBadges } from "../../src/model/badge-summary.js";
 import type { EditionSource, PlayerRecord, WeeklyPlayer } from "../../src/model/player.js";

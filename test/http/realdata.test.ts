@@ -2,7 +2,7 @@
 // scrapes, archived 2K25 from the API-shaped JSON (counts and top, no badge lists).
 import t from "tap";
 import { fileURLToPath } from "node:url";
-import { importFiles } from "../../src/data/import.js";
+import { importFiles } from "../../src/pipeline/import.js";
 import type { EditionSource } from "../../src/model/player.js";
 import { startHarness } from "./harness.js";
 

@@ -6,8 +6,8 @@
 import t, { type Test } from "tap";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import SwaggerParser from "@apidevtools/swagger-parser";
-import { buildRoutes } from "../../src/http/app.js";
-import { buildOpenApi, openApiPath } from "../../src/http/openapi.js";
+import { buildRoutes } from "../../src/http/routes/route-table.js";
+import { buildOpenApi, openApiPath } from "../../src/http/describe/openapi.js";
 import type { RouteDefinition } from "../../src/http/router.js";
 import { startHarness, type Harness } from "./harness.js";
 

@@ -1,7 +1,7 @@
 import t from "tap";
 import { compileParams } from "../../src/query/params.js";
 import { comparePrecedence, Router, type Method, type RouteDefinition } from "../../src/http/router.js";
-import { buildRoutes } from "../../src/http/app.js";
+import { buildRoutes } from "../../src/http/routes/route-table.js";
 
 const route = (method: Method, path: string): RouteDefinition => ({
   method, path, access: "key", params: compileParams({}), summary: path, handle: () => { throw new Error("unused"); },

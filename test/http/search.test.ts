@@ -1,6 +1,6 @@
 import t from "tap";
 import { fileURLToPath } from "node:url";
-import { importFiles } from "../../src/data/import.js";
+import { importFiles } from "../../src/pipeline/import.js";
 import type { EditionSource } from "../../src/model/player.js";
 import { startHarness } from "./harness.js";
 import { recordsOf } from "../fixtures/records.js";

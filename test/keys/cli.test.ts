@@ -3,8 +3,11 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import t from "tap";
-import { runKeysCommand } from "../../src/keys/cli.js";
-import { digestKey, KeyRegistry, listKeys, readKeyStore } from "../../src/keys/key-store.js";
+import { runKeysCommand } from "../../src/keys-cli.js";
+import { digestKey } from "../../src/keys/key-records.js";
+import { readKeyStore } from "../../src/keys/key-file.js";
+import { listKeys } from "../../src/keys/key-operations.js";
+import { KeyRegistry } from "../../src/keys/key-registry.js";
 
 const NOW = new Date("2025-03-01T12:00:00.000Z");
 
@@ -171,7 +174,7 @@ t.test("--keys-file overrides the keys file from the environment", async (t) => 
 t.test("run as a script it honours KEYS_FILE and sets the exit code", async (t) => {
   const dir = t.testdir();
   const file = join(dir, "from-env.json");
-  const script = fileURLToPath(new URL("../../src/keys/cli.ts", import.meta.url));
+  const script = fileURLToPath(new URL("../../src/keys-cli.ts", import.meta.url));
   const run = (...argv: string[]) =>
     spawnSync(process.execPath, [...process.execArgv, script, ...argv], { env: { ...process.env, KEYS_FILE: file }, encoding: "utf8" });
 

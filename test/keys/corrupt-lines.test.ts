@@ -4,15 +4,18 @@
 import t from "tap";
 import { appendFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { writeEdition } from "../../src/data/build-edition.js";
-import { runKeysCommand } from "../../src/keys/cli.js";
+import { writeEdition } from "../../src/pipeline/build-edition.js";
+import { runKeysCommand } from "../../src/keys-cli.js";
 import { COMPACT_MIN_LINES, KeyLog, type KeyLogProblem } from "../../src/keys/key-log.js";
-import { createKey, digestKey, KeyChanges, KeyRegistry, readKeyStore, regenerateKey, revokeKey } from "../../src/keys/key-store.js";
 import { applyKeyOperation } from "../../src/keys/key-writer.js";
 import { freePort } from "../fixtures/free-port.js";
 import { randomEdition } from "../fixtures/random-edition.js";
 import { spawnServer } from "../fixtures/server-process.js";
 import { startHarness } from "../http/harness.js";
+import { digestKey } from "../../src/keys/key-records.js";
+import { readKeyStore } from "../../src/keys/key-file.js";
+import { createKey, regenerateKey, revokeKey } from "../../src/keys/key-operations.js";
+import { KeyChanges, KeyRegistry } from "../../src/keys/key-registry.js";
 
 const NOW = new Date("2025-03-01T12:00:00.000Z");
 const linesOf = (file: string): string[] => readFileSync(file, "utf8").split("\n").filter((line) => line !== "");

@@ -2,8 +2,11 @@ import { appendFileSync, readdirSync, readFileSync, statSync, writeFileSync } fr
 import { join } from "node:path";
 import t from "tap";
 import { COMPACT_MIN_LINES, KeyLog } from "../../src/keys/key-log.js";
-import { createKey, digestKey, KeyChanges, KeyRegistry, listKeys, readKeyStore, regenerateKey, revokeKey } from "../../src/keys/key-store.js";
 import { applyKeyOperation } from "../../src/keys/key-writer.js";
+import { digestKey } from "../../src/keys/key-records.js";
+import { readKeyStore } from "../../src/keys/key-file.js";
+import { createKey, listKeys, regenerateKey, revokeKey } from "../../src/keys/key-operations.js";
+import { KeyChanges, KeyRegistry } from "../../src/keys/key-registry.js";
 
 const NOW = new Date("2025-03-01T12:00:00.000Z");
 const HEADER = '{"format":"courtside-keys","version":2}';

@@ -1,27 +1,12 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import t from "tap";
-import {
-  createKey,
-  digestKey,
-  ensureDemoKey,
-  generateKey,
-  KeyRegistry,
-  KeyStoreError,
-  listKeys,
-  readKeyStore,
-  regenerateKey,
-  revokeKey,
-  withKeysFileLock,
-  KeyChanges,
-  MAX_KEY_RECORDS,
-  withNewKey,
-  type KeyInfo,
-  type KeyRecord,
-  type KeyStoreFile,
-} from "../../src/keys/key-store.js";
-import { MAX_KEY_SLOTS } from "../../src/http/token-buckets.js";
+import { MAX_KEY_SLOTS } from "../../src/limits/token-buckets.js";
 import { applyKeyOperation } from "../../src/keys/key-writer.js";
+import { digestKey, generateKey, KeyStoreError, MAX_KEY_RECORDS, type KeyInfo, type KeyRecord, type KeyStoreFile } from "../../src/keys/key-records.js";
+import { readKeyStore, withKeysFileLock } from "../../src/keys/key-file.js";
+import { createKey, ensureDemoKey, listKeys, regenerateKey, revokeKey, withNewKey } from "../../src/keys/key-operations.js";
+import { KeyRegistry, KeyChanges } from "../../src/keys/key-registry.js";
 
 const NOW = new Date("2025-03-01T12:00:00.000Z");
 const LATER = new Date("2025-03-02T08:30:00.000Z");

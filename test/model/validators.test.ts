@@ -1,6 +1,6 @@
 import t from "tap";
 import { Ajv } from "ajv";
-import { buildRoutes } from "../../src/http/app.js";
+import { buildRoutes } from "../../src/http/routes/route-table.js";
 import { isPlayerRecord } from "../../src/model/schemas.js";
 import { compileEveryValidator, everyValidatorSchema, validatorOnFirstUse } from "../../src/model/validator.js";
 

@@ -6,13 +6,15 @@ import { mkdirSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { writeEdition } from "../../src/data/build-edition.js";
-import { createKey, digestKey, readKeyStore } from "../../src/keys/key-store.js";
+import { writeEdition } from "../../src/pipeline/build-edition.js";
 import { fixtureEditions } from "../http/harness.js";
 import { freePort } from "../fixtures/free-port.js";
 import { spawnServer } from "../fixtures/server-process.js";
+import { digestKey } from "../../src/keys/key-records.js";
+import { readKeyStore } from "../../src/keys/key-file.js";
+import { createKey } from "../../src/keys/key-operations.js";
 
-const KEYS_COMMAND = fileURLToPath(new URL("../../dist/src/keys/cli.js", import.meta.url));
+const KEYS_COMMAND = fileURLToPath(new URL("../../dist/src/keys-cli.js", import.meta.url));
 
 /** `npm run keys -- create --json`, as its own process. */
 function createWithCommand(keysFile: string, email: string): Promise<string> {

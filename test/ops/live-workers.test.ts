@@ -6,13 +6,13 @@
 import t from "tap";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { writeEdition } from "../../src/data/build-edition.js";
-import { createKey } from "../../src/keys/key-store.js";
+import { writeEdition } from "../../src/pipeline/build-edition.js";
 import { fixtureEditions } from "../http/harness.js";
 import { nextWeek } from "../fixtures/next-week.js";
 import { freePort } from "../fixtures/free-port.js";
 import { connectLive, mustConnect, subscribe, type LiveClient } from "../fixtures/live-client.js";
 import { spawnServer } from "../fixtures/server-process.js";
+import { createKey } from "../../src/keys/key-operations.js";
 
 t.setTimeout(120_000);
 

@@ -4,14 +4,14 @@ import { Agent, request } from "node:http";
 import { createServer, type AddressInfo } from "node:net";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { writeEdition } from "../../src/data/build-edition.js";
-import { createKey } from "../../src/keys/key-store.js";
+import { writeEdition } from "../../src/pipeline/build-edition.js";
 import { fixtureEditions } from "../http/harness.js";
 import { freePort } from "../fixtures/free-port.js";
 import { spawnServer, type ServerProcess } from "../fixtures/server-process.js";
 import { Supervisor } from "../../src/supervisor.js";
 import { loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/ops/log.js";
+import { createKey } from "../../src/keys/key-operations.js";
 
 function setup(t: { testdir: (fixture: Record<string, never>) => string }, rateLimit: number) {
   const dir = t.testdir({});

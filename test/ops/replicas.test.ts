@@ -5,11 +5,11 @@ import type { ChildProcess } from "node:child_process";
 import { Agent, request } from "node:http";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { writeEdition } from "../../src/data/build-edition.js";
-import { createKey } from "../../src/keys/key-store.js";
+import { writeEdition } from "../../src/pipeline/build-edition.js";
 import { fixtureEditions } from "../http/harness.js";
 import { freePort, redisMissing, startRedis, type RedisServer } from "../fixtures/redis-server.js";
 import { spawnServer } from "../fixtures/server-process.js";
+import { createKey } from "../../src/keys/key-operations.js";
 
 const REPLICAS = 3;
 const CONNECTIONS = 200;

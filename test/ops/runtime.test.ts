@@ -6,8 +6,8 @@
 import t from "tap";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { writeEdition } from "../../src/data/build-edition.js";
-import { createKey } from "../../src/keys/key-store.js";
+import { writeEdition } from "../../src/pipeline/build-edition.js";
+import { createKey } from "../../src/keys/key-operations.js";
 import { fixtureEditions } from "../http/harness.js";
 import { freePort } from "../fixtures/free-port.js";
 import { spawnSync } from "node:child_process";

@@ -5,14 +5,14 @@ import t from "tap";
 import { Agent, request } from "node:http";
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { writeEdition } from "../../src/data/build-edition.js";
-import { encodeSnapshot } from "../../src/data/snapshot.js";
-import { buildSnapshotPayload } from "../../src/data/build-snapshot.js";
-import { createKey } from "../../src/keys/key-store.js";
+import { writeEdition } from "../../src/pipeline/build-edition.js";
+import { encodeSnapshot } from "../../src/store/snapshot.js";
+import { buildSnapshotPayload } from "../../src/pipeline/build-snapshot.js";
 import { fixtureEditions } from "../http/harness.js";
 import { freePort } from "../fixtures/free-port.js";
 import { spawnServer, type ServerProcess } from "../fixtures/server-process.js";
 import { encodeSnapshotV1 } from "../fixtures/snapshot-v1-writer.js";
+import { createKey } from "../../src/keys/key-operations.js";
 
 function start(env: Record<string, string>): ServerProcess {
   return spawnServer({ LOG_LEVEL: "info", METRICS_PORT: "0", ...env });

@@ -6,10 +6,10 @@ import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } f
 import { createServer, type AddressInfo, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { writeEdition } from "../../src/data/build-edition.js";
-import { createKey } from "../../src/keys/key-store.js";
+import { writeEdition } from "../../src/pipeline/build-edition.js";
 import { fixtureEditions } from "../http/harness.js";
 import { MAIN } from "../fixtures/server-process.js";
+import { createKey } from "../../src/keys/key-operations.js";
 
 // Longer than tap's 30 s per file: seven server processes start (and refuse) one after another, and the machine may be busy.
 t.setTimeout(180_000);

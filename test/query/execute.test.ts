@@ -1,5 +1,5 @@
 import t from "tap";
-import { buildSnapshotPayload } from "../../src/data/build-snapshot.js";
+import { buildSnapshotPayload } from "../../src/pipeline/build-snapshot.js";
 import { Edition } from "../../src/store/edition.js";
 import { executeQuery } from "../../src/query/execute.js";
 import { defaultQuery, type PlayerQuery } from "../../src/query/plan.js";

@@ -1,5 +1,5 @@
 import t from "tap";
-import { buildRoutes } from "../../src/http/app.js";
+import { buildRoutes } from "../../src/http/routes/route-table.js";
 import { ApiError } from "../../src/query/api-error.js";
 import { SUGGESTED_NAMES, suggestParam, validateParams } from "../../src/query/params.js";
 

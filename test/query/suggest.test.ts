@@ -1,7 +1,7 @@
 import t from "tap";
 import { boundedEditDistance, closest, suggestSlugs, SUGGEST_MAX_LENGTH } from "../../src/query/suggest.js";
 import { Edition } from "../../src/store/edition.js";
-import { buildSnapshotPayload } from "../../src/data/build-snapshot.js";
+import { buildSnapshotPayload } from "../../src/pipeline/build-snapshot.js";
 import { randomEdition } from "../fixtures/random-edition.js";
 
 /** The textbook distance, the oracle the banded one is checked against. */

@@ -2,11 +2,12 @@
 import t from "tap";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { runKeysCommand } from "../../src/keys/cli.js";
-import { createKey, KeyRegistry, withNewKey } from "../../src/keys/key-store.js";
+import { runKeysCommand } from "../../src/keys-cli.js";
 import { RedisLink } from "../../src/redis/link.js";
 import { readRedisKeys, RedisKeyFeed, updateRedisKeys } from "../../src/redis/redis-keys.js";
 import { redisMissing, startRedis, type RedisServer } from "../fixtures/redis-server.js";
+import { createKey, withNewKey } from "../../src/keys/key-operations.js";
+import { KeyRegistry } from "../../src/keys/key-registry.js";
 
 const NOW = new Date("2026-11-23T12:00:00.000Z");
 const missing = redisMissing();

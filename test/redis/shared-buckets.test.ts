@@ -1,6 +1,6 @@
 // Token buckets shared through a real redis-server: the take script, leases, and Redis going away.
 import t from "tap";
-import { ADDRESS_SLOTS, TokenBuckets, type SharedKeyBuckets, type TakeResult } from "../../src/http/token-buckets.js";
+import { ADDRESS_SLOTS, TokenBuckets, type SharedKeyBuckets, type TakeResult } from "../../src/limits/token-buckets.js";
 import { RedisLink } from "../../src/redis/link.js";
 import { LEASE_DIVISOR, MAX_LEASE, RedisKeyBuckets, takeTokens } from "../../src/redis/shared-buckets.js";
 import { redisMissing, startRedis, type RedisServer } from "../fixtures/redis-server.js";

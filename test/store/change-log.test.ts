@@ -7,7 +7,7 @@ import t, { type Test } from "tap";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { writeEdition } from "../../src/data/build-edition.js";
+import { writeEdition } from "../../src/pipeline/build-edition.js";
 import { ChangeLog, sinceSequence, weekBase } from "../../src/store/change-log.js";
 import { loadEditionSet } from "../../src/store/editions.js";
 import type { EditionSource } from "../../src/model/player.js";

@@ -1,7 +1,7 @@
 import t from "tap";
 import { fileURLToPath } from "node:url";
-import { buildSnapshotPayload } from "../../src/data/build-snapshot.js";
-import { importFiles } from "../../src/data/import.js";
+import { buildSnapshotPayload } from "../../src/pipeline/build-snapshot.js";
+import { importFiles } from "../../src/pipeline/import.js";
 import { countBadges } from "../../src/model/badge-summary.js";
 import { ERA_CODE, type Era } from "../../src/model/eras.js";
 import { foldName } from "../../src/model/names.js";

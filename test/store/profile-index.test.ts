@@ -4,14 +4,15 @@
 // without attributes, any era and position scope and limit; and on the real 2K26 samples.
 import t from "tap";
 import { fileURLToPath } from "node:url";
-import { buildSnapshotPayload } from "../../src/data/build-snapshot.js";
-import { generateScaleEdition } from "../../src/data/demo.js";
-import { importFiles } from "../../src/data/import.js";
-import { ABSENT_RATING, decodeSnapshot, encodeSnapshot, type SnapshotPayload } from "../../src/data/snapshot.js";
+import { buildSnapshotPayload } from "../../src/pipeline/build-snapshot.js";
+import { generateScaleEdition } from "../../src/pipeline/demo.js";
+import { importFiles } from "../../src/pipeline/import.js";
+import { decodeSnapshot, encodeSnapshot, type SnapshotPayload } from "../../src/store/snapshot.js";
 import { ALL_ERAS_MASK } from "../../src/query/plan.js";
 import { profileColumnsOf, profileIndexOf, similarRows, similarRowsByScan, type SimilarQuery } from "../../src/store/attribute-profile.js";
 import { Edition } from "../../src/store/edition.js";
 import { mulberry32 } from "../fixtures/random-edition.js";
+import { ABSENT_RATING } from "../../src/model/attributes.js";
 
 /**
  * A generated edition of `players`, then in both attribute layouts: `sparse` held by a third of

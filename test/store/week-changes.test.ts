@@ -1,7 +1,6 @@
 import t from "tap";
-import { ATTRIBUTE_COUNT, ATTRIBUTE_KEYS } from "../../src/model/attributes.js";
+import { ATTRIBUTE_COUNT, ATTRIBUTE_KEYS, ABSENT_RATING } from "../../src/model/attributes.js";
 import { BADGES, BADGE_COUNT, BADGE_TIERS } from "../../src/model/badges.js";
-import { ABSENT_RATING } from "../../src/data/snapshot.js";
 import { Catalogue, REGISTRY_CATALOGUE } from "../../src/model/catalogue.js";
 import { weekChanges } from "../../src/store/week-changes.js";
 import { mulberry32 } from "../fixtures/random-edition.js";

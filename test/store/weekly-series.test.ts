@@ -1,8 +1,7 @@
 import t from "tap";
-import { ATTRIBUTE_COUNT } from "../../src/model/attributes.js";
+import { ATTRIBUTE_COUNT, ABSENT_RATING } from "../../src/model/attributes.js";
 import { REGISTRY_CATALOGUE } from "../../src/model/catalogue.js";
-import { ABSENT_RATING, type HistoryPayload } from "../../src/data/snapshot.js";
-import { slotsOfRows, WeeklySeries } from "../../src/store/weekly-series.js";
+import { slotsOfRows, WeeklySeries, type HistoryPayload } from "../../src/store/weekly-series.js";
 import { buildStringTable } from "../../src/store/string-table.js";
 
 /** Three players over four weekly snapshots; c is absent in week 2. */

@@ -1,8 +1,8 @@
 import t, { type Test } from "tap";
 import { isDeepStrictEqual } from "node:util";
 import { join } from "node:path";
-import { writeEdition } from "../../src/data/build-edition.js";
-import { generateDemoEditions } from "../../src/data/demo.js";
+import { writeEdition } from "../../src/pipeline/build-edition.js";
+import { generateDemoEditions } from "../../src/pipeline/demo.js";
 import { ERAS } from "../../src/model/eras.js";
 import { startHarness } from "../http/harness.js";
 import { fingerprint, requestsSince, runSync, startCourtside, type Courtside } from "./helpers.js";

@@ -1,8 +1,8 @@
 import t, { type Test } from "tap";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { writeEdition } from "../../src/data/build-edition.js";
-import { readSnapshot } from "../../src/data/snapshot.js";
+import { writeEdition } from "../../src/pipeline/build-edition.js";
+import { readSnapshot } from "../../src/store/snapshot.js";
 import { ERAS } from "../../src/model/eras.js";
 import type { PlayerRecord } from "../../src/model/player.js";
 import { loadEditionSet } from "../../src/store/editions.js";

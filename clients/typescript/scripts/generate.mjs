@@ -17,8 +17,8 @@ async function documentFromRouteTable() {
   let app;
   let openapi;
   try {
-    app = await import(pathToFileURL(join(dist, "app.js")).href);
-    openapi = await import(pathToFileURL(join(dist, "openapi.js")).href);
+    app = await import(pathToFileURL(join(dist, "routes", "route-table.js")).href);
+    openapi = await import(pathToFileURL(join(dist, "describe", "openapi.js")).href);
   } catch (error) {
     throw new Error(`courtside-client: the server is not compiled (${error.message}); run \`npm run build\` at the repository root, or pass --from URL`);
   }

@@ -4,11 +4,11 @@
 import { ERAS } from "../../model/eras.js";
 import { compileParams } from "../../query/params.js";
 import type { Edition } from "../../store/edition.js";
-import { DOCS_PATH, OPENAPI_PATH } from "../openapi.js";
+import { DOCS_PATH, OPENAPI_PATH } from "../describe/openapi.js";
 import type { RequestContext } from "../context.js";
 import { jsonReply, NO_STORE, successReply, type Reply } from "../reply.js";
-import type { RouteDefinition } from "../router.js";
-import { arrayOf, exactObject, gameVersion, integer, text, timestamp, type JsonSchema, type RouteResponse } from "../response-schemas.js";
+import type { RouteDefinition, JsonSchema, RouteResponse } from "../router.js";
+import { arrayOf, exactObject, gameVersion, integer, text, timestamp } from "../describe/response-schemas.js";
 import { resolveEdition } from "./edition-param.js";
 import { packageVersion } from "../../assets.js";
 import { uwsInfo } from "../uws.js";

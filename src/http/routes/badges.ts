@@ -12,14 +12,14 @@ import { closest } from "../../query/suggest.js";
 import { compileParams, CURSOR_PARAM, limitParam, paramWarning, type ParamSchema } from "../../query/params.js";
 import { groupOfTierCode, holderCounts, holderRange, type BadgeHolders } from "../../store/badge-holders.js";
 import type { Edition } from "../../store/edition.js";
-import { FIELD_BIT } from "../../store/fragments.js";
 import type { RequestContext } from "../context.js";
 import { successReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
-import { arrayOf, cursorPagination, era, exactObject, gameVersion, integer, ref, text } from "../response-schemas.js";
+import { arrayOf, cursorPagination, era, exactObject, gameVersion, integer, ref, text } from "../describe/response-schemas.js";
 import { resolveEdition } from "./edition-param.js";
 import { rowObjectsReply } from "./player-ref.js";
-import { cursorPaging } from "./players.js";
+import { FIELD_BIT } from "../../model/player.js";
+import { cursorPaging } from "./player-rows.js";
 
 /** `,"badgeTier":"Gold"` by tier code (index 0 unused: holders hold a tier). */
 const TIER_FIELD: readonly string[] = ["", ...BADGE_TIERS.map((tier) => `,"badgeTier":${JSON.stringify(tier)}`)];

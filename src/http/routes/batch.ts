@@ -16,8 +16,8 @@ import type { Edition } from "../../store/edition.js";
 import type { RequestContext } from "../context.js";
 import type { Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
-import { arrayOf, exactObject, integer, oneOf, playerRows, text } from "../response-schemas.js";
-import { playerPage } from "./players.js";
+import { arrayOf, exactObject, integer, oneOf, playerRows, text } from "../describe/response-schemas.js";
+import { playerPage } from "./player-rows.js";
 
 export const MAX_IDENTIFIERS = 100;
 /**

@@ -7,14 +7,14 @@ import { executeQuery } from "../../query/execute.js";
 import { compileParams, playerFilterParams } from "../../query/params.js";
 import { planQuery, selectPlayers, type PlayerSelection } from "../../query/player-params.js";
 import type { Edition } from "../../store/edition.js";
-import { ALL_FIELDS_MASK } from "../../store/fragments.js";
 import type { RequestContext } from "../context.js";
 import { encodedBody } from "../encoding.js";
 import { ownedReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
-import { exactObject, filtersMeta, gameVersion, integer, playerRows, text, timestamp } from "../response-schemas.js";
+import { exactObject, filtersMeta, gameVersion, integer, playerRows, text, timestamp } from "../describe/response-schemas.js";
 import { resolveEdition } from "./edition-param.js";
-import { playerPage } from "./players.js";
+import { ALL_FIELDS_MASK } from "../../model/player.js";
+import { playerPage } from "./player-rows.js";
 
 export const BULK_MAX_ROWS = 10_000;
 /** Full bodies are compressed harder than per-request ones: it happens once per edition. */

@@ -12,7 +12,7 @@ import type { RequestContext } from "../context.js";
 import { weakEtag, type Reply } from "../reply.js";
 import { hashBytes } from "../../store/hash.js";
 import type { RouteDefinition } from "../router.js";
-import { arrayOf, exactObject, integer, ref, text } from "../response-schemas.js";
+import { arrayOf, exactObject, integer, ref, text } from "../describe/response-schemas.js";
 
 export const CHANGES_CACHE_CONTROL = "private, max-age=60";
 /** A topic value (player id or slug, team slug) is at most this long, in the feed and the stream alike: an identifier's limit. */

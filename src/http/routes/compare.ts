@@ -13,11 +13,11 @@ import type { Edition } from "../../store/edition.js";
 import type { EditionSet } from "../../store/editions.js";
 import type { RequestContext } from "../context.js";
 import { successReply, type Reply } from "../reply.js";
-import type { RouteDefinition } from "../router.js";
-import { arrayOf, exactObject, gameVersion, integer, ref, text, type JsonSchema, type RouteResponse } from "../response-schemas.js";
+import type { RouteDefinition, JsonSchema, RouteResponse } from "../router.js";
+import { arrayOf, exactObject, gameVersion, integer, ref, text } from "../describe/response-schemas.js";
 import { everyEditionRoutes, requestedEdition } from "./edition-param.js";
 import { rowOfIdOrSlug } from "./player-ref.js";
-import { playerDetail, teamTypeOf } from "./players.js";
+import { playerDetail, teamTypeOf } from "./player-rows.js";
 
 export const COMPARE_MIN = 2;
 export const COMPARE_MAX = 4;

@@ -7,8 +7,8 @@
 
 import { checkPackageFile, packageVersion, readPackageFile } from "../../assets.js";
 import { compileParams } from "../../query/params.js";
-import { renderLlmsFullTxt, renderLlmsTxt } from "../llms-txt.js";
-import { buildOpenApi, DOCS_ASSET_PATH, DOCS_PATH, LLMS_FULL_PATH, LLMS_PATH, OPENAPI_PATH } from "../openapi.js";
+import { renderLlmsFullTxt, renderLlmsTxt } from "../describe/llms-txt.js";
+import { buildOpenApi, DOCS_ASSET_PATH, DOCS_PATH, LLMS_FULL_PATH, LLMS_PATH, OPENAPI_PATH } from "../describe/openapi.js";
 import { jsonReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
 import { builtPage, pageAsset, staticReply } from "../static-reply.js";

@@ -7,7 +7,6 @@
 
 import { ERAS } from "../../model/eras.js";
 import { TIER_COUNT_KEYS } from "../../model/badges.js";
-import { ABSENT_RATING, type HistoryWeek } from "../../data/snapshot.js";
 import { compileParams, limitParam } from "../../query/params.js";
 import type { Edition } from "../../store/edition.js";
 import { weekChanges, type WeekChanges } from "../../store/week-changes.js";
@@ -15,9 +14,11 @@ import type { RequestContext } from "../context.js";
 import { successReply, type Reply } from "../reply.js";
 import { ApiError } from "../../query/api-error.js";
 import type { RouteDefinition } from "../router.js";
-import { teamTypeOf } from "./players.js";
 import { rowOfIdOrSlug } from "./player-ref.js";
-import { arrayOf, exactObject, integer, ref, text } from "../response-schemas.js";
+import { arrayOf, exactObject, integer, ref, text } from "../describe/response-schemas.js";
+import { ABSENT_RATING } from "../../model/attributes.js";
+import type { HistoryWeek } from "../../store/weekly-series.js";
+import { teamTypeOf } from "./player-rows.js";
 
 const historyParams = compileParams({
   teamType: { type: "string", enum: ERAS, description: "curr, class or allt: narrows a slug", "x-normalise": "lower" },

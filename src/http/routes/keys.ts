@@ -4,18 +4,18 @@
 
 import { Ajv } from "ajv";
 import { REQUEST_AJV_OPTIONS, validatorOnFirstUse } from "../../model/validator.js";
-import { MAX_ACTIVE_KEYS_PER_EMAIL, type KeyInfo } from "../../keys/key-store.js";
-import { hasUnprintable } from "../../ops/printable.js";
+import { hasUnprintable } from "../../text/printable.js";
 import type { KeyOutcome, KeyWriter } from "../../keys/key-writer.js";
 import { ApiError } from "../../query/api-error.js";
 import { compileParams } from "../../query/params.js";
-import type { TakeResult } from "../token-buckets.js";
-import type { VerifiedKey } from "../dispatch.js";
+import type { TakeResult } from "../../limits/token-buckets.js";
+import type { VerifiedKey } from "../context.js";
 import type { RequestContext } from "../context.js";
 import { jsonReply, type Reply } from "../reply.js";
-import type { RouteDefinition } from "../router.js";
-import { arrayOf, exactObject, integer, oneOf, text, timestamp, type JsonSchema, type RouteResponse } from "../response-schemas.js";
-import type { UsageSource, UsageSummary } from "../usage-rings.js";
+import type { RouteDefinition, JsonSchema, RouteResponse } from "../router.js";
+import { arrayOf, exactObject, integer, oneOf, text, timestamp } from "../describe/response-schemas.js";
+import type { UsageSource, UsageSummary } from "../../limits/usage-rings.js";
+import { MAX_ACTIVE_KEYS_PER_EMAIL, type KeyInfo } from "../../keys/key-records.js";
 
 /** What the key routes need from the running service. */
 export interface KeyServices {

@@ -6,8 +6,9 @@ import { ApiError } from "../../query/api-error.js";
 import { compileParams } from "../../query/params.js";
 import type { Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
-import { exactObject, integer, oneOf, ref, text } from "../response-schemas.js";
-import { LIVE_MAX_MESSAGE_BYTES, LIVE_MAX_PAYLOAD_BYTES, LIVE_MAX_TOPICS, LIVE_REFUSALS_PER_MINUTE } from "../live.js";
+import { exactObject, integer, oneOf, ref, text } from "../describe/response-schemas.js";
+import { LIVE_MAX_TOPICS } from "../../limits/live-budget.js";
+import { LIVE_MAX_MESSAGE_BYTES, LIVE_MAX_PAYLOAD_BYTES, LIVE_REFUSALS_PER_MINUTE } from "../live.js";
 
 function upgradeRequired(): Reply {
   throw new ApiError("UPGRADE_REQUIRED", { upgrade: "websocket" }, "GET /api/live is a WebSocket: connect with a WebSocket client (Upgrade: websocket) and the X-API-Key header");

@@ -6,13 +6,13 @@ import { ERAS } from "../../model/eras.js";
 import { ApiError } from "../../query/api-error.js";
 import { closest } from "../../query/suggest.js";
 import { compileParams, limitParam, paramWarning } from "../../query/params.js";
-import type { HistoryWeek } from "../../data/snapshot.js";
 import type { RequestContext } from "../context.js";
 import { successReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
-import { arrayOf, era, exactObject, gameVersion, integer, ref, text, timestamp } from "../response-schemas.js";
-import { playerDetail, teamTypeOf } from "./players.js";
+import { arrayOf, era, exactObject, gameVersion, integer, ref, text, timestamp } from "../describe/response-schemas.js";
 import { rowOfId, rowOfIdOrSlug } from "./player-ref.js";
+import type { HistoryWeek } from "../../store/weekly-series.js";
+import { playerDetail, teamTypeOf } from "./player-rows.js";
 
 const noParams = compileParams({});
 const teamTypeParam = { type: "string", enum: ERAS, description: "curr, class or allt: narrows a slug", "x-normalise": "lower" } as const;

@@ -7,7 +7,7 @@ import { ApiError } from "../../query/api-error.js";
 import type { Edition } from "../../store/edition.js";
 import { hashBytes } from "../../store/hash.js";
 import { weakEtag, type Reply, type ReplyOptions } from "../reply.js";
-import { rowsForSlug } from "./players.js";
+import { rowsForSlug } from "./player-rows.js";
 
 /** `/api/players/:id`: only an `_id`. Not shaped like one: 400 INVALID_ID; unknown: 404 PLAYER_NOT_FOUND. */
 export function rowOfId(edition: Edition, id: string): number {

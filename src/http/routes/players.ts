@@ -1,49 +1,19 @@
 // GET /api/players (cursor pages) and GET /api/players/slug/:slug (one player in full, `teamType`
 // and `team` narrowing which roster).
 
-import { ERA_CODE, ERAS, isEra, type Era } from "../../model/eras.js";
+import { ERAS, type Era } from "../../model/eras.js";
 import { ApiError } from "../../query/api-error.js";
-import { suggestSlugs } from "../../query/suggest.js";
 import { executeQuery } from "../../query/execute.js";
-import { compileParams, CURSOR_PARAM, limitParam, playerFilterParams, type ParamValues } from "../../query/params.js";
+import { compileParams, CURSOR_PARAM, limitParam, playerFilterParams } from "../../query/params.js";
 import { planQuery, selectPlayers } from "../../query/player-params.js";
-import { ALL_ERAS_MASK } from "../../query/plan.js";
 import type { Edition } from "../../store/edition.js";
-import type { EditionSet } from "../../store/editions.js";
-import { withEditionRating, type RatingHistoryEntry } from "../../model/player.js";
-import { ALL_FIELDS_MASK, type RowShape } from "../../store/fragments.js";
-import { mixHash } from "../../store/hash.js";
 import type { RequestContext } from "../context.js";
-import { arrayOf, cursorPagination, era, exactObject, gameVersion, integer, playerRows, ref, text, type RouteResponse } from "../response-schemas.js";
-import { successReply, weakEtag, type Reply } from "../reply.js";
-import type { RouteDefinition } from "../router.js";
-
-const DATA_PREFIX = Buffer.from('{"success":true,"data":');
-
-/**
- * A page of player rows in the envelope, its ETag folded from the fragments it copied. Rendered
- * into the scratch buffer: whoever keeps the reply (the response cache, a memo) keeps a copy.
- */
-export function playerPage(edition: Edition, rows: ArrayLike<number>, shape: RowShape, meta: Record<string, unknown>): Reply {
-  const suffixText = `,"meta":${JSON.stringify(meta)}}`;
-  const suffix = Buffer.from(suffixText);
-  const { body, hash, isScratch } = edition.fragments.renderRows(rows, shape, DATA_PREFIX, suffix, true);
-  let etagHash = hash;
-  for (let i = 0; i < suffixText.length; i++) etagHash = mixHash(etagHash, suffixText.charCodeAt(i));
-  return { status: 200, body, etag: weakEtag(etagHash, body.length), isScratch };
-}
+import { arrayOf, cursorPagination, era, exactObject, gameVersion, integer, playerRows, ref, text } from "../describe/response-schemas.js";
+import { successReply, type Reply } from "../reply.js";
+import type { RouteDefinition, RouteResponse } from "../router.js";
+import { cursorPaging, playerDetail, playerPage, rowsForSlug, teamTypeOf } from "./player-rows.js";
 
 const listParams = compileParams({ ...playerFilterParams({ withAllEras: true }), limit: limitParam(100, 50), cursor: CURSOR_PARAM });
-
-/**
- * `meta.pagination` of the cursor-paged routes, the hosted service's five fields (docs/compatibility.md#fidelity-rules:
- * `nextCursor` absent on the last page, not null) plus ours, `cursor` (this page's offset).
- */
-export function cursorPaging(offset: number, count: number, limit: number, total: number): Record<string, unknown> {
-  const next = offset + count;
-  const hasMore = next < total;
-  return { hasMore, ...(hasMore ? { nextCursor: String(next) } : {}), count, limit, total, cursor: String(offset) };
-}
 
 function listPlayers(context: RequestContext): Reply {
   const selection = selectPlayers(context.values, { era: "curr" }, context.warnings);
@@ -69,37 +39,6 @@ const slugParams = compileParams({
 
 /** Cached 1 hour like the other cacheable routes (docs/compatibility.md#fidelity-rules), private: a keyed answer. */
 const SLUG_CACHE_CONTROL = "private, max-age=3600";
-
-/** Rows with the slug, narrowed to an era when given; throws PLAYER_NOT_FOUND with a hint. */
-export function rowsForSlug(edition: Edition, slug: string, era: Era | undefined): readonly number[] {
-  const rows = edition.rowsForSlug(slug.toLowerCase(), era === undefined ? ALL_ERAS_MASK : 1 << ERA_CODE[era]);
-  if (rows.length > 0) return rows;
-  const similar = suggestSlugs(edition, slug, 3);
-  throw new ApiError(
-    "PLAYER_NOT_FOUND",
-    {
-      slug,
-      ...(era ? { teamType: era } : {}),
-      hint: similar.length > 0
-        ? `No player ${slug}${era ? ` in ${era}` : ""} in ${edition.key}. Did you mean ${similar.join(", ")}? Search by name with /api/players/search?q=…`
-        : `No player ${slug}${era ? ` in ${era}` : ""} in ${edition.key}. Search by name with /api/players/search?q=…`,
-      ...(similar.length > 0 ? { suggestions: similar } : {}),
-    },
-    `No player with slug ${slug}`,
-  );
-}
-
-/**
- * The full detail of one row: the row as stored (its `ratingHistory` the source's, as given), and
- * ours beside it, `editionRatings` (docs/data.md#source-values-kept-exactly): that history with the overall of every loaded
- * edition holding the same `_id` that it does not name yet, newest first.
- */
-export function playerDetail(editions: EditionSet, edition: Edition, row: number, isVersioned: boolean): Record<string, unknown> {
-  const base = JSON.parse(edition.fragments.rowJson(row, { fieldMask: ALL_FIELDS_MASK, isVersioned })) as Record<string, unknown> & { _id: string; ratingHistory?: RatingHistoryEntry[] };
-  let editionRatings = base.ratingHistory ?? [];
-  for (const entry of editions.ratingHistory(base._id)) editionRatings = withEditionRating(editionRatings, entry.gameVersion, entry.overall);
-  return { ...base, editionRatings: editionRatings.map(({ gameVersion, overall, delta }) => ({ gameVersion, overall, ...(delta === undefined ? {} : { delta }) })) };
-}
 
 /** What `meta.variants` says of a row: enough to ask for it (`team=`, `teamType=`) or fetch it by `_id`. */
 function variantOf(edition: Edition, row: number): { _id: string; teamType: string; team: string; slug: string } {
@@ -141,11 +80,6 @@ function playerBySlug(context: RequestContext): Reply {
       gameVersion: edition.key,
       ...(rows.length > 1 ? { variants: rows.slice(1).map((row) => variantOf(edition, row)) } : {}),
     }, { isCacheable: true, cacheControl: SLUG_CACHE_CONTROL }));
-}
-
-export function teamTypeOf(values: ParamValues): Era | undefined {
-  const text = values.teamType;
-  return typeof text === "string" && isEra(text) ? text : undefined;
 }
 
 const listResponse: RouteResponse = {

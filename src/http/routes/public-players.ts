@@ -6,12 +6,12 @@
 import { executeQuery } from "../../query/execute.js";
 import { compileParams, CURSOR_PARAM, limitParam, playerFilterParams } from "../../query/params.js";
 import { planQuery, selectPlayers } from "../../query/player-params.js";
-import { ALL_FIELDS_MASK } from "../../store/fragments.js";
 import type { RequestContext } from "../context.js";
 import type { Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
-import { arrayOf, cursorPagination, exactObject, integer, ref } from "../response-schemas.js";
-import { cursorPaging, playerPage } from "./players.js";
+import { arrayOf, cursorPagination, exactObject, integer, ref } from "../describe/response-schemas.js";
+import { ALL_FIELDS_MASK } from "../../model/player.js";
+import { cursorPaging, playerPage } from "./player-rows.js";
 
 export const PUBLIC_CACHE_CONTROL = "public, max-age=3600";
 

@@ -7,14 +7,15 @@
 import { ERA_CODE, ERAS, isEra } from "../../model/eras.js";
 import { ApiError } from "../../query/api-error.js";
 import { compileParams, limitParam } from "../../query/params.js";
-import { ALL_FIELDS_MASK, type RowShape } from "../../store/fragments.js";
+import type { RowShape } from "../../store/fragments.js";
 import type { RequestContext } from "../context.js";
 import type { Edition } from "../../store/edition.js";
 import { scratchBuffer } from "../../store/scratch.js";
 import { weakEtag, type Reply } from "../reply.js";
 import { hashBytes } from "../../store/hash.js";
-import { arrayOf, boolean, exactObject, integer, ref, text, timestamp } from "../response-schemas.js";
+import { arrayOf, boolean, exactObject, integer, ref, text, timestamp } from "../describe/response-schemas.js";
 import type { RouteDefinition } from "../router.js";
+import { ALL_FIELDS_MASK } from "../../model/player.js";
 
 export const SEARCH_QUERY_MAX_LENGTH = 100;
 export const SEARCH_LIMIT_MAX = 50;

@@ -4,7 +4,7 @@ import { compileParams } from "../../query/params.js";
 import type { RequestContext } from "../context.js";
 import { jsonReply, NO_STORE, successReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
-import { arrayOf, exactObject, gameVersion, integer, ref } from "../response-schemas.js";
+import { arrayOf, exactObject, gameVersion, integer, ref } from "../describe/response-schemas.js";
 
 /** With REDIS_URL, what /ready says of it: shared, or answering alone while Redis is unreachable. */
 export type SharedStateSource = () => "shared" | "local";

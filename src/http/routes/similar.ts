@@ -7,14 +7,14 @@ import { parsePositionMask } from "../../model/positions.js";
 import { limitParam, playerFilterParams, type ParamSchemas } from "../../query/params.js";
 import { ALL_ERAS_MASK } from "../../query/plan.js";
 import { contrastProfiles, similarRows } from "../../store/attribute-profile.js";
-import { SUMMARY_FIELDS_MASK } from "../../store/fragments.js";
 import type { RequestContext } from "../context.js";
 import type { Reply } from "../reply.js";
-import type { RouteDefinition } from "../router.js";
-import { arrayOf, era, exactObject, gameVersion, integer, ref, text, type JsonSchema, type RouteResponse } from "../response-schemas.js";
+import type { RouteDefinition, JsonSchema, RouteResponse } from "../router.js";
+import { arrayOf, era, exactObject, gameVersion, integer, ref, text } from "../describe/response-schemas.js";
 import { everyEditionRoutes, requestedEdition } from "./edition-param.js";
 import { rowObjectsReply, rowOfIdOrSlug } from "./player-ref.js";
-import { teamTypeOf } from "./players.js";
+import { SUMMARY_FIELDS_MASK } from "../../model/player.js";
+import { teamTypeOf } from "./player-rows.js";
 
 export const SIMILAR_METHOD =
   "Distance over the attributes both players have (group scores left out), each difference divided by that attribute's standard deviation in the edition; " +

@@ -17,10 +17,10 @@ import { attributeGroupsOf, attributeKeysOf, attributeValue, groupScores, teamGr
 import { teamRowOf, type Edition, type TeamInfo } from "../../store/edition.js";
 import type { RequestContext } from "../context.js";
 import { successReply, type Reply } from "../reply.js";
-import type { RouteDefinition } from "../router.js";
-import { arrayOf, exactObject, gameVersion, integer, ref, text, type JsonSchema, type RouteResponse } from "../response-schemas.js";
+import type { RouteDefinition, JsonSchema, RouteResponse } from "../router.js";
+import { arrayOf, exactObject, gameVersion, integer, ref, text } from "../describe/response-schemas.js";
 import { everyEditionRoutes, requestedEdition } from "./edition-param.js";
-import { teamTypeOf } from "./players.js";
+import { teamTypeOf } from "./player-rows.js";
 
 const baseParams: ParamSchemas = {
   teamType: { type: "string", enum: ERAS, description: "curr, class or allt, to disambiguate a franchise in several eras", "x-normalise": "lower" },

@@ -4,14 +4,14 @@ import { ERAS } from "../../model/eras.js";
 import { ApiError } from "../../query/api-error.js";
 import { closest } from "../../query/suggest.js";
 import { compileParams } from "../../query/params.js";
-import { ALL_FIELDS_MASK } from "../../store/fragments.js";
 import type { RequestContext } from "../context.js";
 import { successReply, type Reply } from "../reply.js";
-import type { RouteDefinition } from "../router.js";
-import { arrayOf, era, exactObject, integer, ref, text, type JsonSchema } from "../response-schemas.js";
-import { playerPage, teamTypeOf } from "./players.js";
+import type { RouteDefinition, JsonSchema } from "../router.js";
+import { arrayOf, era, exactObject, integer, ref, text } from "../describe/response-schemas.js";
 import { executeQuery } from "../../query/execute.js";
 import { defaultQuery } from "../../query/plan.js";
+import { ALL_FIELDS_MASK } from "../../model/player.js";
+import { playerPage, teamTypeOf } from "./player-rows.js";
 
 const eraSchema = { type: "string", enum: ERAS, description: "curr (default), class or allt", "x-normalise": "lower", "x-empty": "refuse" } as const;
 export const teamsParams = compileParams({ era: eraSchema, teamType: { ...eraSchema, description: "Alias of era" } });

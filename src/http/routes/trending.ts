@@ -4,13 +4,13 @@
 
 import { ERAS, isEra } from "../../model/eras.js";
 import { compileParams, limitParam } from "../../query/params.js";
-import { FIELD_BIT } from "../../store/fragments.js";
 import { TRENDING_MAX_DAYS } from "../../store/weekly-series.js";
 import type { RequestContext } from "../context.js";
 import type { Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
-import { arrayOf, exactObject, integer, oneOf, ref } from "../response-schemas.js";
+import { arrayOf, exactObject, integer, oneOf, ref } from "../describe/response-schemas.js";
 import { rowObjectsReply } from "./player-ref.js";
+import { FIELD_BIT } from "../../model/player.js";
 
 export const TRENDING_CACHE_CONTROL = "private, max-age=300";
 const DIRECTIONS = ["up", "down", "both"] as const;

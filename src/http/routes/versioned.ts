@@ -8,10 +8,10 @@ import { planQuery, selectPlayers } from "../../query/player-params.js";
 import type { RequestContext } from "../context.js";
 import { successReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
-import { arrayOf, boolean, era, exactObject, gameVersion, integer, playerRows, ref, text } from "../response-schemas.js";
+import { arrayOf, boolean, era, exactObject, gameVersion, integer, playerRows, ref, text } from "../describe/response-schemas.js";
 import { resolveEdition } from "./edition-param.js";
-import { playerDetail, playerPage, rowsForSlug, teamTypeOf } from "./players.js";
 import { listTeams, teamsMeta, teamsParams } from "./teams.js";
+import { playerDetail, playerPage, rowsForSlug, teamTypeOf } from "./player-rows.js";
 
 const playersParams = compileParams({ ...playerFilterParams({ withAllEras: true }), offset: OFFSET_PARAM, limit: limitParam(100, 50) });
 

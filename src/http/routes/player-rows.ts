@@ -1,0 +1,77 @@
+// What the player routes share (/api/players, the slug, id and versioned routes, teams, bulk,
+// batch, badges, compare, similar, history, team profiles): a page of rows rendered from the
+// fragments with its ETag, the cursor paging of `meta.pagination`, a slug's rows (404 with
+// suggestions), a player's full detail with editionRatings, and the `teamType` parameter.
+
+import { ERA_CODE, isEra, type Era } from "../../model/eras.js";
+import { ApiError } from "../../query/api-error.js";
+import { suggestSlugs } from "../../query/suggest.js";
+import type { ParamValues } from "../../query/params.js";
+import { ALL_ERAS_MASK } from "../../query/plan.js";
+import type { Edition } from "../../store/edition.js";
+import type { EditionSet } from "../../store/editions.js";
+import { ALL_FIELDS_MASK, withEditionRating, type RatingHistoryEntry } from "../../model/player.js";
+import type { RowShape } from "../../store/fragments.js";
+import { mixHash } from "../../store/hash.js";
+import { weakEtag, type Reply } from "../reply.js";
+
+const DATA_PREFIX = Buffer.from('{"success":true,"data":');
+
+/**
+ * A page of player rows in the envelope, its ETag folded from the fragments it copied. Rendered
+ * into the scratch buffer: whoever keeps the reply (the response cache, a memo) keeps a copy.
+ */
+export function playerPage(edition: Edition, rows: ArrayLike<number>, shape: RowShape, meta: Record<string, unknown>): Reply {
+  const suffixText = `,"meta":${JSON.stringify(meta)}}`;
+  const suffix = Buffer.from(suffixText);
+  const { body, hash, isScratch } = edition.fragments.renderRows(rows, shape, DATA_PREFIX, suffix, true);
+  let etagHash = hash;
+  for (let i = 0; i < suffixText.length; i++) etagHash = mixHash(etagHash, suffixText.charCodeAt(i));
+  return { status: 200, body, etag: weakEtag(etagHash, body.length), isScratch };
+}
+
+/**
+ * `meta.pagination` of the cursor-paged routes, the hosted service's five fields (CONTRACT §9:
+ * `nextCursor` absent on the last page, not null) plus ours, `cursor` (this page's offset).
+ */
+export function cursorPaging(offset: number, count: number, limit: number, total: number): Record<string, unknown> {
+  const next = offset + count;
+  const hasMore = next < total;
+  return { hasMore, ...(hasMore ? { nextCursor: String(next) } : {}), count, limit, total, cursor: String(offset) };
+}
+
+/** Rows with the slug, narrowed to an era when given; throws PLAYER_NOT_FOUND with a hint. */
+export function rowsForSlug(edition: Edition, slug: string, era: Era | undefined): readonly number[] {
+  const rows = edition.rowsForSlug(slug.toLowerCase(), era === undefined ? ALL_ERAS_MASK : 1 << ERA_CODE[era]);
+  if (rows.length > 0) return rows;
+  const similar = suggestSlugs(edition, slug, 3);
+  throw new ApiError(
+    "PLAYER_NOT_FOUND",
+    {
+      slug,
+      ...(era ? { teamType: era } : {}),
+      hint: similar.length > 0
+        ? `No player ${slug}${era ? ` in ${era}` : ""} in ${edition.key}. Did you mean ${similar.join(", ")}? Search by name with /api/players/search?q=…`
+        : `No player ${slug}${era ? ` in ${era}` : ""} in ${edition.key}. Search by name with /api/players/search?q=…`,
+      ...(similar.length > 0 ? { suggestions: similar } : {}),
+    },
+    `No player with slug ${slug}`,
+  );
+}
+
+/**
+ * The full detail of one row: the row as stored (its `ratingHistory` the source's, as given), and
+ * ours beside it, `editionRatings` (CONTRACT §10): that history with the overall of every loaded
+ * edition holding the same `_id` that it does not name yet, newest first.
+ */
+export function playerDetail(editions: EditionSet, edition: Edition, row: number, isVersioned: boolean): Record<string, unknown> {
+  const base = JSON.parse(edition.fragments.rowJson(row, { fieldMask: ALL_FIELDS_MASK, isVersioned })) as Record<string, unknown> & { _id: string; ratingHistory?: RatingHistoryEntry[] };
+  let editionRatings = base.ratingHistory ?? [];
+  for (const entry of editions.ratingHistory(base._id)) editionRatings = withEditionRating(editionRatings, entry.gameVersion, entry.overall);
+  return { ...base, editionRatings: editionRatings.map(({ gameVersion, overall, delta }) => ({ gameVersion, overall, ...(delta === undefined ? {} : { delta }) })) };
+}
+
+export function teamTypeOf(values: ParamValues): Era | undefined {
+  const text = values.teamType;
+  return typeof text === "string" && isEra(text) ? text : undefined;
+}
