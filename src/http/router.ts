@@ -17,7 +17,7 @@ export type JsonSchema = Readonly<Record<string, unknown>>;
 export type RouteResponse =
   | {
     kind: "envelope"; status?: 200 | 201; description: string; data: JsonSchema; meta?: JsonSchema;
-    /** Keys beside the envelope's own (`/` and `/api/health` carry the hosted service's unenveloped keys there, CONTRACT §9). */
+    /** Keys beside the envelope's own (`/` and `/api/health` carry the hosted service's unenveloped keys there, docs/compatibility.md#fidelity-rules). */
     topLevel?: Readonly<Record<string, JsonSchema>>;
   }
   | { kind: "body"; status?: 101; description: string; content: Readonly<Record<string, JsonSchema>> };

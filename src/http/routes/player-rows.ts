@@ -31,7 +31,7 @@ export function playerPage(edition: Edition, rows: ArrayLike<number>, shape: Row
 }
 
 /**
- * `meta.pagination` of the cursor-paged routes, the hosted service's five fields (CONTRACT §9:
+ * `meta.pagination` of the cursor-paged routes, the hosted service's five fields (docs/compatibility.md#fidelity-rules:
  * `nextCursor` absent on the last page, not null) plus ours, `cursor` (this page's offset).
  */
 export function cursorPaging(offset: number, count: number, limit: number, total: number): Record<string, unknown> {
@@ -61,7 +61,7 @@ export function rowsForSlug(edition: Edition, slug: string, era: Era | undefined
 
 /**
  * The full detail of one row: the row as stored (its `ratingHistory` the source's, as given), and
- * ours beside it, `editionRatings` (CONTRACT §10): that history with the overall of every loaded
+ * ours beside it, `editionRatings` (docs/data.md#source-values-kept-exactly): that history with the overall of every loaded
  * edition holding the same `_id` that it does not name yet, newest first.
  */
 export function playerDetail(editions: EditionSet, edition: Edition, row: number, isVersioned: boolean): Record<string, unknown> {
