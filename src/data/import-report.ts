@@ -6,7 +6,8 @@
 
 import { repeatedBadgeCount, distinctBadges, countBadges } from "../model/badge-summary.js";
 import { TIER_COUNT_KEYS } from "../model/badges.js";
-import { playerId, type PlayerRecord } from "../model/player.js";
+import { playerId, teamKey, type PlayerRecord } from "../model/player.js";
+import { isPlainPositionList, knownPositions } from "../model/positions.js";
 import { escapeUnprintable } from "../ops/printable.js";
 
 export class ImportReport {
@@ -86,6 +87,7 @@ export class ImportReport {
     if (noGameVersion > 0) lines.push(`${plural(noGameVersion, "row has", "rows have")} no gameVersion (served with the edition's)`);
     if (noHistory > 0) lines.push(`${plural(noHistory, "row has", "rows have")} no ratingHistory (served with the editions we hold)`);
     if (emptyHistory > 0) lines.push(`${plural(emptyHistory, "ratingHistory is", "ratingHistory lists are")} [], kept`);
+    lines.push(...oddValueLines(records, plural));
     return lines;
   }
 }
@@ -117,6 +119,63 @@ export function settleSlugs(records: readonly PlayerRecord[], report: ImportRepo
     report.markGeneratedSlug(settled);
     return settled;
   });
+}
+
+const MEASURE = /^\d+'\d{1,2}"$/;
+const POUNDS = /^\d+ lbs$/;
+const HTTP_URL = /^https?:\/\/\S+$/;
+const isSpacedOddly = (text: string) => text !== teamKey(text);
+const isOddImage = (text: string | undefined) => text !== undefined && text !== "" && !HTTP_URL.test(text);
+
+/**
+ * Values kept exactly as given though they are not in the shape our own data has (CONTRACT §10):
+ * each kind counted, with what it means for the filters that read it.
+ */
+function oddValueLines(records: readonly PlayerRecord[], plural: (n: number, one: string, many: string) => string): string[] {
+  let names = 0;
+  let teams = 0;
+  let badgeNames = 0;
+  let positionLists = 0;
+  let unknownPositions = 0;
+  let heights = 0;
+  let wingspans = 0;
+  let weights = 0;
+  let numericWeights = 0;
+  let images = 0;
+  for (const record of records) {
+    if (isSpacedOddly(record.name)) names++;
+    if (isSpacedOddly(record.team)) teams++;
+    for (const badge of record.badges.list ?? []) {
+      if (isSpacedOddly(badge.name)) badgeNames++;
+      if (isOddImage(badge.imageUrl)) images++;
+    }
+    for (const badge of record.badges.top ?? []) if (isSpacedOddly(badge.name)) badgeNames++;
+    if (record.positions !== undefined && !isPlainPositionList(record.positions)) {
+      positionLists++;
+      unknownPositions += record.positions.filter((entry) => knownPositions([entry]).length === 0).length;
+    }
+    if (record.height !== undefined && !MEASURE.test(String(record.height))) heights++;
+    if (record.wingspan !== undefined && !MEASURE.test(String(record.wingspan))) wingspans++;
+    if (record.weight !== undefined && (typeof record.weight === "number" || !POUNDS.test(record.weight))) {
+      weights++;
+      if (typeof record.weight === "number") numericWeights++;
+    }
+    if (isOddImage(record.playerImage)) images++;
+    if (isOddImage(record.teamImg)) images++;
+  }
+  const lines: string[] = [];
+  const spaced = [[names, "name", "names"], [teams, "team", "teams"], [badgeNames, "badge name", "badge names"]] as const;
+  const spacedParts = spaced.filter(([n]) => n > 0).map(([n, one, many]) => plural(n, one, many));
+  if (spacedParts.length > 0) lines.push(`${spacedParts.join(", ")} with doubled, leading or trailing spaces, kept as given (search, teams and filters read them spaced once)`);
+  if (positionLists > 0) {
+    const unknown = unknownPositions === 0 ? "" : `; ${plural(unknownPositions, "entry names", "entries name")} no position, not filterable by position`;
+    lines.push(`${plural(positionLists, "position list", "position lists")} not written as PG, SG, SF, PF or C once each, kept as given (the position filter reads them case- and space-insensitively${unknown})`);
+  }
+  if (heights > 0) lines.push(`${plural(heights, "height", "heights")} not like 6'8", kept as given`);
+  if (wingspans > 0) lines.push(`${plural(wingspans, "wingspan", "wingspans")} not like 7'0", kept as given`);
+  if (weights > 0) lines.push(`${plural(weights, "weight", "weights")} not like 250 lbs${numericWeights > 0 ? ` (${plural(numericWeights, "number", "numbers")})` : ""}, kept as given`);
+  if (images > 0) lines.push(`${plural(images, "image address is", "image addresses are")} not http(s) URLs, kept as data (pages never use them as links)`);
+  return lines;
 }
 
 function someOf(items: readonly string[]): string {

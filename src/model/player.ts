@@ -5,7 +5,6 @@ import { createHash } from "node:crypto";
 import type { Attributes } from "./attributes.js";
 import type { BadgeTier } from "./badges.js";
 import type { Era, EditionStatus } from "./eras.js";
-import type { Position } from "./positions.js";
 import { slugify } from "./names.js";
 
 /**
@@ -84,10 +83,13 @@ export interface PlayerRecord {
   team: string;
   teamType: Era;
   overall: number;
-  positions?: Position[];
-  height?: string;
-  weight?: string;
-  wingspan?: string;
+  /** As the source gives them (`["pg"]` stays so); knownPositions reads them by meaning. */
+  positions?: string[];
+  /** As the source gives them (CONTRACT §10): `6'8"` usually, but any text or number is kept. */
+  height?: string | number;
+  /** `250 lbs` usually; a source's `250` (a number) or `"250"` is kept as it is. */
+  weight?: string | number;
+  wingspan?: string | number;
   archetype?: string;
   college?: string;
   playerImage?: string;
@@ -117,7 +119,7 @@ export interface SummaryPlayer {
   team: string;
   teamType: Era;
   overall: number;
-  positions?: Position[];
+  positions?: string[];
   playerImage?: string;
   teamImg?: string;
 }
@@ -181,6 +183,14 @@ export interface KnownEdition {
   overallOf(id: string): number | undefined;
 }
 
+/**
+ * What groups rows into one team (CONTRACT §10: each row's `team` is served as given): the name
+ * with its runs of spaces as one and no leading or trailing space.
+ */
+export function teamKey(team: string): string {
+  return team.replace(/\s+/g, " ").trim();
+}
+
 /** Team slug: `1995-96 Chicago Bulls` → `1995-96-chicago-bulls`. */
 export function teamSlug(team: string): string {
   return slugify(team);
@@ -201,7 +211,8 @@ export const PLAYER_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Opaque id, stable across rebuilds and editions for the same (teamType, team, slug). */
 export function playerId(teamType: Era, team: string, slug: string): string {
-  return createHash("sha1").update(`${teamType}\u0000${team}\u0000${slug}`).digest("hex").slice(0, 24);
+  // The team's spacing aside: a source's `Los Angeles  Lakers` (kept as given) makes the id it always made.
+  return createHash("sha1").update(`${teamType}\u0000${teamKey(team)}\u0000${slug}`).digest("hex").slice(0, 24);
 }
 
 /**

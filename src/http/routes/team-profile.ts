@@ -6,7 +6,7 @@
 import { distinctBadges } from "../../model/badge-summary.js";
 import { TIER_COUNT_KEYS } from "../../model/badges.js";
 import { ERAS } from "../../model/eras.js";
-import { POSITIONS } from "../../model/positions.js";
+import { POSITIONS, knownPositions } from "../../model/positions.js";
 import { ApiError } from "../../query/api-error.js";
 import { closest } from "../../query/suggest.js";
 import { executeQuery } from "../../query/execute.js";
@@ -110,9 +110,11 @@ function profileOf(edition: Edition, team: TeamInfo): { data: Record<string, unk
   const primary: Record<string, number> = Object.fromEntries(POSITIONS.map((position) => [position, 0]));
   const any: Record<string, number> = Object.fromEntries(POSITIONS.map((position) => [position, 0]));
   for (const record of records) {
-    const first = record.positions?.[0];
+    // Read by meaning (`pg` is PG); the source's list itself is served as given.
+    const positions = knownPositions(record.positions);
+    const first = positions[0];
     if (first !== undefined) primary[first] = (primary[first] ?? 0) + 1;
-    for (const position of record.positions ?? []) any[position] = (any[position] ?? 0) + 1;
+    for (const position of positions) any[position] = (any[position] ?? 0) + 1;
   }
 
   const warnings = hasLists || records.length === 0 ? [] : [{
