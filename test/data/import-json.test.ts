@@ -144,7 +144,8 @@ t.test("a trailing comma and a truncated file point at a line the file has", asy
 
 t.test("a record with a bad position names the line where that record starts and the field path", async (t) => {
   const records = JSON.parse(sampleText) as Record<string, unknown>[];
-  const broken = records.map((record, i) => (i === 4 ? { ...record, positions: ["SF", "Forward"] } : record));
+  // CONTRACT §10: a position spelled otherwise ("Forward") is kept as given; an entry that is no text is refused.
+  const broken = records.map((record, i) => (i === 4 ? { ...record, positions: ["SF", 7] } : record));
   const text = JSON.stringify(broken, null, 2);
   const name = text.indexOf('"name": "LeBron James"');
   const expectedLine = text.slice(0, name).split("\n").length - 1; // the `{` line just above the name
@@ -152,7 +153,9 @@ t.test("a record with a bad position names the line where that record starts and
   t.equal(error.file, "pretty.json");
   t.equal(error.line, expectedLine);
   t.equal(error.field, "positions[1]");
-  t.match(error.reason, /"Forward" is not a position/);
+  t.match(error.reason, /7 is not text/);
+  const kept = importJson("pretty.json", JSON.stringify(records.map((record, i) => (i === 4 ? { ...record, positions: ["SF", "Forward"] } : record))), { capturedAt });
+  t.same(kept[4]?.positions, ["SF", "Forward"], "a position we do not know is kept as given");
 });
 
 t.test("a record inside an envelope is located inside data, not in other arrays", async (t) => {
