@@ -149,7 +149,8 @@ function oddValueLines(records: readonly PlayerRecord[], plural: (n: number, one
       if (isSpacedOddly(badge.name)) badgeNames++;
       if (isOddImage(badge.imageUrl)) images++;
     }
-    for (const badge of record.badges.top ?? []) if (isSpacedOddly(badge.name)) badgeNames++;
+    // `top` is the list's three best where there is a list: its names are counted there.
+    if (record.badges.list === undefined) for (const badge of record.badges.top ?? []) if (isSpacedOddly(badge.name)) badgeNames++;
     if (record.positions !== undefined && !isPlainPositionList(record.positions)) {
       positionLists++;
       unknownPositions += record.positions.filter((entry) => knownPositions([entry]).length === 0).length;
