@@ -11,7 +11,11 @@
 
 import t, { type Test } from "tap";
 import { readFileSync } from "node:fs";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import SwaggerParser from "@apidevtools/swagger-parser";
 import { runBuildIndex } from "../../src/data/build-index-cli.js";
+import { buildRoutes } from "../../src/http/app.js";
+import { buildOpenApi } from "../../src/http/openapi.js";
 import { runSync, startCourtside, type Courtside } from "../sync/helpers.js";
 import { STAND_IN_KEY, startStandIn } from "../sync/stand-in.js";
 
@@ -22,6 +26,10 @@ const FIXTURE = new URL("../fixtures/hosted-odd-values.json", import.meta.url).p
 const documents: Doc[] = JSON.parse(readFileSync(FIXTURE, "utf8"));
 const AS_OF = "2025-11-25";
 const byName = (name: string): Doc => documents.find((doc) => doc["name"] === name)!;
+
+/** The OpenAPI document's Player (what the typed client is generated from): it must describe every odd value served. */
+const openApi = (await SwaggerParser.dereference(structuredClone(buildOpenApi(buildRoutes(() => true), { version: "1.0.0" })) as any)) as Doc;
+const isDocumentedPlayer = new Ajv2020({ allErrors: true, strict: false }).compile(openApi["components"]["schemas"]["Player"]);
 
 /** Key-sorted, array order kept: equal exactly when deep-equal with array order. */
 function canonical(value: unknown): unknown {
@@ -91,6 +99,7 @@ async function checkServed(t: Test, courtside: Courtside, label: string): Promis
     const byId = await courtside.json(`/api/players/${doc["_id"]}`);
     t.equal(byId.status, 200, `${label} GET /api/players/${doc["_id"]}`);
     mismatches += checkExact(t, doc, byId.body.data, `${label} by _id`);
+    t.ok(isDocumentedPlayer(byId.body.data), `${label} ${JSON.stringify(doc["name"])} validates against the OpenAPI Player`, { errors: isDocumentedPlayer.errors });
     const bySlug = await courtside.json(`/api/players/slug/${doc["slug"]}`);
     t.equal(bySlug.body.data?._id, doc["_id"], `${label} /api/players/slug/${doc["slug"]}`);
     mismatches += checkExact(t, doc, bySlug.body.data, `${label} by slug`);
