@@ -15,8 +15,8 @@ import {
 } from "../model/badges.js";
 import { eraOfTeamName, isEra } from "../model/eras.js";
 import {
-  HOT_ZONE_KEYS, HOT_ZONE_VALUES, LEGACY_HOT_ZONE_KEYS, PLAYER_ID_PATTERN, RECORD_FIELD_NAMES, playerSlug, teamKey,
-  type BadgeEntry, type Badges, type HotZoneKey, type HotZones, type PlayerRecord, type RatingHistoryEntry, type TopBadge,
+  LEGACY_HOT_ZONE_KEYS, PLAYER_ID_PATTERN, RECORD_FIELD_NAMES, playerSlug, teamKey,
+  type BadgeEntry, type Badges, type HotZones, type PlayerRecord, type RatingHistoryEntry, type TopBadge,
 } from "../model/player.js";
 import { assembleRecord, checkRecord, parseRating, type ImportOptions } from "./import-csv.js";
 import { ImportError } from "./import-error.js";
@@ -322,16 +322,18 @@ function readTop(value: unknown, fail: Fail): TopBadge[] {
   });
 }
 
-/** Any of the 12 zones, each optional, under the hosted names (our older names are read as them). */
+/**
+ * The zones as given (CONTRACT §10), usually the hosted service's 12 names, each hot, cold or
+ * neutral; a zone or a value spelled otherwise is kept as it came (the report names it). Only our
+ * own older exports' names (`leftCorner3`) are read as the hosted ones; a null zone is no zone.
+ */
 function readHotZones(value: unknown, fail: Fail): HotZones {
   if (!isObject(value)) return fail("hotZones", "hotZones must be an object of zones");
   const zones: HotZones = {};
   for (const [name, raw] of Object.entries(value)) {
-    const key = (HOT_ZONE_KEYS as readonly string[]).includes(name) ? name as HotZoneKey : LEGACY_HOT_ZONE_KEYS[name];
-    if (key === undefined) return fail(`hotZones.${name}`, `is not a zone (${HOT_ZONE_KEYS.join(", ")})`);
     if (raw === undefined || raw === null) continue;
-    const zone = HOT_ZONE_VALUES.find((allowed) => allowed === raw);
-    zones[key] = zone ?? fail(`hotZones.${name}`, `${JSON.stringify(raw)} is not hot, cold or neutral`);
+    if (typeof raw !== "string") return fail(`hotZones.${name}`, `${JSON.stringify(raw).slice(0, 80)} is not text`);
+    zones[LEGACY_HOT_ZONE_KEYS[name] ?? name] = raw;
   }
   return zones;
 }

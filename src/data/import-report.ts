@@ -6,7 +6,7 @@
 
 import { repeatedBadgeCount, distinctBadges, countBadges } from "../model/badge-summary.js";
 import { TIER_COUNT_KEYS } from "../model/badges.js";
-import { playerId, teamKey, type PlayerRecord } from "../model/player.js";
+import { HOT_ZONE_KEYS, HOT_ZONE_VALUES, playerId, teamKey, type PlayerRecord } from "../model/player.js";
 import { isPlainPositionList, knownPositions } from "../model/positions.js";
 import { escapeUnprintable } from "../ops/printable.js";
 
@@ -142,7 +142,11 @@ function oddValueLines(records: readonly PlayerRecord[], plural: (n: number, one
   let weights = 0;
   let numericWeights = 0;
   let images = 0;
+  let zones = 0;
   for (const record of records) {
+    for (const [zone, value] of Object.entries(record.hotZones ?? {})) {
+      if (!(HOT_ZONE_KEYS as readonly string[]).includes(zone) || !(HOT_ZONE_VALUES as readonly (string | undefined)[]).includes(value)) zones++;
+    }
     if (isSpacedOddly(record.name)) names++;
     if (isSpacedOddly(record.team)) teams++;
     for (const badge of record.badges.list ?? []) {
@@ -175,6 +179,7 @@ function oddValueLines(records: readonly PlayerRecord[], plural: (n: number, one
   if (heights > 0) lines.push(`${plural(heights, "height", "heights")} not like 6'8", kept as given`);
   if (wingspans > 0) lines.push(`${plural(wingspans, "wingspan", "wingspans")} not like 7'0", kept as given`);
   if (weights > 0) lines.push(`${plural(weights, "weight", "weights")} not like 250 lbs${numericWeights > 0 ? ` (${plural(numericWeights, "number", "numbers")})` : ""}, kept as given`);
+  if (zones > 0) lines.push(`${plural(zones, "hot zone is", "hot zones are")} not a hosted zone name with hot, cold or neutral, kept as given`);
   if (images > 0) lines.push(`${plural(images, "image address is", "image addresses are")} not http(s) URLs, kept as data (pages never use them as links)`);
   return lines;
 }

@@ -58,7 +58,11 @@ export const LEGACY_HOT_ZONE_KEYS: Readonly<Record<string, HotZoneKey>> = {
 };
 export const HOT_ZONE_VALUES = ["hot", "cold", "neutral"] as const;
 export type HotZoneValue = (typeof HOT_ZONE_VALUES)[number];
-export type HotZones = Partial<Record<HotZoneKey, HotZoneValue>>;
+/**
+ * Zones as the source gives them (CONTRACT §10): usually HOT_ZONE_KEYS to HOT_ZONE_VALUES, but a
+ * zone or a value spelled otherwise is kept under its own name, as it came.
+ */
+export type HotZones = Partial<Record<string, string>>;
 
 /** One edition's overall in a player's rating history (newest first); `delta` against the next older entry. */
 export interface RatingHistoryEntry {

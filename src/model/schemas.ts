@@ -85,9 +85,9 @@ export const playerSchema = {
     },
     hotZones: {
       type: "object",
-      additionalProperties: false,
-      description: "The hosted service's zone names, each optional",
-      properties: Object.fromEntries(HOT_ZONE_KEYS.map((key) => [key, { enum: HOT_ZONE_VALUES }])),
+      additionalProperties: { type: "string" },
+      description: `The hosted service's zone names, each optional, each ${HOT_ZONE_VALUES.join(", ")}; a zone or value a source spells otherwise is kept as it came`,
+      properties: Object.fromEntries(HOT_ZONE_KEYS.map((key) => [key, { type: "string" }])),
     },
     gameVersion: { type: "string", description: "The source's where it gives one (e.g. 2K26), as given; else the edition's" },
     ratingHistory: {

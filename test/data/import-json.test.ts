@@ -255,17 +255,20 @@ t.test("a row without _id gets the generated one; without positions it has none;
   t.same(plain?.hotZones, { leftCornerThree: "hot", topKeyThree: "neutral" });
 });
 
-t.test("an id no id can have, a bad history, an unknown zone are refused with their field", async (t) => {
+// CONTRACT §10: a zone or zone value spelled otherwise (leftCornerFour, warm) is kept as given; only a value that is no text is refused.
+t.test("an id no id can have, a bad history, a zone that is no text are refused with their field; a zone spelled otherwise is kept", async (t) => {
   for (const [fields, field] of [
     [{ _id: "has space" }, "_id"],
     [{ _id: "x".repeat(65) }, "_id"],
     [{ _creationTime: "yesterday" }, "_creationTime"],
     [{ ratingHistory: [{ gameVersion: "2K25" }] }, "ratingHistory[0].overall"],
-    [{ hotZones: { leftCornerFour: "hot" } }, "hotZones.leftCornerFour"],
-    [{ hotZones: { paint: "warm" } }, "hotZones.paint"],
+    [{ hotZones: { leftCornerFour: 3 } }, "hotZones.leftCornerFour"],
+    [{ hotZones: { paint: ["warm"] } }, "hotZones.paint"],
   ] as const) {
     t.equal(importError(() => importJson("x.json", JSON.stringify([player(fields)]), { capturedAt })).field, field, JSON.stringify(fields));
   }
+  const [kept] = importJson("x.json", JSON.stringify([player({ hotZones: { leftCornerFour: "hot", paint: "warm" } })]), { capturedAt });
+  t.same(kept?.hotZones, { leftCornerFour: "hot", paint: "warm" });
 });
 
 t.test("a pass-through field never overrides one of ours", async (t) => {

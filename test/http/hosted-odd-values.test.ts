@@ -3,7 +3,8 @@
 // teams with doubled, leading and trailing spaces, unicode names, weights as the number 250, the
 // text "250", 195.5 and "230lbs", positions spelled `pg`, ` c `, `Guard`, three of them and none,
 // heights `6-11`, "" and the number 88, a wingspan `7'2 "`, `javascript:` and `data:` image
-// addresses (a badge's too), a badge named with two spaces, text fields with spaces around them.
+// addresses (a badge's too), a badge named with two spaces, text fields with spaces around them,
+// hot zones `Hot` and `midPost`.
 // Built by build-index and synced from the stand-in, every row comes back by _id, by slug and in
 // bulk deep-equal to its document; the filters still find them by meaning (position=PG finds
 // `pg`, a name search finds `Drew  Peterson`, a team spaced twice is the team spaced once); the
@@ -52,7 +53,7 @@ function checkExact(t: Test, doc: Doc, served: Doc | undefined, label: string): 
   const { editionRatings: _ours, ...rest } = served;
   const badges = rest["badges"] === undefined ? undefined
     : { ...rest["badges"], list: rest["badges"].list.map(({ slug: _slug, ...entry }: Doc) => entry) };
-  const got = { ...rest, badges };
+  const got: Doc = { ...rest, badges };
   if (JSON.stringify(canonical(got)) === JSON.stringify(canonical(doc))) return 0;
   const differing = Object.keys({ ...doc, ...got }).filter((key) => JSON.stringify(canonical(got[key])) !== JSON.stringify(canonical(doc[key])));
   t.fail(`${label} ${JSON.stringify(doc["name"])}: fields differ: ${differing.join(", ")}`, { got: Object.fromEntries(differing.map((key) => [key, got[key]])), want: Object.fromEntries(differing.map((key) => [key, doc[key]])) });
@@ -71,6 +72,7 @@ t.test("the fixture holds the odd values it is about", async (t) => {
   t.ok(documents.some((doc) => doc["height"] === "6-11") && documents.some((doc) => doc["height"] === ""), "heights not like 6'8\"");
   t.ok(documents.some((doc) => String(doc["playerImage"]).startsWith("javascript:")), "a javascript: image");
   t.ok(documents.some((doc) => doc["badges"]["list"].some((entry: Doc) => entry.name.includes("  "))), "a badge name with two spaces");
+  t.ok(documents.some((doc) => doc["hotZones"]?.["paint"] === "Hot" && doc["hotZones"]["midPost"] !== undefined), "a zone value and a zone name spelled otherwise");
 });
 
 function build(t: Test): { code: number; output: string; out: string } {
@@ -89,6 +91,7 @@ function checkReport(t: Test, output: string): void {
   t.match(output, /3 heights not like 6'8", kept as given/);
   t.match(output, /1 wingspan not like 7'0", kept as given/);
   t.match(output, /4 weights not like 250 lbs \(2 numbers\), kept as given/);
+  t.match(output, /2 hot zones are not a hosted zone name with hot, cold or neutral, kept as given/);
   t.match(output, /5 image addresses are not http\(s\) URLs, kept as data \(pages never use them as links\)/);
   t.notMatch(output, /refused|generated|suffixed/);
 }
@@ -145,6 +148,10 @@ async function checkServed(t: Test, courtside: Courtside, label: string): Promis
   const teams = (await courtside.json("/api/teams?teamType=curr")).body.data as Doc[];
   t.equal(teams.filter((team) => team["slug"] === "boston-celtics").length, 1, "one Boston Celtics team");
   t.equal(teams.find((team) => team["slug"] === "milwaukee-bucks")?.["logo"], "", "a javascript: teamImg never becomes a team's logo");
+  const compare = await courtside.json(`/api/players/compare?ids=${byName("Victor Wembanyama")["_id"]},${byName("Stephen Curry")["_id"]}`);
+  t.equal(compare.status, 200);
+  t.same(compare.body.data.hotZones.find((row: Doc) => row["zone"] === "paint")?.values, ["Hot", "neutral"], "compare shows zones as given");
+  t.same(compare.body.data.hotZones.find((row: Doc) => row["zone"] === "midPost")?.values, ["cold", null]);
   const profile = await courtside.json("/api/teams/boston-celtics/profile");
   t.equal(profile.status, 200);
   t.equal(profile.body.data.positions.primary.PG, 1, "a team profile reads `pg` as PG");
