@@ -7,7 +7,7 @@ import {
   BADGE_INDEX_BY_SLUG, BADGE_TIERS, COUNT_KEY_OF_TIER, LEGACY_BADGE_CATEGORIES, TIER_CODE, TIER_COUNT_KEYS, type BadgeTier,
 } from "../model/badges.js";
 import { catalogueOf, type Catalogue, type CatalogueSource } from "../model/catalogue.js";
-import { compareText, distinctBadges, topBadges } from "../model/badge-summary.js";
+import { compareText, heldBadges, topBadges } from "../model/badge-summary.js";
 import { ERA_CODE } from "../model/eras.js";
 import { POSITION_BIT, knownPositions } from "../model/positions.js";
 import { foldName as foldNameOf, slugify } from "../model/names.js";
@@ -227,7 +227,7 @@ function buildColumns(players: readonly PlayerRecord[], teams: readonly TeamEntr
     for (const [tier, code] of TIER_CODE) if (player.badges[COUNT_KEY_OF_TIER[tier]] > 0) tierMask |= 1 << (code - 1);
     columns.tierMask[row] = tierMask;
     // Each badge once, at its first entry: a hosted list names every badge twice (CONTRACT §10).
-    for (const badge of distinctBadges(player.badges.list ?? [])) {
+    for (const badge of heldBadges(player.badges.list ?? [])) {
       const index = catalogue.badgeOf(badge.slug);
       if (index !== undefined && columns.badgeTiers) columns.badgeTiers[row * badgeCount + index] = TIER_CODE.get(badge.tier) ?? 0;
     }

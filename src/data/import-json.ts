@@ -9,9 +9,9 @@
 // non-object record or `attributes`, and a value of a type no field of its kind holds.
 
 import { ATTRIBUTE_INDEX, ATTRIBUTE_KEYS, type Attributes, type GroupScoreKey } from "../model/attributes.js";
-import { countBadges, distinctBadges, topBadges } from "../model/badge-summary.js";
+import { countBadges, heldBadges, topBadges } from "../model/badge-summary.js";
 import {
-  BADGES, BADGE_INDEX_BY_FOLDED_NAME, TIER_COUNT_KEYS, badgeSlug, foldBadgeName, parseBadgeTier,
+  BADGES, BADGE_INDEX_BY_FOLDED_NAME, TIER_COUNT_KEYS, badgeSlug, foldBadgeName,
 } from "../model/badges.js";
 import { eraOfTeamName, isEra } from "../model/eras.js";
 import {
@@ -244,7 +244,7 @@ function readBadges(value: unknown, fail: Fail): Badges {
   if (!isObject(value)) return fail("badges", "badges must be an object of tier counts");
 
   const list = value["list"] === undefined || value["list"] === null ? undefined : readBadgeList(value["list"], fail);
-  const fromList = list === undefined ? undefined : countBadges(distinctBadges(list));
+  const fromList = list === undefined ? undefined : countBadges(heldBadges(list));
   const counts = countBadges([]);
   for (const key of TIER_COUNT_KEYS) counts[key] = readCount(value[key], `badges.${key}`, fail) ?? fromList?.[key] ?? 0;
   counts.total = readCount(value["total"], "badges.total", fail) ?? TIER_COUNT_KEYS.reduce((total, key) => total + counts[key], 0);
@@ -284,7 +284,8 @@ function readBadgeList(value: unknown, fail: Fail): BadgeEntry[] {
     if (given !== undefined && given !== null && (typeof given !== "string" || badgeSlug(given) === "")) {
       return fail(`${field}.slug`, `${JSON.stringify(given).slice(0, 80)} is not a badge slug`);
     }
-    const tier = typeof entry["tier"] === "string" ? parseBadgeTier(entry["tier"]) : undefined;
+    // As written (`gold`, `HOF` included): heldBadges reads it by meaning wherever badges are indexed.
+    const tier = typeof entry["tier"] === "string" ? entry["tier"] : fail(`${field}.tier`, `${JSON.stringify(entry["tier"] ?? null).slice(0, 80)} is not a badge tier`);
     const optional = (key: string): string | undefined => {
       const text = entry[key];
       if (text === undefined || text === null) return undefined;
@@ -299,7 +300,7 @@ function readBadgeList(value: unknown, fail: Fail): BadgeEntry[] {
       ...others,
       name,
       slug: typeof given === "string" ? given : known?.slug ?? badgeSlug(name),
-      tier: tier ?? fail(`${field}.tier`, `${JSON.stringify(entry["tier"])} is not a badge tier`),
+      tier,
       ...(category !== undefined && { category }),
       ...(description !== undefined && { description }),
       ...(imageUrl !== undefined && { imageUrl }),
@@ -317,8 +318,8 @@ function readTop(value: unknown, fail: Fail): TopBadge[] {
     if (!isObject(entry)) return fail(field, "a badge must be an object with a name and a tier");
     // As spelled, spaces included (CONTRACT §10).
     const name = typeof entry["name"] === "string" && entry["name"].trim() !== "" ? entry["name"] : fail(`${field}.name`, "the badge name is missing");
-    const tier = typeof entry["tier"] === "string" ? parseBadgeTier(entry["tier"]) : undefined;
-    return { name, tier: tier ?? fail(`${field}.tier`, `${JSON.stringify(entry["tier"])} is not a badge tier`) };
+    const tier = typeof entry["tier"] === "string" ? entry["tier"] : fail(`${field}.tier`, `${JSON.stringify(entry["tier"] ?? null).slice(0, 80)} is not a badge tier`);
+    return { name, tier };
   });
 }
 

@@ -4,8 +4,8 @@
 // either a refusal or silence. Also where the importers mark the slugs they made themselves, so
 // only those are ever suffixed (settleSlugs). Knows nothing of files or printing.
 
-import { repeatedBadgeCount, distinctBadges, countBadges } from "../model/badge-summary.js";
-import { TIER_COUNT_KEYS } from "../model/badges.js";
+import { repeatedBadgeCount, distinctBadges, countBadges, heldBadges } from "../model/badge-summary.js";
+import { BADGE_TIERS, TIER_COUNT_KEYS, parseBadgeTier } from "../model/badges.js";
 import { HOT_ZONE_KEYS, HOT_ZONE_VALUES, playerId, teamKey, type PlayerRecord } from "../model/player.js";
 import { isPlainPositionList, knownPositions } from "../model/positions.js";
 import { escapeUnprintable } from "../ops/printable.js";
@@ -52,7 +52,7 @@ export class ImportReport {
           if (list.length === 2 * distinct.length) twice++;
           else partly++;
         }
-        const fromList = countBadges(distinct);
+        const fromList = countBadges(heldBadges(list));
         if (record.badges.total !== fromList.total || TIER_COUNT_KEYS.some((key) => record.badges[key] !== fromList[key])) countsDiffer++;
       }
       if (this.generated.has(record)) generated++;
@@ -143,7 +143,14 @@ function oddValueLines(records: readonly PlayerRecord[], plural: (n: number, one
   let numericWeights = 0;
   let images = 0;
   let zones = 0;
+  let tiers = 0;
+  let noTiers = 0;
   for (const record of records) {
+    for (const badge of [...(record.badges.list ?? []), ...(record.badges.list === undefined ? record.badges.top ?? [] : [])]) {
+      if ((BADGE_TIERS as readonly string[]).includes(badge.tier)) continue;
+      tiers++;
+      if (parseBadgeTier(badge.tier) === undefined) noTiers++;
+    }
     for (const [zone, value] of Object.entries(record.hotZones ?? {})) {
       if (!(HOT_ZONE_KEYS as readonly string[]).includes(zone) || !(HOT_ZONE_VALUES as readonly (string | undefined)[]).includes(value)) zones++;
     }
@@ -179,6 +186,10 @@ function oddValueLines(records: readonly PlayerRecord[], plural: (n: number, one
   if (heights > 0) lines.push(`${plural(heights, "height", "heights")} not like 6'8", kept as given`);
   if (wingspans > 0) lines.push(`${plural(wingspans, "wingspan", "wingspans")} not like 7'0", kept as given`);
   if (weights > 0) lines.push(`${plural(weights, "weight", "weights")} not like 250 lbs${numericWeights > 0 ? ` (${plural(numericWeights, "number", "numbers")})` : ""}, kept as given`);
+  if (tiers > 0) {
+    const none = noTiers === 0 ? "" : `; ${plural(noTiers, "of them names", "of them name")} no tier, not counted or filterable`;
+    lines.push(`${plural(tiers, "badge tier", "badge tiers")} not written ${BADGE_TIERS.join(", ")}, kept as given (read case- and punctuation-insensitively${none})`);
+  }
   if (zones > 0) lines.push(`${plural(zones, "hot zone is", "hot zones are")} not a hosted zone name with hot, cold or neutral, kept as given`);
   if (images > 0) lines.push(`${plural(images, "image address is", "image addresses are")} not http(s) URLs, kept as data (pages never use them as links)`);
   return lines;

@@ -16,7 +16,8 @@ import { slugify } from "./names.js";
 export interface BadgeEntry {
   name: string;
   slug: string;
-  tier: BadgeTier;
+  /** As the source writes it (CONTRACT §10), usually one of BADGE_TIERS; heldBadges reads it by meaning. */
+  tier: string;
   category?: string;
   description?: string;
   imageUrl?: string;
@@ -24,7 +25,8 @@ export interface BadgeEntry {
 
 export interface TopBadge {
   name: string;
-  tier: BadgeTier;
+  /** As the source writes it; the top we derive from a list says BADGE_TIERS' names. */
+  tier: string;
 }
 
 export interface BadgeCounts {

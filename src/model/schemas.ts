@@ -15,6 +15,8 @@ const rating = { type: "integer", minimum: 0, maximum: 99 } as const;
 const measure = { type: ["string", "number"], description: "As the source gives it, usually text like 6'8\"; other text or a number is kept as it came" } as const;
 const image = { type: "string", description: "As the source gives it: usually an http(s) URL, \"\" where it has none; any other text is kept as data (pages never link it)" } as const;
 const count = { type: "integer", minimum: 0 } as const;
+/** A badge entry's tier as the source writes it (CONTRACT §10), usually one of BADGE_TIERS; filters read it by meaning. */
+const badgeTier = { type: "string", description: `As the source writes it, usually ${BADGE_TIERS.join(", ")}` } as const;
 
 export const badgeCountsSchema = {
   type: "object",
@@ -69,7 +71,7 @@ export const playerSchema = {
             description: "The source's entry as it came (keys we do not know included), with our slug where it has none",
             required: ["name", "slug", "tier"],
             properties: {
-              name: { type: "string" }, slug: { type: "string" }, tier: { enum: BADGE_TIERS },
+              name: { type: "string" }, slug: { type: "string" }, tier: badgeTier,
               category: { type: "string", description: "2kratings' badge category, e.g. Outside Scoring" },
               description: { type: "string" },
               imageUrl: { type: "string" },
@@ -79,7 +81,7 @@ export const playerSchema = {
         top: {
           type: "array",
           maxItems: 3,
-          items: { type: "object", required: ["name", "tier"], properties: { name: { type: "string" }, tier: { enum: BADGE_TIERS } } },
+          items: { type: "object", required: ["name", "tier"], properties: { name: { type: "string" }, tier: badgeTier } },
         },
       },
     },

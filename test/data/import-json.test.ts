@@ -96,7 +96,8 @@ t.test("a badge list a record carries is kept in its own order and fills counts 
     total: 2, legendary: 0, hallOfFame: 1, gold: 1, silver: 0, bronze: 0,
     list: [
       { name: "Brick Wall", slug: "brick-wall", tier: "Gold" },
-      { name: "Deadeye", slug: "deadeye", tier: "Hall of Fame" },
+      // CONTRACT §10: the tier as written; the counts and the top we derive read it as Hall of Fame.
+      { name: "Deadeye", slug: "deadeye", tier: "hof" },
     ],
     top: [{ name: "Deadeye", tier: "Hall of Fame" }, { name: "Brick Wall", tier: "Gold" }],
   });

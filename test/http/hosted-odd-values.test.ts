@@ -4,7 +4,7 @@
 // text "250", 195.5 and "230lbs", positions spelled `pg`, ` c `, `Guard`, three of them and none,
 // heights `6-11`, "" and the number 88, a wingspan `7'2 "`, `javascript:` and `data:` image
 // addresses (a badge's too), a badge named with two spaces, text fields with spaces around them,
-// hot zones `Hot` and `midPost`.
+// hot zones `Hot` and `midPost`, badge tiers `gold` and `SILVER`.
 // Built by build-index and synced from the stand-in, every row comes back by _id, by slug and in
 // bulk deep-equal to its document; the filters still find them by meaning (position=PG finds
 // `pg`, a name search finds `Drew  Peterson`, a team spaced twice is the team spaced once); the
@@ -72,6 +72,7 @@ t.test("the fixture holds the odd values it is about", async (t) => {
   t.ok(documents.some((doc) => doc["height"] === "6-11") && documents.some((doc) => doc["height"] === ""), "heights not like 6'8\"");
   t.ok(documents.some((doc) => String(doc["playerImage"]).startsWith("javascript:")), "a javascript: image");
   t.ok(documents.some((doc) => doc["badges"]["list"].some((entry: Doc) => entry.name.includes("  "))), "a badge name with two spaces");
+  t.ok(documents.some((doc) => doc["badges"]["list"].some((entry: Doc) => entry.tier === "gold")), "a badge tier in lower case");
   t.ok(documents.some((doc) => doc["hotZones"]?.["paint"] === "Hot" && doc["hotZones"]["midPost"] !== undefined), "a zone value and a zone name spelled otherwise");
 });
 
@@ -91,6 +92,7 @@ function checkReport(t: Test, output: string): void {
   t.match(output, /3 heights not like 6'8", kept as given/);
   t.match(output, /1 wingspan not like 7'0", kept as given/);
   t.match(output, /4 weights not like 250 lbs \(2 numbers\), kept as given/);
+  t.match(output, /4 badge tiers not written Bronze, Silver, Gold, Hall of Fame, Legendary, kept as given \(read case- and punctuation-insensitively\)/);
   t.match(output, /2 hot zones are not a hosted zone name with hot, cold or neutral, kept as given/);
   t.match(output, /5 image addresses are not http\(s\) URLs, kept as data \(pages never use them as links\)/);
   t.notMatch(output, /refused|generated|suffixed/);
@@ -148,6 +150,14 @@ async function checkServed(t: Test, courtside: Courtside, label: string): Promis
   const teams = (await courtside.json("/api/teams?teamType=curr")).body.data as Doc[];
   t.equal(teams.filter((team) => team["slug"] === "boston-celtics").length, 1, "one Boston Celtics team");
   t.equal(teams.find((team) => team["slug"] === "milwaukee-bucks")?.["logo"], "", "a javascript: teamImg never becomes a team's logo");
+  // A tier written `gold` is Gold to the badge filter and the holders list, and served as written.
+  const lively = byName("Dereck Lively II");
+  const deadeyeGold = await courtside.json("/api/badges/deadeye/players?tier=Gold&limit=100");
+  t.ok(deadeyeGold.body.data.some((row: Doc) => row["_id"] === lively["_id"]), `${label}: tier "gold" holds Deadeye at Gold`);
+  const filtered = await courtside.json("/api/players?badge=deadeye&badgeTier=gold&limit=100");
+  t.ok(filtered.body.data.some((row: Doc) => row["_id"] === lively["_id"]), `${label}: badge=deadeye&badgeTier=gold finds the row`);
+  const livelyRow = (await courtside.json(`/api/players/${lively["_id"]}`)).body.data;
+  t.same([livelyRow.badges.gold, livelyRow.badges.silver], [lively["badges"]["gold"], lively["badges"]["silver"]], "counts as stated");
   const compare = await courtside.json(`/api/players/compare?ids=${byName("Victor Wembanyama")["_id"]},${byName("Stephen Curry")["_id"]}`);
   t.equal(compare.status, 200);
   t.same(compare.body.data.hotZones.find((row: Doc) => row["zone"] === "paint")?.values, ["Hot", "neutral"], "compare shows zones as given");

@@ -3,7 +3,7 @@
 // era per group (from the per-team group means the store computes once per edition), badge counts
 // by category and tier, players per position.
 
-import { distinctBadges } from "../../model/badge-summary.js";
+import { heldBadges } from "../../model/badge-summary.js";
 import { TIER_COUNT_KEYS } from "../../model/badges.js";
 import { ERAS } from "../../model/eras.js";
 import { POSITIONS, knownPositions } from "../../model/positions.js";
@@ -98,7 +98,7 @@ function profileOf(edition: Edition, team: TeamInfo): { data: Record<string, unk
     for (const key of TIER_COUNT_KEYS) byTier[key] = (byTier[key] as number) + record.badges[key];
     if (record.badges.list === undefined) { hasLists = false; continue; }
     // Each badge once per player (a hosted list names each twice); a category the entry lacks is the edition's.
-    for (const badge of distinctBadges(record.badges.list)) {
+    for (const badge of heldBadges(record.badges.list)) {
       const category = badge.category ?? edition.catalogue.badges[edition.catalogue.badgeOf(badge.slug) ?? -1]?.category ?? UNCATEGORISED;
       const counts = (byCategory[category] ??= { total: 0, ...Object.fromEntries(TIER_COUNT_KEYS.map((key) => [key, 0])) });
       const tierKey = TIER_KEY[badge.tier];
