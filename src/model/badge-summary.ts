@@ -7,12 +7,17 @@ import type { BadgeCounts, BadgeEntry, TopBadge } from "./player.js";
 export function countBadges(list: readonly { tier: string }[]): BadgeCounts {
   const counts: BadgeCounts = { total: 0, legendary: 0, hallOfFame: 0, gold: 0, silver: 0, bronze: 0 };
   for (const badge of list) {
-    const tier = parseBadgeTier(badge.tier);
+    const tier = tierOf(badge.tier);
     if (tier === undefined) continue;
     counts.total += 1;
     counts[COUNT_KEY_OF_TIER[tier]] += 1;
   }
   return counts;
+}
+
+/** A tier read by meaning; one already written as ours is taken as it is (the common case, without parsing). */
+function tierOf(text: string): BadgeTier | undefined {
+  return Object.hasOwn(COUNT_KEY_OF_TIER, text) ? text as BadgeTier : parseBadgeTier(text);
 }
 
 /** A badge a player holds, its tier read by meaning. */
@@ -26,7 +31,7 @@ export type HeldBadge = BadgeEntry & { tier: BadgeTier };
 export function heldBadges(list: readonly BadgeEntry[]): HeldBadge[] {
   const held: HeldBadge[] = [];
   for (const badge of list) {
-    const tier = parseBadgeTier(badge.tier);
+    const tier = tierOf(badge.tier);
     if (tier !== undefined) held.push(tier === badge.tier ? badge as HeldBadge : { ...badge, tier });
   }
   return distinctBadges(held);
