@@ -2,7 +2,10 @@
 // GET /ready with 200 once it listens. bench/boot.ts times spawn → first 200 of both the same way.
 // Usage: PORT=3199 node dist/bench/bare-uws.js
 
-import uWS from "uWebSockets.js";
+import { loadUws } from "../src/http/uws.js";
+
+// The build the server loads on this Node (20.57, or 20.30 on Node 20 with an older glibc).
+const uWS = loadUws();
 
 const port = Number(process.env.PORT ?? 3199);
 uWS.App()

@@ -6,7 +6,10 @@
 // Usage: PORT=3101 node dist/bench/ceiling.js recordings.json
 
 import { readFileSync } from "node:fs";
-import uWS from "uWebSockets.js";
+import { loadUws } from "../src/http/uws.js";
+
+// The build the server loads on this Node (20.57, or 20.30 on Node 20 with an older glibc).
+const uWS = loadUws();
 
 export interface Recording {
   path: string;

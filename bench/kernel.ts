@@ -70,7 +70,7 @@ const searches = (mixes.find((mix) => mix.name === "c")?.paths ?? []).map((path)
   return { q: params.get("q") ?? "", eraMask: era === null ? 0b111 : 1 << ERAS.indexOf(era as (typeof ERAS)[number]), limit: Number(params.get("limit") ?? 50) };
 });
 const defaultPage = plan("");
-// The CONTRACT §6 filters: a name-word start, an archetype, a college, alone and with other
+// The filters of the hosted service's extra routes (docs/compatibility.md#the-hosted-services-extra-routes): a name-word start, an archetype, a college, alone and with other
 // filters, drawn from the edition's own rows (every 7th), so most queries match something.
 const filterQueries: Planned[] = [];
 for (let row = 0; row < edition.rowCount && filterQueries.length < 300; row += 7) {

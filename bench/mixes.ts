@@ -17,7 +17,7 @@ export interface Mix {
   /** Sent as Accept-Encoding on every request, or "" for none (identity bodies). */
   readonly acceptEncoding: string;
   readonly paths: readonly string[];
-  /** Whether the conventional peer serves these routes (it has none of CONTRACT §6's): without it, ceiling and Courtside only. */
+  /** Whether the conventional peer serves these routes (it has none of the hosted service's extra routes, docs/compatibility.md#the-hosted-services-extra-routes): without it, ceiling and Courtside only. */
   readonly hasPeer: boolean;
 }
 
@@ -99,7 +99,7 @@ export function buildMixes(edition: Edition, seed = 5): Mix[] {
   const rosters = current.teams.map((team) => `/api/teams/${encodeURIComponent(team.slug)}/roster`);
   const teamLists = ["/api/teams", "/api/teams?era=class", "/api/teams?era=allt"];
 
-  // (g) The drop-in parity routes (CONTRACT §6) a fantasy app, a bot and a sync script call: one
+  // (g) The drop-in parity routes (docs/compatibility.md#the-hosted-services-extra-routes) a fantasy app, a bot and a sync script call: one
   // badge's holders (a tier, an era, a later page), the badge catalogue, trending windows, and
   // players by _id (the record, its versions, an attribute series).
   const parity = new Set<string>(["/api/badges", "/api/badges/categories", "/api/trending"]);

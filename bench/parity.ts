@@ -1,4 +1,4 @@
-// Cost per request of the drop-in parity routes (CONTRACT §6), in process, no HTTP: the 1,000
+// Cost per request of the drop-in parity routes (docs/compatibility.md#the-hosted-services-extra-routes), in process, no HTTP: the 1,000
 // URLs of load mix (g) through the real dispatcher with the response cache off, so each request
 // validates, looks up the precomputed holder runs / trending windows / id map and renders from
 // fragments. Grouped by route; one pass of warm-up, then `--rounds` timed passes.

@@ -1,15 +1,16 @@
-// `npm run build`'s second step (after tsc): the server as esbuild bundles in dist/server/, which
-// `npm start` runs. The two entries, main.js (the supervisor's thread) and worker-main.js (each
+// `npm run build`'s second step (after tsc): the pages of src/web/ in dist/web/, and the server
+// as esbuild bundles in dist/server/, which `npm start` runs. The two entries, main.js (the supervisor's thread) and worker-main.js (each
 // worker thread's), sit side by side as in src/, with the modules they share in chunks and each
 // command's modules (build-index, sync, keys, the demo generator, the metrics server, Redis) in
 // chunks loaded when used. One file per thread instead of ~100 module files: a worker thread
 // loads its code in about half the time (spawn → /ready, bench/README.md "Boot"). The single
 // binary bundles the same sources (deploy/build-binary.ts) with the same base options.
 
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { BuildOptions, Plugin } from "esbuild";
+import { WEB_PAGE_FILE, WEB_PAGES, webFile, type WebPage } from "../src/assets.js";
 
 /**
  * V8 keeps a script's source in memory as long as its functions live, one byte per character
@@ -72,24 +73,37 @@ export async function bundleServer(root: string): Promise<void> {
   });
 }
 
-/** The explorer page's script with Chart.js, for browsers: one minified file the service serves (src/http/routes/explore.ts). */
-export async function bundleExplorer(root: string): Promise<void> {
+/**
+ * The pages of src/web/ for browsers, each into dist/web/<page>/ under the names its URLs use
+ * (src/assets.ts WEB_PAGES): its main.ts bundled (the explorer's with Chart.js) into one file, its
+ * index.html and style.css copied. The docs page's script stays unminified (a few lines a reader
+ * of the page may want to read); the others are minified.
+ */
+export async function bundlePages(root: string): Promise<void> {
   const esbuild = await import("esbuild");
-  await esbuild.build({
-    entryPoints: [join(root, "src", "http", "explore", "explore.js")],
-    bundle: true,
-    platform: "browser",
-    format: "iife",
-    target: "es2020",
-    minify: true,
-    legalComments: "eof",
-    logLevel: "warning",
-    outfile: join(root, "dist", "explore", "explore.js"),
-  });
+  const outRoot = join(root, "dist", "web");
+  rmSync(outRoot, { recursive: true, force: true });
+  for (const page of Object.keys(WEB_PAGES) as WebPage[]) {
+    const source = join(root, "src", "web", page);
+    const out = join(root, "dist", webFile(page, ""));
+    await esbuild.build({
+      entryPoints: [join(source, "main.ts")],
+      bundle: true,
+      platform: "browser",
+      format: "iife",
+      target: "es2022",
+      minify: page !== "docs",
+      legalComments: "eof",
+      logLevel: "warning",
+      outfile: join(out, WEB_PAGES[page].script),
+    });
+    copyFileSync(join(source, WEB_PAGE_FILE), join(out, WEB_PAGE_FILE));
+    copyFileSync(join(source, "style.css"), join(out, WEB_PAGES[page].style));
+  }
 }
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
   await bundleServer(root);
-  await bundleExplorer(root);
+  await bundlePages(root);
 }

@@ -1,5 +1,5 @@
-// Files the server reads at run time besides its code (the docs page's Swagger UI files, the
-// package version): from node_modules and package.json under `npm start`, from the assets
+// Files the server reads at run time besides its code (the built pages of src/web/, the docs
+// page's Swagger UI files, the package version): from node_modules and package.json under `npm start`, from the assets
 // embedded in the single binary (build-binary.ts) when running as it.
 
 import { existsSync, readFileSync } from "node:fs";
@@ -12,6 +12,29 @@ import { getAsset, isSea } from "node:sea";
 export const VERSION_ASSET = "version";
 /** The binary's own bundle, embedded so worker threads can evaluate it (bin/courtside.ts). */
 export const BUNDLE_ASSET = "courtside.js";
+
+/**
+ * The pages under src/web/, as `npm run build` writes each under dist/web/<page>/ (deploy/bundle.ts):
+ * its index.html, its style sheet and its script bundled from main.ts, named as the page's URLs
+ * name them (/explore/assets/explore.js). The routes read them with readBuiltFile; the binary embeds them.
+ */
+export const WEB_PAGES = {
+  explore: { style: "explore.css", script: "explore.js" },
+  dashboard: { style: "dashboard.css", script: "dashboard.js" },
+  docs: { style: "docs.css", script: "docs-init.js" },
+} as const;
+export type WebPage = keyof typeof WEB_PAGES;
+export const WEB_PAGE_FILE = "index.html";
+
+/** A built page file's path under dist/ (and its asset name in the binary): `web/explore/explore.js`. */
+export function webFile(page: WebPage, file: string): string {
+  return `web/${page}/${file}`;
+}
+
+/** Every file the build writes for the pages. */
+export function webFiles(): string[] {
+  return (Object.keys(WEB_PAGES) as WebPage[]).flatMap((page) => [WEB_PAGE_FILE, WEB_PAGES[page].style, WEB_PAGES[page].script].map((file) => webFile(page, file)));
+}
 
 /** A file of an installed package (`swagger-ui-dist`, `swagger-ui.css`); its asset name in the binary is `package/file`. */
 export function readPackageFile(packageName: string, file: string): Buffer {
@@ -37,7 +60,7 @@ function packageFilePath(packageName: string, file: string): string {
 }
 
 /**
- * A file the build wrote under dist/ (`explore/explore.js`): from the repository's dist/ (found
+ * A file the build wrote under dist/ (`web/explore/explore.js`): from the repository's dist/ (found
  * as the nearest package.json above this file, as under npm start and tap), or the binary's asset
  * of the same name. Throws, saying what to run, when it has not been built.
  */

@@ -1,9 +1,10 @@
 // The `courtside` command line: one table of subcommands (serve, build-index, keys, sync), each with
 // its usage text, run with the same flags and variables as its npm script. `--help` on any of
-// them prints its usage; `--version` prints the package version. The single binary and `npm start`
+// them prints its usage; `--version` prints the package version, then the Node and uWS versions. The single binary and `npm start`
 // both come through here; only the entries (bin/courtside.ts, main.ts) touch process.
 
 import { packageVersion } from "./assets.js";
+import { loadUws, uwsInfo } from "./http/uws.js";
 import { KeyStoreError } from "./keys/key-store.js";
 import { runServe, StartupError, type ServeRuntime } from "./serve.js";
 import { BUILD_INDEX_USAGE, KEYS_USAGE, SERVE_USAGE, SYNC_USAGE } from "./usage.js";
@@ -55,6 +56,16 @@ export const COMMANDS: Readonly<Record<string, CliCommand>> = {
   },
 };
 
+/** The second line of --version: the Node running and the uWS build serve would load. */
+function runtimeVersions(): string {
+  try {
+    loadUws();
+    return `Node ${process.version}, uWebSockets.js ${uwsInfo()?.version}`;
+  } catch (error) {
+    return `Node ${process.version}, no uWebSockets.js addon: ${(error as Error).message}`;
+  }
+}
+
 function mainUsage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
   return [
@@ -72,7 +83,7 @@ function mainUsage(): string {
 export async function runCli(argv: readonly string[], context: CliContext): Promise<number | undefined> {
   const [name, ...rest] = argv;
   if (name === "--version" || name === "-v") {
-    context.out(packageVersion());
+    context.out(`${packageVersion()}\n${runtimeVersions()}`);
     return 0;
   }
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {

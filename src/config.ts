@@ -5,6 +5,7 @@ import { parseArgs } from "node:util";
 import { maxSnapshotBytesOf } from "./data/snapshot-limit.js";
 import { DEFAULT_IPV6_PREFIX, parseTrustProxy, type ProxyTrust } from "./http/trust-proxy.js";
 import { LIVE_MAX_TOPICS } from "./http/live.js";
+import { DEFAULT_MAX_HEADERS_KB } from "./http/uws.js";
 import type { LiveBudget } from "./http/live-budget.js";
 
 export interface Config {
@@ -18,6 +19,8 @@ export interface Config {
   /** Response cache budget in bytes; 0 turns the cache off. */
   readonly responseCacheBytes: number;
   readonly maxBodyBytes: number;
+  /** MAX_HEADERS_KB: the largest request head (request line and headers) served; larger ones get 431 (uws.ts). */
+  readonly maxHeadersKb: number;
   readonly bodyTimeoutMs: number;
   /** Prometheus metrics, aggregated across workers, on their own port (0 = any free port). */
   readonly metricsPort: number;
@@ -90,6 +93,7 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Con
     corsOrigins: cors.split(",").map((origin) => origin.trim()).filter((origin) => origin.length > 0),
     responseCacheBytes: integer("RESPONSE_CACHE_MB", values["cache-mb"] ?? env.RESPONSE_CACHE_MB, 64, 0, 65536) * 1024 * 1024,
     maxBodyBytes: 64 * 1024,
+    maxHeadersKb: integer("MAX_HEADERS_KB", env.MAX_HEADERS_KB, DEFAULT_MAX_HEADERS_KB, 4, 256),
     bodyTimeoutMs: integer("BODY_TIMEOUT_MS", env.BODY_TIMEOUT_MS, 10_000, 100, 600_000),
     metricsPort: integer("METRICS_PORT", values["metrics-port"] ?? env.METRICS_PORT, 9464, 0, 65535),
     metricsHost: values["metrics-host"] ?? env.METRICS_HOST ?? "127.0.0.1",

@@ -1,5 +1,5 @@
-// `npm start`: the serve command under the Node that runs npm. Checks that Node first (only 20
-// can load uWS's addon; others are told to run the single binary) and only then loads the server.
+// `npm start`: the serve command under the Node that runs npm. Checks that Node first (20, 22, 24
+// or 25 have a uWS addon; others are told what to install) and only then loads the server.
 
 import { nodeVersionProblem } from "./node-version.js";
 

@@ -7,7 +7,7 @@ import { accessSync, constants, existsSync, mkdirSync, statSync } from "node:fs"
 import { createServer } from "node:net";
 import { dirname } from "node:path";
 import { loadConfig, ConfigError, type Config } from "./config.js";
-import { loadUws } from "./http/uws.js";
+import { loadUws, uwsInfo } from "./http/uws.js";
 import { ensureDemoKey, KeyStoreError } from "./keys/key-store.js";
 import { createLogger, type Logger } from "./ops/log.js";
 import { snapshotFiles } from "./store/editions.js";
@@ -85,6 +85,11 @@ async function ensureKeys(config: Config, logger: Logger): Promise<void> {
   }
 }
 
+/** Node 20 still runs (uWS 20.30, for machines with glibc older than 2.38), but is past end of life. */
+export function nodeTwentyWarning(): string {
+  return `Node ${process.version} is past end of life (2026-04-30) and gets no security fixes; it is supported only where glibc is older than 2.38 (uWebSockets.js 20.57 needs 2.38). Where you can, run Node 24 or 22 LTS, or the single binary (README, Requirements)`;
+}
+
 export async function runServe(argv: readonly string[], env: NodeJS.ProcessEnv, runtime: ServeRuntime): Promise<void> {
   let config: Config;
   try {
@@ -116,7 +121,7 @@ export async function runServe(argv: readonly string[], env: NodeJS.ProcessEnv, 
   await ensureKeys(config, logger);
   try {
     // Here, not in the first worker: a machine the addon cannot load on is told before any port is touched.
-    loadUws();
+    loadUws({ maxHeadersKb: config.maxHeadersKb });
   } catch (error) {
     throw new StartupError((error as Error).message);
   }
@@ -143,7 +148,9 @@ export async function runServe(argv: readonly string[], env: NodeJS.ProcessEnv, 
     throw error instanceof ConfigError ? new StartupError(error.message) : error;
   }
   if (isStopping) return;
-  logger.info({ workers: config.workers, port, metricsPort: metricsBound, bootMs: Math.round(performance.now() - started) },
-    `Courtside listening on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port} (metrics on ${config.metricsHost}:${metricsBound}/metrics)`);
+  const uwsVersion = uwsInfo()?.version;
+  logger.info({ workers: config.workers, port, metricsPort: metricsBound, bootMs: Math.round(performance.now() - started), node: process.versions.node, uws: uwsVersion },
+    `Courtside listening on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port} (metrics on ${config.metricsHost}:${metricsBound}/metrics; Node ${process.version}, uWebSockets.js ${uwsVersion})`);
+  if (process.versions.node.startsWith("20.")) logger.warn(nodeTwentyWarning());
   logger.flush();
 }

@@ -147,6 +147,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
       port: config.port,
       dispatcher,
       maxBodyBytes: config.maxBodyBytes,
+      maxHeadersKb: config.maxHeadersKb,
       bodyTimeoutMs: config.bodyTimeoutMs,
       trustProxy: config.trustProxy,
       live: {

@@ -22,7 +22,7 @@ import { readKeyStore } from "../../src/keys/key-store.js";
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
-/** A list row as the API shows it (CONTRACT §9: the full record, hot zones included), badges without `top`. */
+/** A list row as the API shows it (docs/compatibility.md#fidelity-rules: the full record, hot zones included), badges without `top`. */
 type ListPlayer = PlayerRecord;
 interface Entry {
   player: ListPlayer;
@@ -177,7 +177,7 @@ app.get<{ Querystring: { q: string; teamType?: Era; limit?: number } }>("/api/pl
   const matches = entries
     .filter((entry) => (teamType === undefined || entry.player.teamType === teamType) && entry.foldedName.includes(needle))
     .sort(byOverallDesc);
-  // CONTRACT §9: search answers full records, as the hosted service does.
+  // docs/compatibility.md#fidelity-rules: search answers full records, as the hosted service does.
   const data = matches.slice(0, limit).map(({ player }) => player);
   return { success: true, data, meta: { count: data.length, total: matches.length, truncated: matches.length > data.length, timestamp: new Date().toISOString(), query: q } };
 });

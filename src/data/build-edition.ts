@@ -86,7 +86,7 @@ export function isoWeekStart(date: string): string {
 
 /**
  * The other editions in `dir` whose overall the ratingHistory of a row whose source gave none
- * holds (CONTRACT §9, §10): for an archive only older ones, so an
+ * holds (docs/compatibility.md#fidelity-rules, docs/data.md#source-values-kept-exactly): for an archive only older ones, so an
  * archive rebuilt later still comes out the same; for the current edition every one. A file that
  * cannot be read is skipped here (loading it is where it is refused).
  */

@@ -1,5 +1,5 @@
 // The build-index command: the demo generator or --input files → one MessagePack snapshot per
-// edition in the data directory. Usage (CONTRACT §5):
+// edition in the data directory. Usage (docs/data.md#building-editions):
 //   build-index                                   all demo editions into $DATA_DIR (default data/)
 //   build-index --edition 2K26 --status current|archived --input FILE [--input FILE …] [--out DIR] [--as-of YYYY-MM-DD]
 //   build-index --scale 1000000 --edition 2K99 [--out DIR]   a generated edition of N players (benchmarks)

@@ -79,8 +79,8 @@ function* catalogueSources(players: readonly PlayerRecord[], weeks: readonly Wee
 }
 
 /**
- * The fields every stored row carries (CONTRACT §9), filled in only where the source left them
- * out (CONTRACT §10: a value the source gives is served as given, `ratingHistory: []` included):
+ * The fields every stored row carries (docs/compatibility.md#fidelity-rules), filled in only where the source left them
+ * out (docs/data.md#source-values-kept-exactly: a value the source gives is served as given, `ratingHistory: []` included):
  * `gameVersion` (the edition's), `ratingHistory` (this edition's overall and that of every other
  * edition the build knows with the same `_id`), `createdAt` (the first week the weekly history
  * holds the row, else the edition's capture date) and `_creationTime` (the same in ms). Not part
@@ -104,8 +104,8 @@ function completeRecords(players: readonly PlayerRecord[], source: EditionSource
 }
 
 /**
- * Rows in the order a slug's rows are listed (CONTRACT §10): era (curr, class, allt, as SPEC's
- * slug route picks), then when each row was created, first first, then row. That is the hosted
+ * Rows in the order a slug's rows are listed (docs/data.md#source-values-kept-exactly): era (curr, class, allt, as the
+ * slug route picks: docs/data.md#slugs-and-the-rows-that-share-one), then when each row was created, first first, then row. That is the hosted
  * service's own order: its slug route takes the first document of its `by_slug` index, and Convex
  * orders an index's equal keys by `_creationTime`. A row without one counts as created when it
  * was first seen (completeRecords).
@@ -144,7 +144,7 @@ export function contentHashOf(players: readonly PlayerRecord[]): string {
 
 /**
  * Archived editions hold counts and `top` only; every edition carries `top` for versioned rows.
- * Rows read back from snapshots written before CONTRACT §9 (an upgrade) get the hosted names of
+ * Rows read back from snapshots written before docs/compatibility.md#fidelity-rules (an upgrade) get the hosted names of
  * hot zones and badge categories.
  */
 function normaliseForEdition(player: PlayerRecord, isArchived: boolean): PlayerRecord {
@@ -226,7 +226,7 @@ function buildColumns(players: readonly PlayerRecord[], teams: readonly TeamEntr
     let tierMask = 0;
     for (const [tier, code] of TIER_CODE) if (player.badges[COUNT_KEY_OF_TIER[tier]] > 0) tierMask |= 1 << (code - 1);
     columns.tierMask[row] = tierMask;
-    // Each badge once, at its first entry: a hosted list names every badge twice (CONTRACT §10).
+    // Each badge once, at its first entry: a hosted list names every badge twice (docs/data.md#source-values-kept-exactly).
     for (const badge of heldBadges(player.badges.list ?? [])) {
       const index = catalogue.badgeOf(badge.slug);
       if (index !== undefined && columns.badgeTiers) columns.badgeTiers[row * badgeCount + index] = TIER_CODE.get(badge.tier) ?? 0;

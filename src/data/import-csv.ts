@@ -23,7 +23,7 @@ export interface ImportOptions {
   report?: ImportReport;
 }
 
-/** Where a scrape leaves an unsigned player's team empty (CONTRACT §1: offseason free agents). */
+/** Where a scrape leaves an unsigned player's team empty (docs/data.md#the-data-model: offseason free agents). */
 export const FREE_AGENCY = "Free Agency";
 
 const REQUIRED_COLUMNS = ["name", "team", "overall", "position_1"] as const;

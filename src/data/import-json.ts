@@ -1,8 +1,8 @@
 // Reads player records in the public API's own shape (an array, or an envelope whose `data` is
-// one) into PlayerRecords. Everything a row carries is kept (CONTRACT §9): its `_id`, timestamps,
+// one) into PlayerRecords. Everything a row carries is kept (docs/compatibility.md#fidelity-rules): its `_id`, timestamps,
 // rating history, partial hot zones, attribute keys and badges outside the demo catalogue, badge
 // descriptions and images, and any other top-level field (passed through under its own name as
-// `extra`). Every value is kept exactly as given (CONTRACT §10): names and teams with their spaces,
+// `extra`). Every value is kept exactly as given (docs/data.md#source-values-kept-exactly): names and teams with their spaces,
 // `pg` as `pg`, a weight of 250 as the number 250, `6-8` as `6-8`, any image text; what we read from
 // them (a position set, a team's grouping key) is computed beside them, and the import report
 // names the odd ones. Refused, at the record's line: no name or team, an overall outside 0–99, a
@@ -63,7 +63,7 @@ export function readRecord(file: string, line: number | undefined, item: unknown
   };
   if (!isObject(item)) return fail(undefined, "a player record must be an object");
 
-  // As given, spaces included (CONTRACT §10); search and slugs fold them away.
+  // As given, spaces included (docs/data.md#source-values-kept-exactly); search and slugs fold them away.
   const name = typeof item["name"] === "string" && item["name"].trim() !== "" ? item["name"] : fail("name", "the name is missing or empty");
   const team = typeof item["team"] === "string" && item["team"].trim() !== "" ? item["team"] : fail("team", "the team is missing or empty");
   const overall = readRating(item["overall"], "overall", fail);
@@ -71,7 +71,7 @@ export function readRecord(file: string, line: number | undefined, item: unknown
 
   const teamType = typeof item["teamType"] === "string" && isEra(item["teamType"]) ? item["teamType"] : eraOfTeamName(teamKey(team));
   // The source's slug is kept even where it departs from ours (`lebron-james-12-13-miami-heat`),
-  // and however many rows share it (CONTRACT §10): it is the key existing clients already use.
+  // and however many rows share it (docs/data.md#source-values-kept-exactly): it is the key existing clients already use.
   // Only a row without one (or with one no URL can hold) gets ours, and the report says so.
   const givenSlug = item["slug"];
   const isSlugGiven = typeof givenSlug === "string" && SLUG.test(givenSlug);
@@ -149,7 +149,7 @@ function readRatingHistory(value: unknown, fail: Fail): RatingHistoryEntry[] {
     if (typeof overall !== "number" || !Number.isFinite(overall)) return fail(`${field}.overall`, `${JSON.stringify(overall)} is not a number`);
     const delta = entry["delta"];
     if (delta !== undefined && delta !== null && (typeof delta !== "number" || !Number.isFinite(delta))) return fail(`${field}.delta`, `${JSON.stringify(delta)} is not a number`);
-    // As it came (CONTRACT §10), keys we do not know included; a null delta is no delta.
+    // As it came (docs/data.md#source-values-kept-exactly), keys we do not know included; a null delta is no delta.
     const { delta: _delta, ...kept } = entry;
     return { ...kept, gameVersion, overall, ...(typeof delta === "number" ? { delta } : {}) };
   });
@@ -234,7 +234,7 @@ function readAttributes(value: unknown, cats: unknown, fail: Fail): Attributes {
 }
 
 /**
- * The badges object as the source states it (CONTRACT §10): each count it gives is kept, even where
+ * The badges object as the source states it (docs/data.md#source-values-kept-exactly): each count it gives is kept, even where
  * it disagrees with the list (the build reports that); a count it leaves out is taken from the
  * list's badges, each once. The list is kept whole (order, repeats, a partial second pass); `top`
  * is the source's, else the list's three best. Keys of the object we do not know pass through.
@@ -270,7 +270,7 @@ function readCount(raw: unknown, field: string, fail: Fail): number | undefined 
  * image and any other key; nothing is filled in (the edition's catalogue says what the source left
  * out, such as a category). We add `slug` where the entry has none: the registry's slug for a badge
  * it knows by folded name, else the name's own; it is what filters and holders match (folded, so
- * case and punctuation never matter). A badge named twice is kept twice (CONTRACT §10).
+ * case and punctuation never matter). A badge named twice is kept twice (docs/data.md#source-values-kept-exactly).
  */
 function readBadgeList(value: unknown, fail: Fail): BadgeEntry[] {
   if (!Array.isArray(value)) return fail("badges.list", "the badge list must be an array");
@@ -316,7 +316,7 @@ function readTop(value: unknown, fail: Fail): TopBadge[] {
   return value.map((entry: unknown, i) => {
     const field = `badges.top[${i}]`;
     if (!isObject(entry)) return fail(field, "a badge must be an object with a name and a tier");
-    // As spelled, spaces included (CONTRACT §10).
+    // As spelled, spaces included (docs/data.md#source-values-kept-exactly).
     const name = typeof entry["name"] === "string" && entry["name"].trim() !== "" ? entry["name"] : fail(`${field}.name`, "the badge name is missing");
     const tier = typeof entry["tier"] === "string" ? entry["tier"] : fail(`${field}.tier`, `${JSON.stringify(entry["tier"] ?? null).slice(0, 80)} is not a badge tier`);
     return { name, tier };
@@ -324,7 +324,7 @@ function readTop(value: unknown, fail: Fail): TopBadge[] {
 }
 
 /**
- * The zones as given (CONTRACT §10), usually the hosted service's 12 names, each hot, cold or
+ * The zones as given (docs/data.md#source-values-kept-exactly), usually the hosted service's 12 names, each hot, cold or
  * neutral; a zone or a value spelled otherwise is kept as it came (the report names it). Only our
  * own older exports' names (`leftCorner3`) are read as the hosted ones; a null zone is no zone.
  */

@@ -1,4 +1,4 @@
-// What an import or a sync met and kept without refusing it (CONTRACT §10): real sources are messy
+// What an import or a sync met and kept without refusing it (docs/data.md#source-values-kept-exactly): real sources are messy
 // (hosted badge lists name every badge twice, a traded player's two rows share a slug, old rows
 // lack fields), and the person running the build hears about each kind once, counted, instead of
 // either a refusal or silence. Also where the importers mark the slugs they made themselves, so
@@ -93,7 +93,7 @@ export class ImportReport {
 }
 
 /**
- * Slugs settled (CONTRACT §10): a source's slug is never changed, however many rows share it;
+ * Slugs settled (docs/data.md#source-values-kept-exactly): a source's slug is never changed, however many rows share it;
  * a slug an importer generated that another row already holds in its era (a source's slug, or an
  * earlier generated one) gets `-2`, `-3` …, and so does its id where that was generated from it.
  * `records` in input order; returns them in the same order.
@@ -128,7 +128,7 @@ const isSpacedOddly = (text: string) => text !== teamKey(text);
 const isOddImage = (text: string | undefined) => text !== undefined && text !== "" && !HTTP_URL.test(text);
 
 /**
- * Values kept exactly as given though they are not in the shape our own data has (CONTRACT §10):
+ * Values kept exactly as given though they are not in the shape our own data has (docs/data.md#source-values-kept-exactly):
  * each kind counted, with what it means for the filters that read it.
  */
 function oddValueLines(records: readonly PlayerRecord[], plural: (n: number, one: string, many: string) => string): string[] {
@@ -199,7 +199,7 @@ function someOf(items: readonly string[]): string {
   return items.length <= 5 ? items.join(", ") : `${items.slice(0, 5).join(", ")} and ${items.length - 5} more`;
 }
 
-/** A source's own text, quoted, cut and escaped (CONTRACT §10: what a source says is escaped before it is printed). */
+/** A source's own text, quoted, cut and escaped (docs/data.md#source-values-kept-exactly: what a source says is escaped before it is printed). */
 function quoteSome(items: readonly string[]): string {
   return someOf(items.map((item) => escapeUnprintable(JSON.stringify(item.slice(0, 60)))));
 }

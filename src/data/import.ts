@@ -48,7 +48,7 @@ function importFile(path: string, options: ImportOptions): PlayerRecord[] {
  * Records keyed by who they are (era, team, folded name) to spot the same row given again.
  * Folding the name lets `Nikola Jokic` from one source and `Nikola Jokić` from another count as
  * one row. Two rows of one input with distinct ids of the source's are two documents, whatever
- * they share (CONTRACT §10: nothing the source gives is dropped).
+ * they share (docs/data.md#source-values-kept-exactly: nothing the source gives is dropped).
  */
 class Merge {
   readonly records: PlayerRecord[] = [];

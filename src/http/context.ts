@@ -14,7 +14,7 @@ export interface RequestContext {
   query: QueryParams;
   /** The query validated against the route's schema. */
   values: ParamValues;
-  /** CONTRACT §9: what was read leniently; the dispatcher adds them to the answer's `meta.warnings`. */
+  /** docs/compatibility.md#fidelity-rules: what was read leniently; the dispatcher adds them to the answer's `meta.warnings`. */
   warnings: ParamWarning[];
   editions: EditionSet;
   /**

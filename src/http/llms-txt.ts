@@ -1,25 +1,26 @@
 // /llms.txt and /llms-full.txt: the OpenAPI document rewritten as plain text for people who point
 // coding assistants at the API (https://llmstxt.org). Pure: it reads the document built by
-// openapi.ts, so it cannot say anything the document does not.
+// openapi.ts, so it cannot say anything the document does not. docs/api.md (api-markdown.ts) is
+// written from the same document with the pieces exported here.
 
 /** The document is plain JSON of a known shape, walked by key: typed loosely at this one boundary. */
-type Json = any;
+export type Json = any;
 
-interface Operation {
+export interface Operation {
   method: string;
   path: string;
   operation: Json;
 }
 
-const BOUND = /^(.+)_(gte|lte)$/;
+export const BOUND = /^(.+)_(gte|lte)$/;
 
-function operationsOf(document: Json): Operation[] {
+export function operationsOf(document: Json): Operation[] {
   return Object.entries(document.paths as Record<string, Json>).flatMap(([path, item]) =>
     Object.entries(item as Record<string, Json>).map(([method, operation]) => ({ method: method.toUpperCase(), path, operation })));
 }
 
 /** `#/components/x/Name` → the node, `$ref`s followed. */
-function resolve(document: Json, node: Json): Json {
+export function resolve(document: Json, node: Json): Json {
   const target = node?.$ref as string | undefined;
   if (target === undefined) return node;
   return resolve(document, target.slice(2).split("/").reduce((at: Json, key) => at?.[key], document));
@@ -94,7 +95,7 @@ function parameterLines(document: Json, operation: Json): string[] {
   return lines;
 }
 
-function responseLines(document: Json, operation: Json): string[] {
+export function responseLines(document: Json, operation: Json): string[] {
   return Object.entries(operation.responses as Record<string, Json>).map(([status, response]) => {
     const content = Object.entries((response.content ?? {}) as Record<string, Json>);
     if (content.length === 0) return `- ${status}: ${response.description}`;
@@ -113,7 +114,7 @@ function responseLines(document: Json, operation: Json): string[] {
 }
 
 /** A record one field a line: `- name?: type`. */
-function recordLines(schema: Json): string[] {
+export function recordLines(schema: Json): string[] {
   const properties = Object.entries((schema.properties ?? {}) as Record<string, Json>);
   if (properties.length === 0) return [schemaText(schema)];
   const required = new Set((schema.required ?? []) as string[]);

@@ -65,7 +65,7 @@ export function successReply(data: unknown, meta: Record<string, unknown>, optio
   return jsonReply(200, { success: true, data, meta }, options);
 }
 
-/** An error's envelope; `timestamp` (ISO 8601) is when it was answered, as the hosted service says it (CONTRACT §9). */
+/** An error's envelope; `timestamp` (ISO 8601) is when it was answered, as the hosted service says it (docs/compatibility.md#fidelity-rules). */
 export function errorReply(error: ApiError, requestId: string, nowMs: number): Reply {
   const details = error.code === "INTERNAL_ERROR" ? { requestId } : error.details;
   return {
@@ -78,7 +78,7 @@ export function errorReply(error: ApiError, requestId: string, nowMs: number): R
 }
 
 /**
- * The reply with `meta.warnings` (CONTRACT §9: what a lenient answer did not understand as sent).
+ * The reply with `meta.warnings` (docs/compatibility.md#fidelity-rules: what a lenient answer did not understand as sent).
  * Rare (a request with a value read leniently), so it re-reads the body instead of threading the
  * warnings through every renderer; the ETag is folded again from the new body.
  */

@@ -22,7 +22,7 @@ export type ComponentName = (typeof COMPONENT_NAMES)[number];
 export type RouteResponse =
   | {
     kind: "envelope"; status?: 200 | 201; description: string; data: JsonSchema; meta?: JsonSchema;
-    /** Keys beside the envelope's own (`/` and `/api/health` carry the hosted service's unenveloped keys there, CONTRACT §9). */
+    /** Keys beside the envelope's own (`/` and `/api/health` carry the hosted service's unenveloped keys there, docs/compatibility.md#fidelity-rules). */
     topLevel?: Readonly<Record<string, JsonSchema>>;
   }
   | { kind: "body"; status?: 101; description: string; content: Readonly<Record<string, JsonSchema>> };
@@ -287,7 +287,7 @@ export const playerRows: JsonSchema = arrayOf(
   "Full player records, or with `fields` only the fields asked for",
 );
 
-/** CONTRACT §9: `meta.warnings`, what a lenient answer did not understand as sent. */
+/** docs/compatibility.md#fidelity-rules: `meta.warnings`, what a lenient answer did not understand as sent. */
 export const warningsSchema: JsonSchema = arrayOf(exactObject({
   parameter: text("The parameter"),
   value: text("Its value as sent (at most 100 characters)"),

@@ -5,13 +5,13 @@
 import type { HttpRequest, HttpResponse } from "uWebSockets.js";
 import type { Dispatcher, IncomingRequest, Outgoing } from "./dispatch.js";
 import { addressKey, createClientAddress, DEFAULT_IPV6_PREFIX, type ProxyTrust } from "./trust-proxy.js";
-import { loadUws } from "./uws.js";
+import { loadUws, uwsInfo } from "./uws.js";
 import { attachLive, type LiveHub, type LiveOptions } from "./live.js";
 
 const STATUS_TEXT: Readonly<Record<number, string>> = {
   200: "200 OK", 201: "201 Created", 204: "204 No Content", 304: "304 Not Modified", 400: "400 Bad Request", 401: "401 Unauthorized",
   403: "403 Forbidden", 404: "404 Not Found", 405: "405 Method Not Allowed", 408: "408 Request Timeout", 413: "413 Payload Too Large",
-  415: "415 Unsupported Media Type", 426: "426 Upgrade Required", 429: "429 Too Many Requests", 500: "500 Internal Server Error", 503: "503 Service Unavailable",
+  415: "415 Unsupported Media Type", 426: "426 Upgrade Required", 429: "429 Too Many Requests", 431: "431 Request Header Fields Too Large", 500: "500 Internal Server Error", 503: "503 Service Unavailable",
 };
 
 /**
@@ -47,14 +47,18 @@ export interface ServerOptions {
   trustProxy?: ProxyTrust | undefined;
   /** GET /api/live (the change stream); without it the route answers 426 and nothing upgrades. */
   live?: LiveOptions | undefined;
+  /** MAX_HEADERS_KB; the first server (or serve) of the process sets it for every thread (uws.ts). */
+  maxHeadersKb?: number | undefined;
   /** IPv6 clients are limited per this prefix (bits); default 64. */
   ipv6Prefix?: number;
   onResponse?: (outgoing: Outgoing, request: IncomingRequest, durationMs: number) => void;
 }
 
 export function startServer(options: ServerOptions): Promise<HttpServer> {
-  const uWS = loadUws();
+  const uWS = loadUws({ maxHeadersKb: options.maxHeadersKb });
   const app = uWS.App();
+  // 20.57 refuses a head over the limit itself (431); 20.30 has no limit of its own: measured here.
+  const { isHeadLimitOurs, maxHeadBytes } = uwsInfo()!;
   const clientAddress = createClientAddress(options.trustProxy);
   const isProxyTrusted = options.trustProxy !== undefined;
   const ipv6Prefix = options.ipv6Prefix ?? DEFAULT_IPV6_PREFIX;
@@ -114,6 +118,11 @@ export function startServer(options: ServerOptions): Promise<HttpServer> {
     counter.inFlight++;
     counter.lastRequestAt = started;
     const request = readRequest(res, req);
+    if (isHeadLimitOurs && headBytes(req, request) > maxHeadBytes) {
+      request.headBytesOverLimit = maxHeadBytes;
+      answer(res, request, started);
+      return;
+    }
     // Two lengths for one body: whichever we read, a proxy in front may have read the other
     // (request smuggling). Refused before the body, and the connection is closed.
     if (req.getHeader("content-length") !== "" && headerCount(req, "content-length") > 1) {
@@ -167,6 +176,18 @@ function forwardedForOf(req: HttpRequest): string {
   return joined;
 }
 
+/**
+ * The request head's size as sent (request line, `name: value` lines, blank line), give or take the
+ * spaces around each colon: what 20.57 compares with UWS_HTTP_MAX_HEADERS_SIZE.
+ */
+function headBytes(req: HttpRequest, request: IncomingRequest): number {
+  let bytes = request.method.length + request.url.length + (request.rawQuery === "" ? 0 : request.rawQuery.length + 1) + 13;
+  req.forEach((name, value) => {
+    bytes += name.length + value.length + 4;
+  });
+  return bytes;
+}
+
 function headerCount(req: HttpRequest, wanted: string): number {
   let count = 0;
   req.forEach((name) => {
@@ -175,7 +196,7 @@ function headerCount(req: HttpRequest, wanted: string): number {
   return count;
 }
 
-/** The dispatcher has its own funnel; this only guards the process against a bug in it. Every error carries its time (CONTRACT §9). */
+/** The dispatcher has its own funnel; this only guards the process against a bug in it. Every error carries its time (docs/compatibility.md#fidelity-rules). */
 function crash(): Outgoing {
   return {
     status: 500, headers: "Content-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff",

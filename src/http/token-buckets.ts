@@ -236,7 +236,7 @@ export interface SharedKeyBuckets {
  * rounded up, so a client that waits until then always finds the bucket full.
  */
 export function rateLimitLines(result: TakeResult, capacity: number, windowSeconds: number, policyName: string, nowMs: number): string {
-  // CONTRACT §9: an ISO 8601 time, as the hosted service sends it; the seconds stay in RateLimit's t= and Retry-After.
+  // docs/compatibility.md#fidelity-rules: an ISO 8601 time, as the hosted service sends it; the seconds stay in RateLimit's t= and Retry-After.
   const resetAt = new Date((Math.ceil(nowMs / 1000) + result.resetSeconds) * 1000).toISOString();
   return `\r\nX-RateLimit-Limit: ${capacity}\r\nX-RateLimit-Remaining: ${result.remaining}\r\nX-RateLimit-Reset: ${resetAt}`
     + `\r\nRateLimit-Policy: "${policyName}";q=${capacity};w=${windowSeconds}\r\nRateLimit: "${policyName}";r=${result.remaining};t=${result.resetSeconds}`;

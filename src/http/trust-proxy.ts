@@ -1,4 +1,4 @@
-// TRUST_PROXY (CONTRACT §8): which peers are our reverse proxies, and the client address a request
+// TRUST_PROXY (docs/deploy.md#what-deploying-it-promises): which peers are our reverse proxies, and the client address a request
 // is counted under. Behind a trusted proxy that is the rightmost X-Forwarded-For entry that is not
 // itself a trusted proxy; from any other peer, or with TRUST_PROXY unset, the header is ignored and
 // the peer address counts, so no client can choose the address it is limited under.

@@ -24,7 +24,7 @@ function tierOf(text: string): BadgeTier | undefined {
 export type HeldBadge = BadgeEntry & { tier: BadgeTier };
 
 /**
- * The badges a list says a player holds, as whatever indexes badges reads them (CONTRACT §10):
+ * The badges a list says a player holds, as whatever indexes badges reads them (docs/data.md#source-values-kept-exactly):
  * each once (distinctBadges), its tier read by meaning (`gold`, `HOF` are Gold, Hall of Fame);
  * an entry whose tier names no tier holds nothing. The list itself is served as given.
  */
@@ -38,7 +38,7 @@ export function heldBadges(list: readonly BadgeEntry[]): HeldBadge[] {
 }
 
 /**
- * Each badge of a list once, at its first entry (CONTRACT §10): the hosted service's lists name
+ * Each badge of a list once, at its first entry (docs/data.md#source-values-kept-exactly): the hosted service's lists name
  * every badge twice (by tier, then again by category), and whatever indexes a badge (filters,
  * holders, profiles, week changes) counts a player once per badge. Matched by folded slug, so
  * spellings that differ in case or punctuation are one badge. The list itself is served whole.

@@ -25,7 +25,7 @@ export function parseBadgeTier(text: string): BadgeTier | undefined {
 
 export const BADGE_CATEGORIES = ["Outside Scoring", "Inside Scoring", "Playmaking", "Defense", "Rebounding", "General Offense"] as const;
 export type BadgeCategory = (typeof BADGE_CATEGORIES)[number];
-/** The names our categories had before CONTRACT §9, still accepted by the `category` filter. */
+/** The names our categories had before docs/compatibility.md#fidelity-rules, still accepted by the `category` filter. */
 export const LEGACY_BADGE_CATEGORIES: Readonly<Record<string, BadgeCategory>> = {
   Shooting: "Outside Scoring", Finishing: "Inside Scoring", General: "General Offense",
 };
@@ -106,7 +106,7 @@ export function badgeSlug(name: string): string {
 }
 
 /**
- * What a badge is matched by (CONTRACT §10): its name or slug folded to lower-case letters and
+ * What a badge is matched by (docs/data.md#source-values-kept-exactly): its name or slug folded to lower-case letters and
  * digits, so `Post-Up Poet`, `post up poet`, `post-up-poet` and `Handles For Days` against
  * `Handles for Days` meet.
  */

@@ -1,5 +1,5 @@
 // An edition's catalogue: its attribute keys (one column each, in column order) and its badges
-// (one tier column each), taken from its data at build time (CONTRACT §9.4) and stored in its
+// (one tier column each), taken from its data at build time (docs/data.md#every-edition-has-its-own-catalogue) and stored in its
 // snapshot. The registry (attributes.ts, badges.ts) only orders what it knows first and fills in
 // what a source left out (a known badge's category and description); a key or badge it does not
 // know is as much a column as one it does. Stores, plans and the badge routes read an edition's
@@ -114,7 +114,7 @@ interface SeenBadge {
  * The catalogue an edition's data has: every attribute key some row carries (the registry's in its
  * order, then the others by name) and every badge some list holds (the registry's in its order,
  * then the others by slug), each with the first name, category, description and image URL a row
- * gives (the registry's where none does): a badge is named as the source spells it (CONTRACT §10).
+ * gives (the registry's where none does): a badge is named as the source spells it (docs/data.md#source-values-kept-exactly).
  * Badges meet by folded slug, so `handles-for-days` and `Handles-For-Days` are one.
  */
 export function catalogueOf(sources: Iterable<CatalogueSource>): Catalogue {

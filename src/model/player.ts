@@ -8,7 +8,7 @@ import type { Era, EditionStatus } from "./eras.js";
 import { slugify } from "./names.js";
 
 /**
- * One entry of a badge list, as the source gave it (CONTRACT §10: its name as spelled, any key we
+ * One entry of a badge list, as the source gave it (docs/data.md#source-values-kept-exactly: its name as spelled, any key we
  * do not know passed through) with our `slug` where it had none. `category` is in 2kratings'
  * vocabulary (its badge pill, e.g. `Outside Scoring`); `description` and `imageUrl` where the
  * source has them.
@@ -16,7 +16,7 @@ import { slugify } from "./names.js";
 export interface BadgeEntry {
   name: string;
   slug: string;
-  /** As the source writes it (CONTRACT §10), usually one of BADGE_TIERS; heldBadges reads it by meaning. */
+  /** As the source writes it (docs/data.md#source-values-kept-exactly), usually one of BADGE_TIERS; heldBadges reads it by meaning. */
   tier: string;
   category?: string;
   description?: string;
@@ -48,20 +48,20 @@ export interface Badges extends BadgeCounts {
   top?: TopBadge[];
 }
 
-/** The hosted service's zone names (CONTRACT §9); a source may give any of them. */
+/** The hosted service's zone names (docs/compatibility.md#fidelity-rules); a source may give any of them. */
 export const HOT_ZONE_KEYS = [
   "leftCornerThree", "leftWingThree", "topKeyThree", "rightWingThree", "rightCornerThree", "leftElbow",
   "topKey", "rightElbow", "leftBaseline", "paint", "rightBaseline", "underBasket",
 ] as const;
 export type HotZoneKey = (typeof HOT_ZONE_KEYS)[number];
-/** The names our snapshots and exports used before §9, read as the hosted ones. */
+/** The names our snapshots and exports used before the fidelity rules (docs/compatibility.md#fidelity-rules), read as the hosted ones. */
 export const LEGACY_HOT_ZONE_KEYS: Readonly<Record<string, HotZoneKey>> = {
   leftCorner3: "leftCornerThree", leftWing3: "leftWingThree", top3: "topKeyThree", rightWing3: "rightWingThree", rightCorner3: "rightCornerThree",
 };
 export const HOT_ZONE_VALUES = ["hot", "cold", "neutral"] as const;
 export type HotZoneValue = (typeof HOT_ZONE_VALUES)[number];
 /**
- * Zones as the source gives them (CONTRACT §10): usually HOT_ZONE_KEYS to HOT_ZONE_VALUES, but a
+ * Zones as the source gives them (docs/data.md#source-values-kept-exactly): usually HOT_ZONE_KEYS to HOT_ZONE_VALUES, but a
  * zone or a value spelled otherwise is kept under its own name, as it came.
  */
 export type HotZones = Partial<Record<string, string>>;
@@ -91,7 +91,7 @@ export interface PlayerRecord {
   overall: number;
   /** As the source gives them (`["pg"]` stays so); knownPositions reads them by meaning. */
   positions?: string[];
-  /** As the source gives them (CONTRACT §10): `6'8"` usually, but any text or number is kept. */
+  /** As the source gives them (docs/data.md#source-values-kept-exactly): `6'8"` usually, but any text or number is kept. */
   height?: string | number;
   /** `250 lbs` usually; a source's `250` (a number) or `"250"` is kept as it is. */
   weight?: string | number;
@@ -190,7 +190,7 @@ export interface KnownEdition {
 }
 
 /**
- * What groups rows into one team (CONTRACT §10: each row's `team` is served as given): the name
+ * What groups rows into one team (docs/data.md#source-values-kept-exactly: each row's `team` is served as given): the name
  * with its runs of spaces as one and no leading or trailing space.
  */
 export function teamKey(team: string): string {

@@ -20,7 +20,7 @@ export function isPosition(text: string): text is Position {
 }
 
 /**
- * The positions a source's list names, read by meaning (CONTRACT §10: the list itself is served as
+ * The positions a source's list names, read by meaning (docs/data.md#source-values-kept-exactly: the list itself is served as
  * given): case and surrounding spaces aside (`pg`, ` PG ` are PG), each once; an entry that is no
  * position names none. What the position filter and team profiles read.
  */

@@ -11,11 +11,11 @@ import { POSITIONS } from "./positions.js";
 import { HOT_ZONE_KEYS, HOT_ZONE_VALUES, type EditionEntry, type PlayerRecord } from "./player.js";
 
 const rating = { type: "integer", minimum: 0, maximum: 99 } as const;
-/** A source's measure as given (CONTRACT §10): text like `6'8"` usually; other text, or a number, kept as it came. */
+/** A source's measure as given (docs/data.md#source-values-kept-exactly): text like `6'8"` usually; other text, or a number, kept as it came. */
 const measure = { type: ["string", "number"], description: "As the source gives it, usually text like 6'8\"; other text or a number is kept as it came" } as const;
 const image = { type: "string", description: "As the source gives it: usually an http(s) URL, \"\" where it has none; any other text is kept as data (pages never link it)" } as const;
 const count = { type: "integer", minimum: 0 } as const;
-/** A badge entry's tier as the source writes it (CONTRACT §10), usually one of BADGE_TIERS; filters read it by meaning. */
+/** A badge entry's tier as the source writes it (docs/data.md#source-values-kept-exactly), usually one of BADGE_TIERS; filters read it by meaning. */
 const badgeTier = { type: "string", description: `As the source writes it, usually ${BADGE_TIERS.join(", ")}` } as const;
 
 export const badgeCountsSchema = {

@@ -22,6 +22,7 @@ export const ERROR_TABLE = {
   METHOD_NOT_ALLOWED: { status: 405, message: "Method not allowed on this route" },
   PAYLOAD_TOO_LARGE: { status: 413, message: "The request body is too large" },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: "The request body must be application/json" },
+  HEADERS_TOO_LARGE: { status: 431, message: "The request head (request line and headers) is larger than this server accepts (MAX_HEADERS_KB)" },
   UPGRADE_REQUIRED: { status: 426, message: "This route is a WebSocket: send a WebSocket upgrade (Upgrade: websocket)" },
   RATE_LIMIT_EXCEEDED: { status: 429, message: "Rate limit exceeded" },
   TOO_MANY_CONNECTIONS: { status: 429, message: "This key holds the most live connections allowed; close one first" },

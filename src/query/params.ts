@@ -1,6 +1,6 @@
 // Query-parameter schemas per route (ajv-compiled once; the OpenAPI document is generated from
 // the same objects) and validation of a raw parameter map against them. Values are strings on
-// the wire. CONTRACT §9: what the hosted service answers, we answer: an empty value is an absent
+// the wire. docs/compatibility.md#fidelity-rules: what the hosted service answers, we answer: an empty value is an absent
 // one (except where the hosted service refuses it, `x-empty: "refuse"`); numbers are read as the
 // hosted service reads them (surrounding spaces, decimals: `limit=2.5` is 2, `minRating=75.5`
 // compares as 75.5); an unknown value of a lenient enum (`x-lenient`) matches nothing instead of
@@ -45,7 +45,7 @@ export interface ParamSchema {
   "x-attribute-bound"?: true;
 }
 
-/** CONTRACT §9: what a lenient answer adds in `meta.warnings`. */
+/** docs/compatibility.md#fidelity-rules: what a lenient answer adds in `meta.warnings`. */
 export interface ParamWarning {
   parameter: string;
   value: string;
@@ -151,7 +151,7 @@ export const limitParam = (maximum: number, fallback: number): ParamSchema => ({
 const MAX_CURSOR = 1_000_000_000;
 
 /**
- * Names people try → what to use instead, best first: the hosted service's table (CONTRACT §6)
+ * Names people try → what to use instead, best first: the hosted service's table (docs/compatibility.md#the-hosted-services-extra-routes)
  * plus a few of our own. A route suggests the first candidate it accepts, or a path (another
  * route); a parameter it does not have is never suggested (`page` → `cursor` on cursor routes,
  * `offset` on the offset-paged versioned route). Names the route accepts never get here.
@@ -189,7 +189,7 @@ ajv.addKeyword({ keyword: "x-attribute-bound" });
 export interface CompiledParams {
   readonly schemas: ParamSchemas;
   /**
-   * CONTRACT §9: routes where the hosted service ignores unknown parameters (cache busters such as
+   * docs/compatibility.md#fidelity-rules: routes where the hosted service ignores unknown parameters (cache busters such as
    * `?_=1735000000`) ignore them too, with a warning unless the name starts with `_`.
    */
   readonly ignoresUnknown: boolean;
@@ -235,7 +235,7 @@ export type ParamValues = Record<string, string | number>;
 
 /**
  * Unknown names → UNKNOWN_PARAMETERS (or, where the route ignores them, a warning); bad values →
- * INVALID_PARAMETER naming parameter, value and reason. What was accepted leniently (CONTRACT §9)
+ * INVALID_PARAMETER naming parameter, value and reason. What was accepted leniently (docs/compatibility.md#fidelity-rules)
  * is pushed onto `warnings`.
  */
 export function validateParams(compiled: CompiledParams, params: QueryParams, warnings: ParamWarning[] = []): ParamValues {

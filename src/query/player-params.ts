@@ -43,7 +43,7 @@ export interface PlayerSelection {
   isDescending: boolean;
   fieldMask: number;
   /**
-   * CONTRACT §9: a filter that can match nothing (an unknown position, badge or tier, minRating
+   * docs/compatibility.md#fidelity-rules: a filter that can match nothing (an unknown position, badge or tier, minRating
    * over maxRating) answers an empty page with a warning, never a 400.
    */
   matchesNothing: boolean;
@@ -180,7 +180,7 @@ export function parseFields(fields: string | undefined): number {
  * Resolves the selection in one edition, in its catalogue's terms. An attribute (bound or sort)
  * the edition does not have is a 400 naming the edition and listing its attributes; a badge
  * filter on an edition without badge lists is a 400; a badge it does not have matches nothing
- * (CONTRACT §9), said in `warnings`.
+ * (docs/compatibility.md#fidelity-rules), said in `warnings`.
  */
 export function planQuery(edition: Edition, selection: PlayerSelection, warnings: ParamWarning[] = []): PlayerQuery {
   const { catalogue } = edition;
@@ -205,7 +205,7 @@ export function planQuery(edition: Edition, selection: PlayerSelection, warnings
     if (!edition.hasBadgeLists) {
       throw invalidParameter("badge", selection.badge, `edition ${edition.key} is an archive that keeps badge counts, not badge lists, so it cannot filter by badge`);
     }
-    // By slug or by name, case and punctuation aside (CONTRACT §10): `Handles For Days`, `handles_for_days`.
+    // By slug or by name, case and punctuation aside (docs/data.md#source-values-kept-exactly): `Handles For Days`, `handles_for_days`.
     badge = catalogue.badgeOf(selection.badge) ?? -1;
     if (badge < 0) {
       matchesNothing = true;
@@ -237,7 +237,7 @@ export function planQuery(edition: Edition, selection: PlayerSelection, warnings
   };
 }
 
-/** 400: `attribute` is not one of the edition's (CONTRACT §9.4: every edition has its own), with the closest and the whole list. */
+/** 400: `attribute` is not one of the edition's (docs/data.md#every-edition-has-its-own-catalogue: every edition has its own), with the closest and the whole list. */
 function noSuchAttribute(edition: Edition, parameter: string, value: string, attribute: string, others: readonly string[] = []): ApiError {
   const names = edition.catalogue.paramNames;
   const near = closest(attribute, names, 3);

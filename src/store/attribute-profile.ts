@@ -5,6 +5,7 @@
 // team's group means. Routes ask here; they never read the attribute bytes themselves.
 
 import { GROUP_OF_ATTRIBUTE, GROUP_SCORE_KEYS } from "../model/attributes.js";
+import { displayLabel } from "../model/labels.js";
 import { ABSENT_RATING } from "../data/snapshot.js";
 import type { Edition } from "./edition.js";
 import {
@@ -46,6 +47,8 @@ export interface SimilarMatch {
 
 export interface AttributeContrast {
   attribute: string;
+  /** Its display name (model/labels.ts). */
+  label: string;
   value: number;
   otherValue: number;
 }
@@ -310,7 +313,7 @@ export function contrastProfiles(edition: Edition, row: number, other: number): 
     differences.push({ column, value, otherValue, z: Math.abs(value - otherValue) / stddev });
   }
   const contrast = ({ column, value, otherValue }: { column: number; value: number; otherValue: number }) =>
-    ({ attribute: built.keys[column] as string, value, otherValue });
+    ({ attribute: built.keys[column] as string, label: displayLabel(built.keys[column] as string), value, otherValue });
   const ascending = [...differences].sort((a, b) => a.z - b.z || a.column - b.column);
   const descending = [...differences].sort((a, b) => b.z - a.z || a.column - b.column);
   return { agreesMost: ascending.slice(0, 3).map(contrast), differsMost: descending.slice(0, 3).map(contrast) };

@@ -23,7 +23,7 @@ export interface TeamInfo extends TeamEntry {
   firstRow: number;
   endRow: number;
   playerCount: number;
-  /** The mean overall rounded to an integer, as the hosted service sends it (CONTRACT §9). */
+  /** The mean overall rounded to an integer, as the hosted service sends it (docs/compatibility.md#fidelity-rules). */
   averageRating: number;
   /** The exact mean overall (ours, beside the hosted service's rounded one). */
   meanOverall: number;
@@ -38,10 +38,10 @@ export class Edition {
   readonly eraStart: Uint32Array;
   readonly teams: readonly TeamInfo[];
   readonly fragments: RecordFragments;
-  /** Player-name search (CONTRACT §2 ranking), built once here. */
+  /** Player-name search (docs/design-decisions.md#name-search-ranking ranking), built once here. */
   readonly nameIndex: NameIndex;
   /**
-   * Rows by slug, in era order (curr, class, allt), then in the source's order (CONTRACT §10:
+   * Rows by slug, in era order (curr, class, allt), then in the source's order (docs/data.md#source-values-kept-exactly:
    * several rows may share a slug; the row created first comes first, as the hosted service's
    * slug route answers it).
    */
@@ -223,7 +223,7 @@ export function loadEdition(file: string, maxBytes?: number): Edition {
   return new Edition(payload, checksum, bytes);
 }
 
-/** A team's wire row; the logo is always a string, "" when unknown (CONTRACT §9). */
+/** A team's wire row; the logo is always a string, "" when unknown (docs/compatibility.md#fidelity-rules). */
 export function teamRowOf({ teamName, slug, teamType, playerCount, averageRating, meanOverall, logo }: TeamInfo): TeamRow {
   return { teamName, slug, teamType, playerCount, averageRating, meanOverall, logo: logo ?? "" };
 }

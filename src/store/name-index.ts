@@ -1,4 +1,4 @@
-// The player-name search of one edition (CONTRACT §2): candidates from a trie of name words
+// The player-name search of one edition (docs/design-decisions.md#name-search-ranking): candidates from a trie of name words
 // (prefix and one-edit typo matches) over postings lists, ranked in tiers. The words, postings,
 // trie and exact-name tables are computed at build time (buildSearchData) and stored in the
 // snapshot as flat arrays; at load the index is views over them plus per-thread scratch arrays

@@ -1,10 +1,10 @@
 // The sync command (`npm run sync`, `courtside sync`): a faithful copy of another service that
-// speaks this API, into the data directory a running server hot-reloads. Usage (CONTRACT §8):
+// speaks this API, into the data directory a running server hot-reloads. Usage (docs/deploy.md#what-deploying-it-promises):
 //   sync --from URL [--key K] [--edition 2K26 …] [--out DIR] [--as-of YYYY-MM-DD] [--max-wait S]
 //        [--max-answer-mb N] [--read-timeout S] [--deadline S]
 // The key may come from COURTSIDE_SYNC_KEY instead of --key, which keeps it out of process lists.
 // Everything it prints goes through one funnel: never the key, and whatever the source wrote
-// (names, messages) escaped onto the line it belongs to (CONTRACT §10).
+// (names, messages) escaped onto the line it belongs to (docs/data.md#source-values-kept-exactly).
 
 import { parseArgs } from "node:util";
 import { createProgress, type Progress, type ProgressStream } from "../data/progress.js";

@@ -11,7 +11,7 @@ import { ERAS, normaliseEditionKey, type Era, type EditionStatus } from "../mode
 import type { PlayerRecord } from "../model/player.js";
 import { SyncError } from "./sync-error.js";
 
-/** SPEC "Limits": a bulk answer holds at most this many rows. */
+/** The bulk routes' limit (docs/api.md): a bulk answer holds at most this many rows. */
 export const SOURCE_BULK_CAP = 10_000;
 
 /** One entry of the source's edition list, with what it may leave out left undefined. */

@@ -3,7 +3,7 @@
 // retries with backoff). The key travels only in the X-API-Key header, never in an address or a
 // message, and redirects are not followed (they would carry the key to another address).
 //
-// Nothing a source sends costs more than its bounds (CONTRACT §10): a body is counted as it
+// Nothing a source sends costs more than its bounds (docs/data.md#source-values-kept-exactly): a body is counted as it
 // streams, on the wire and again after decompression, and the transfer is cut at the first chunk
 // past the answer limit (or the sync's total), never buffered beyond it; a read that brings no byte
 // for readTimeoutMs fails (and is retried); the whole sync stops at its deadline, whatever the

@@ -141,7 +141,7 @@ export async function syncFromSource(options: SyncOptions): Promise<SyncResult> 
 }
 
 /**
- * In the hosted service's dialect (CONTRACT §9: its bulk routes accept `teamType`, never `era`):
+ * In the hosted service's dialect (docs/compatibility.md#fidelity-rules: its bulk routes accept `teamType`, never `era`):
  * the current edition in full from the unversioned bulk with no parameter (its default is every
  * era; badge lists included); an archive one era at a time, by `teamType`. Courtside answers both.
  */
@@ -218,7 +218,7 @@ async function fetchEdition(
 
 /**
  * Ids unique within the edition, and counts as the edition list states them; a problem names the
- * answer it was found in. Slugs may repeat (CONTRACT §10: a traded player's old and new row share
+ * answer it was found in. Slugs may repeat (docs/data.md#source-values-kept-exactly: a traded player's old and new row share
  * one), and are kept as they are.
  */
 function checkEdition(edition: SourceEdition, answers: readonly { url: string; era: Era | "all"; players: readonly PlayerRecord[] }[]): void {

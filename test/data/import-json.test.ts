@@ -86,8 +86,8 @@ t.test("a missing or invalid slug or teamType is derived from name and team", as
   t.equal(invalid?.slug, "michael-jordan-all-time-chicago-bulls");
 });
 
-// CONTRACT §9: a badge list keeps the source's order (it was rewritten into catalogue order before);
-// §10: nothing is filled into its entries (the catalogue knows a badge's category).
+// docs/compatibility.md#fidelity-rules: a badge list keeps the source's order (it was rewritten into catalogue order before);
+// docs/data.md#source-values-kept-exactly: nothing is filled into its entries (the catalogue knows a badge's category).
 t.test("a badge list a record carries is kept in its own order and fills counts and top", async (t) => {
   const [record] = importJson("x.json", JSON.stringify([player({
     badges: { list: [{ name: "Brick Wall", tier: "Gold" }, { name: "Deadeye", tier: "hof" }] },
@@ -96,14 +96,14 @@ t.test("a badge list a record carries is kept in its own order and fills counts 
     total: 2, legendary: 0, hallOfFame: 1, gold: 1, silver: 0, bronze: 0,
     list: [
       { name: "Brick Wall", slug: "brick-wall", tier: "Gold" },
-      // CONTRACT §10: the tier as written; the counts and the top we derive read it as Hall of Fame.
+      // docs/data.md#source-values-kept-exactly: the tier as written; the counts and the top we derive read it as Hall of Fame.
       { name: "Deadeye", slug: "deadeye", tier: "hof" },
     ],
     top: [{ name: "Deadeye", tier: "Hall of Fame" }, { name: "Brick Wall", tier: "Gold" }],
   });
 });
 
-// CONTRACT §10: a hosted list names every badge twice (by tier, then by category, sometimes only
+// docs/data.md#source-values-kept-exactly: a hosted list names every badge twice (by tier, then by category, sometimes only
 // partly); it is kept whole, its counts are the source's, and a count it leaves out counts each badge once.
 t.test("a badge list that names badges twice is kept whole, names as spelled; counts as stated, missing ones counted once per badge", async (t) => {
   const list = [
@@ -145,7 +145,7 @@ t.test("a trailing comma and a truncated file point at a line the file has", asy
 
 t.test("a record with a bad position names the line where that record starts and the field path", async (t) => {
   const records = JSON.parse(sampleText) as Record<string, unknown>[];
-  // CONTRACT §10: a position spelled otherwise ("Forward") is kept as given; an entry that is no text is refused.
+  // docs/data.md#source-values-kept-exactly: a position spelled otherwise ("Forward") is kept as given; an entry that is no text is refused.
   const broken = records.map((record, i) => (i === 4 ? { ...record, positions: ["SF", 7] } : record));
   const text = JSON.stringify(broken, null, 2);
   const name = text.indexOf('"name": "LeBron James"');
@@ -183,7 +183,7 @@ t.test("a record without a name is refused", async (t) => {
   t.match(error.reason, /name is missing/);
 });
 
-// CONTRACT §9: an edition's attribute keys come from its data, so a camelCase key outside the demo
+// docs/compatibility.md#fidelity-rules: an edition's attribute keys come from its data, so a camelCase key outside the demo
 // catalogue is kept (it was refused before); a key that is no camelCase name, or a value outside
 // 0–99, is still refused, and so is an unknown cats abbreviation.
 t.test("an attribute key outside the catalogue is kept; a malformed key or cats key is refused", async (t) => {
@@ -198,7 +198,7 @@ t.test("an attribute key outside the catalogue is kept; a malformed key or cats 
   t.equal(cats.field, "cats.mid");
 });
 
-// CONTRACT §10: counts are served as the source states them (the build reports a disagreement);
+// docs/data.md#source-values-kept-exactly: counts are served as the source states them (the build reports a disagreement);
 // only a value that is no count is refused.
 t.test("badge counts that disagree with their total or list are kept as stated; a count that is no count is refused", async (t) => {
   const [record] = importJson("x.json", JSON.stringify([player({ badges: { gold: 2, total: 3, list: [{ name: "Glove", tier: "Gold" }] } })]), { capturedAt });
@@ -256,7 +256,7 @@ t.test("a row without _id gets the generated one; without positions it has none;
   t.same(plain?.hotZones, { leftCornerThree: "hot", topKeyThree: "neutral" });
 });
 
-// CONTRACT §10: a zone or zone value spelled otherwise (leftCornerFour, warm) is kept as given; only a value that is no text is refused.
+// docs/data.md#source-values-kept-exactly: a zone or zone value spelled otherwise (leftCornerFour, warm) is kept as given; only a value that is no text is refused.
 t.test("an id no id can have, a bad history, a zone that is no text are refused with their field; a zone spelled otherwise is kept", async (t) => {
   for (const [fields, field] of [
     [{ _id: "has space" }, "_id"],

@@ -42,11 +42,11 @@ t.test("rendered rows parse back to the records", async (t) => {
   const { body } = edition.fragments.renderRows(rows, { fieldMask: ALL_FIELDS_MASK, isVersioned: false }, Buffer.from('{"data":'), Buffer.from("}"));
   const parsed = JSON.parse(body.toString()).data as Record<string, unknown>[];
   t.equal(parsed.length, 50);
-  // CONTRACT §9: hot zones are a field of every row that has them (they were detail-only before).
+  // docs/compatibility.md#fidelity-rules: hot zones are a field of every row that has them (they were detail-only before).
   const record = edition.record(0);
   const { top: _top, ...badges } = record.badges;
   t.same(parsed[0], { ...record, badges });
-  // CONTRACT §9: every row carries gameVersion, ratingHistory, createdAt and _creationTime.
+  // docs/compatibility.md#fidelity-rules: every row carries gameVersion, ratingHistory, createdAt and _creationTime.
   t.equal(parsed[0]?.["gameVersion"], "2K27");
   t.ok(Array.isArray(parsed[0]?.["ratingHistory"]) && typeof parsed[0]?.["createdAt"] === "string" && typeof parsed[0]?.["_creationTime"] === "number");
   const versioned = JSON.parse(edition.fragments.renderRows([0], { fieldMask: FIELD_BIT.name, isVersioned: true }, Buffer.alloc(0), Buffer.alloc(0)).body.toString());
@@ -179,7 +179,7 @@ t.test("every demo edition round-trips: generate → snapshot → load gives the
     const withoutTop = (badges: object) => Object.fromEntries(Object.entries(badges).filter(([key]) => key !== "top"));
     let mismatches = 0;
     for (const stored of recordsOf(edition)) {
-      // The fields every row now carries (CONTRACT §9) are filled in by the build: checked, then set aside.
+      // The fields every row now carries (docs/compatibility.md#fidelity-rules) are filled in by the build: checked, then set aside.
       const { gameVersion, ratingHistory, createdAt, _creationTime, ...player } = stored;
       if (gameVersion !== source.gameVersion || !ratingHistory?.some((entry) => entry.gameVersion === source.gameVersion && entry.overall === player.overall)) mismatches++;
       if (typeof createdAt !== "string" || _creationTime !== Date.parse(createdAt)) mismatches++;

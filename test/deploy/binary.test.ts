@@ -2,6 +2,12 @@
 // is current) from an empty directory with no node on PATH and no node_modules in reach; and the
 // systemd units that run it (systemd cannot run in a test: they are verified and their command
 // lines checked against the binary's own usage).
+//
+// The binary embeds Node 24 and uWS 20.57's addon, which needs glibc 2.38 or later: it is built in
+// the Node 24 pass of .ci/run (a Node 24 that runs here, and BINARY_NODE, the unpatched one to
+// embed, where that Node was patched for a newer glibc), and run on this system when its glibc is
+// new enough, else inside the Debian 13 root .ci/node24 makes (.ci-cache/trixie-root, through
+// chroot, which needs root). Without those it skips, saying which is missing.
 
 import t from "tap";
 import { execFileSync, spawn, spawnSync } from "node:child_process";
@@ -19,11 +25,27 @@ t.setTimeout(300_000);
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const BUILT = join(ROOT, "dist", "bin", "courtside");
 const VERSION = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
+const TRIXIE_ROOT = join(ROOT, ".ci-cache", "trixie-root");
+/** The system's glibc (not this Node's, which .ci/node24 may have given a newer one). */
+const [glibcMajor = 0, glibcMinor = 0] = (/(\d+)\.(\d+)/.exec(spawnSync("getconf", ["GNU_LIBC_VERSION"], { encoding: "utf8" }).stdout ?? "")?.slice(1) ?? []).map(Number);
+/** "" when this system runs the binary itself (glibc ≥ 2.38, as the addon needs), else the root it runs in. */
+const jail = glibcMajor > 2 || (glibcMajor === 2 && glibcMinor >= 38) ? "" : TRIXIE_ROOT;
+
+const skip = !process.versions.node.startsWith("24.") ? `the binary embeds Node 24: this test runs on Node 24 (this is ${process.version}; .ci/run's Node 24 pass runs it)`
+  : jail !== "" && !existsSync(join(TRIXIE_ROOT, ".done")) ? `this system's glibc is older than 2.38 and there is no Debian 13 root to run the binary in (bash .ci/node24 makes ${TRIXIE_ROOT} with debootstrap)`
+  : jail !== "" && process.getuid?.() !== 0 ? "this system's glibc is older than 2.38 and running the binary in the Debian 13 root needs chroot, which needs root"
+  : false;
+if (skip !== false) {
+  t.plan(0, skip);
+  process.exit(0);
+}
 
 execFileSync(process.execPath, [join(ROOT, "dist", "deploy", "build-binary.js")], { stdio: ["ignore", "ignore", "pipe"] });
 
-const home = mkdtempSync(join(tmpdir(), "courtside-binary-"));
+const home = jail === "" ? mkdtempSync(join(tmpdir(), "courtside-binary-")) : mkdtempSync(join(jail, "tmp", "courtside-binary-"));
 t.teardown(() => rmSync(home, { recursive: true, force: true }));
+/** A path as the binary sees it (inside the root it runs in). */
+const inside = (path: string): string => jail === "" ? path : path.slice(jail.length);
 const binary = join(home, "bin", "courtside");
 mkdirSync(join(home, "bin"));
 copyFileSync(BUILT, binary);
@@ -33,23 +55,34 @@ mkdirSync(emptyPath);
 const privateTmp = join(home, "tmp");
 mkdirSync(privateTmp);
 /** No node, no npm, no node_modules: an empty PATH directory, a working directory outside the repository. */
-const bareEnv = { PATH: emptyPath, HOME: home, TMPDIR: privateTmp, LOG_LEVEL: "info" };
+const bareEnv = { PATH: inside(emptyPath), HOME: inside(home), TMPDIR: inside(privateTmp), LOG_LEVEL: "info" };
+
+/** The binary's command line: itself, or chroot into the root, cd to cwd there, and exec it. */
+function binaryCommand(args: string[], cwd: string): [string, string[]] {
+  if (jail === "") return [binary, args];
+  return ["/usr/sbin/chroot", [jail, "/bin/sh", "-c", 'cd "$0" && exec "$@"', inside(cwd), inside(binary), ...args]];
+}
 
 function runBinary(args: string[], cwd: string, env: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(binary, args, { cwd, env: { ...bareEnv, ...env }, encoding: "utf8" });
+  const [command, commandArgs] = binaryCommand(args, cwd);
+  const result = spawnSync(command, commandArgs, { cwd, env: { ...bareEnv, ...env }, encoding: "utf8" });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 t.test("the environment has no node to fall back on", async (t) => {
   t.notOk(existsSync(join(emptyPath, "node")));
   t.equal(spawnSync("/bin/sh", ["-c", "command -v node"], { env: bareEnv }).status, 127, "node is not on PATH");
-  for (let dir = home; dir !== "/"; dir = join(dir, "..")) t.notOk(existsSync(join(dir, "node_modules")), `no ${dir}/node_modules`);
-  t.notOk(existsSync("/node_modules"));
+  const top = jail === "" ? "/" : jail;
+  for (let dir = home; dir !== top; dir = join(dir, "..")) t.notOk(existsSync(join(dir, "node_modules")), `no ${dir}/node_modules`);
+  t.notOk(existsSync(join(top, "node_modules")));
+  if (jail !== "") t.equal(runBinary(["--version"], home).status, 0, "the binary runs in the Debian 13 root, where nothing of this checkout is in reach");
 });
 
 t.test("--version, --help, and --help on each command", async (t) => {
   const cwd = mkdtempSync(join(home, "help-"));
-  t.equal(runBinary(["--version"], cwd).stdout.trim(), VERSION);
+  const [version, runtime] = runBinary(["--version"], cwd).stdout.trim().split("\n");
+  t.equal(version, VERSION);
+  t.match(runtime, /^Node v24\.\d+\.\d+, uWebSockets\.js 20\.57\.0$/, "it embeds Node 24 and uWS 20.57");
   const help = runBinary(["--help"], cwd);
   t.equal(help.status, 0);
   for (const command of ["serve", "build-index", "keys", "sync"]) {
@@ -66,7 +99,8 @@ t.test("from an empty directory: serve builds the demo and prints a key; keys cr
   const cwd = mkdtempSync(join(home, "run-"));
   const port = await freePort();
   const metricsPort = await freePort();
-  const child = spawn(binary, ["serve", "--port", String(port)], { cwd, env: { ...bareEnv, HOST: "127.0.0.1", METRICS_PORT: String(metricsPort) }, stdio: ["ignore", "pipe", "pipe"] });
+  const [command, commandArgs] = binaryCommand(["serve", "--port", String(port)], cwd);
+  const child = spawn(command, commandArgs, { cwd, env: { ...bareEnv, HOST: "127.0.0.1", METRICS_PORT: String(metricsPort) }, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout.on("data", (chunk) => { output += chunk; });
   child.stderr.on("data", (chunk) => { output += chunk; });
@@ -74,7 +108,7 @@ t.test("from an empty directory: serve builds the demo and prints a key; keys cr
   t.teardown(() => { if (child.exitCode === null) child.kill("SIGKILL"); });
   const base = `http://127.0.0.1:${port}`;
   const started = Date.now();
-  while (!/Courtside listening/.test(output)) {
+  while (!/Courtside listening.*Node v24\.\d+\.\d+, uWebSockets\.js 20\.57\.0/.test(output)) {
     if (child.exitCode !== null) throw new Error(`the binary exited: ${output}`);
     if (Date.now() - started > 120_000) throw new Error(`the binary did not start: ${output}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -105,6 +139,16 @@ t.test("from an empty directory: serve builds the demo and prints a key; keys cr
   const explorer = await send(`${base}/explore/assets/explore.js`);
   t.equal(explorer.status, 200, "the explorer's script (with Chart.js) is embedded");
   t.ok(explorer.body.length > 100_000);
+  // Every file of the pages of src/web/ is embedded: the HTML, the style sheet and the script of each.
+  for (const [path, pattern] of [
+    ["/explore", /explore\/assets\/explore\.js/], ["/explore/assets/explore.css", /\.chart-area/],
+    ["/dashboard", /dashboard\/assets\/dashboard\.js/], ["/dashboard/assets/dashboard.css", /\.danger/], ["/dashboard/assets/dashboard.js", /api\/dashboard\/usage/],
+    ["/docs/assets/docs.css", /font-family/], ["/docs/assets/docs-init.js", /api\/openapi\.json/],
+  ] as const) {
+    const file = await send(`${base}${path}`);
+    t.equal(file.status, 200, path);
+    t.match(file.body.toString(), pattern, path);
+  }
   t.equal(JSON.parse((await send(`${base}/api/openapi.json`)).body.toString()).info.version, VERSION);
   t.match((await send(`http://127.0.0.1:${metricsPort}/metrics`)).body.toString(), /courtside_http_requests_total/);
 
@@ -131,9 +175,9 @@ t.test("a binary whose addon cannot load refuses to start in one line", async (t
   const cwd = mkdtempSync(join(home, "bad-addon-"));
   const bogus = join(home, "not-an-addon.node");
   writeFileSync(bogus, "not an ELF file");
-  const result = runBinary(["serve", "--port", "0", "--metrics-port", "0"], cwd, { COURTSIDE_UWS_ADDON: bogus, DATA_DIR: join(cwd, "data") });
+  const result = runBinary(["serve", "--port", "0", "--metrics-port", "0"], cwd, { COURTSIDE_UWS_ADDON: inside(bogus), DATA_DIR: inside(join(cwd, "data")) });
   t.equal(result.status, 1);
-  t.match(result.stderr.trim(), /^courtside serve: the embedded uWebSockets\.js addon does not load on this machine \(.*\); the binary needs Linux x64 with glibc$/);
+  t.match(result.stderr.trim(), /^courtside serve: the embedded uWebSockets\.js 20\.57\.0 addon does not load on this machine \(.*\); the binary needs Linux x64 with glibc 2\.38 or later \(Debian 13, Ubuntu 24\.04, current Fedora\)\. On an older distribution run npm start on Node 20 instead \(README, Requirements\)$/);
   t.equal(result.stderr.trim().split("\n").length, 1);
 });
 

@@ -31,7 +31,7 @@ t.test("names resolve ignoring case, accents and punctuation; exact names give e
   ]);
   t.same(body.meta.unmatched, [{ query: "nobody whatsoever", reason: "not_found" }]);
   t.equal(body.meta.requested, 4);
-  // CONTRACT §9: matched counts the rows returned, as the hosted service does; resolved the identifiers.
+  // docs/compatibility.md#fidelity-rules: matched counts the rows returned, as the hosted service does; resolved the identifiers.
   t.equal(body.meta.matched, 4);
   t.equal(body.meta.resolved, 3);
   const scoped = await (await post(JSON.stringify({ names: ["bogdan scepanovic"], teamType: "allt" }))).json() as any;
@@ -78,7 +78,7 @@ t.test("the body is validated: JSON, shape, at least one and at most 100 identif
 });
 
 t.test("as the hosted service: unknown body keys are ignored, an empty name is unmatched as empty, an over-long one not_found", async (t) => {
-  // CONTRACT §9 (these were 400 VALIDATION_ERROR before).
+  // docs/compatibility.md#fidelity-rules (these were 400 VALIDATION_ERROR before).
   const response = await post(JSON.stringify({ names: ["", "x".repeat(101), "Bogdan Scepanovic"], extra: 1 }));
   t.equal(response.status, 200);
   const body = await response.json() as any;

@@ -1,6 +1,8 @@
 // The /dashboard page in Debian's headless Chromium, driven by playwright-core: register → usage →
 // regenerate → the old key is refused by the API → revoke. Records every request the page makes.
+// DASHBOARD_SCREENSHOTS=dir writes the README's pictures there (desktop and phone width).
 import t from "tap";
+import { join } from "node:path";
 import { startHarness } from "./harness.js";
 import { CHROMIUM, hasChromium, openRecordedPage } from "../fixtures/browser-page.js";
 
@@ -83,9 +85,9 @@ if (!hasChromium) {
     t.same(requested.filter((url) => new URL(url).origin !== origin), [], `the page made no request to another host (${requested.length} requests)`);
     t.ok(requested.some((url) => url.endsWith("/api/register")) && requested.some((url) => url.endsWith("/api/keys/regenerate")), "it used the API");
     t.same(problems, [], "no JavaScript errors");
-    const screenshot = process.env["DASHBOARD_SCREENSHOT"];
-    if (screenshot !== undefined && screenshot !== "") {
-      // For src/http/routes/dashboard.png (the README's picture): the page with a key's usage on show.
+    const screenshots = process.env["DASHBOARD_SCREENSHOTS"];
+    if (screenshots !== undefined && screenshots !== "") {
+      // For docs/img/dashboard-desktop.png and dashboard-phone.png (the README's pictures): the page with a key's usage on show.
       await page.getByLabel("E-mail").fill("");
       await page.getByLabel("Name (you or your application)").fill("");
       for (const path of ["/api/players?limit=5", "/api/players/search?q=jam", "/api/teams", "/api/versions/2K26/teams", "/api/players/slug/nobody"]) {
@@ -94,7 +96,9 @@ if (!hasChromium) {
       await page.getByLabel("API key").fill(h.key);
       await page.getByRole("button", { name: "Show usage" }).click();
       await page.locator("#usage").waitFor({ state: "visible" });
-      await page.screenshot({ path: screenshot, fullPage: true });
+      await page.screenshot({ path: join(screenshots, "dashboard-desktop.png"), fullPage: true });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.screenshot({ path: join(screenshots, "dashboard-phone.png"), fullPage: true });
     }
   });
 }

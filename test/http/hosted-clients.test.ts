@@ -1,7 +1,7 @@
-// The hosted service's clients' view (CONTRACT §9): for every route §9 lists, a request shaped the
+// The hosted service's clients' view (docs/compatibility.md#fidelity-rules): for every route the fidelity rules cover, a request shaped the
 // way programs written for the hosted NBA 2K Ratings API send it (empty values, `DESC`, `fields`
 // with spaces, `?_=…` cache busters, `team` on the slug route, a hosted-style id) answers 2xx with
-// every field §9 names, with the right JSON types; and the strict cases still answer 400 with
+// every field the hosted documents carry, with the right JSON types; and the strict cases still answer 400 with
 // suggestions, as the hosted service does.
 
 import t, { type Test } from "tap";
@@ -33,7 +33,7 @@ const isObject: Check = (t, value, label) => t.ok(typeof value === "object" && v
 const isArray: Check = (t, value, label) => t.ok(Array.isArray(value), `${label} is an array`);
 const isTime: Check = (t, value, label) => t.match(value, ISO, `${label} is an ISO 8601 time`);
 
-/** The player document's fields §9 names (those this data holds for every row). */
+/** The player document's fields the fidelity rules name (those this data holds for every row). */
 function checkPlayer(t: Test, player: any, label: string): void {
   isString(t, player._id, `${label}._id`);
   isString(t, player.name, `${label}.name`);
@@ -115,7 +115,7 @@ t.test("the lenient values answer 200 with meta.warnings saying what was read an
   }
   const badge = await get("/api/players?badge=deadeyes");
   t.ok(badge.body.meta.warnings[0].suggestions.includes("deadeye"), "the likely badge is suggested");
-  // CONTRACT §10: a badge is matched by slug, case and punctuation aside.
+  // docs/data.md#source-values-kept-exactly: a badge is matched by slug, case and punctuation aside.
   const spelled = await get("/api/players?badge=Dead-Eye&limit=100");
   const exact = await get("/api/players?badge=deadeye&limit=100");
   t.ok(exact.body.meta.pagination.total > 0);
@@ -327,7 +327,7 @@ t.test("trending, the badge routes, stats, / and /api/health, dashboard usage ta
   t.equal(usage.body.meta.warnings, undefined, "a cache buster is ignored without a warning");
 });
 
-// The record fields of every player row (CONTRACT §9, "Player documents everywhere carry …").
+// The record fields of every player row (docs/compatibility.md#fidelity-rules, "Player documents everywhere carry …").
 t.test("every player row of every route carries gameVersion and ratingHistory (createdAt, _creationTime, playerUrl where known)", async (t) => {
   const rowsOf = async (): Promise<[string, any[]][]> => {
     const list = (await get("/api/players?limit=3")).body.data;

@@ -1,4 +1,4 @@
-// Issue 29, CONTRACT §10: the hosted service's real documents, as a dump of them holds them
+// Issue 29, docs/data.md#source-values-kept-exactly: the hosted service's real documents, as a dump of them holds them
 // (test/fixtures/hosted-dump.json: 26 current-era rows written from the issue's description, one a
 // line), go in through build-index and through sync from a stand-in serving them as they are, and
 // come back over HTTP exactly: every source field deep-equal (array order included), our
@@ -21,7 +21,7 @@ const AS_OF = "2025-11-25";
 
 /** Names of ours: what a served row may hold that the source's document does not. */
 const OURS = new Set(["editionRatings"]);
-/** CONTRACT §9's fields on every row: filled in (never changed) only where the source has none. */
+/** The fidelity rules' fields (docs/compatibility.md#fidelity-rules) on every row: filled in (never changed) only where the source has none. */
 const FILLED = new Set(["gameVersion", "ratingHistory", "createdAt", "_creationTime", "lastUpdated"]);
 
 /** Key-sorted, array order kept: equal exactly when the values are deep-equal with their array order. */
@@ -36,7 +36,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(canonical(a)) === JSON.s
 
 /**
  * Every field of the document served under its own name with the same value; nothing else but
- * ours (and §9's where the document lacks it); inside badges, our `slug` on each entry and, on a
+ * ours (and the fidelity rules' where the document lacks it); inside badges, our `slug` on each entry and, on a
  * versioned row, `top`. Returns the number of mismatches (each reported).
  */
 function checkExact(t: Test, doc: Doc, served: Doc | undefined, label: string, isVersioned = false): number {
@@ -149,7 +149,7 @@ t.test("build-index imports a hosted dump whole, says what it kept, and serves e
   t.same(tradedDetail.body.data.editionRatings, traded["ratingHistory"], "ours is the source's where it names every edition we hold");
   const old = documents.find((doc) => doc["ratingHistory"] === undefined)!;
   const oldRow = (await courtside.json(`/api/players/${old["_id"]}`)).body.data;
-  t.same([oldRow.gameVersion, oldRow.ratingHistory], ["2K26", [{ gameVersion: "2K26", overall: old["overall"] }]], "an older row carries the fields every row carries (CONTRACT §9), filled from what we hold");
+  t.same([oldRow.gameVersion, oldRow.ratingHistory], ["2K26", [{ gameVersion: "2K26", overall: old["overall"] }]], "an older row carries the fields every row carries (docs/compatibility.md#fidelity-rules), filled from what we hold");
 });
 
 t.test("a shared slug: the slug route answers the first row in the hosted service's order after teamType/team narrowing and names the others; the versioned route answers every row", async (t) => {

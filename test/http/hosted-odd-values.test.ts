@@ -1,4 +1,4 @@
-// Issue 29, CONTRACT §10: values a source gives are served exactly as given, however odd. The
+// Issue 29, docs/data.md#source-values-kept-exactly: values a source gives are served exactly as given, however odd. The
 // fixture (test/fixtures/hosted-odd-values.json, 13 hosted-shaped rows, one a line) holds names and
 // teams with doubled, leading and trailing spaces, unicode names, weights as the number 250, the
 // text "250", 195.5 and "230lbs", positions spelled `pg`, ` c `, `Guard`, three of them and none,

@@ -161,7 +161,7 @@ t.test("usage: holder, remaining, reset and the last ten requests by route templ
   t.notOk(JSON.stringify(usage.body).includes(secret), "no query string");
   t.notOk(JSON.stringify(usage.body).includes(h.key), "never the key itself");
   t.equal(String(data.remaining), usage.headers.get("x-ratelimit-remaining"));
-  // CONTRACT §9: X-RateLimit-Reset is an ISO 8601 time (it was Unix seconds), the same as resetAt.
+  // docs/compatibility.md#fidelity-rules: X-RateLimit-Reset is an ISO 8601 time (it was Unix seconds), the same as resetAt.
   t.equal(data.resetAt, usage.headers.get("x-ratelimit-reset"));
   t.equal(data.requestsRemaining, data.remaining, "the hosted service's requestsRemaining");
   t.equal(data.rateLimit, data.apiKey.rateLimit, "the hosted service's rateLimit");
@@ -175,7 +175,7 @@ t.test("usage: holder, remaining, reset and the last ten requests by route templ
 
   t.equal((await call(h, "GET", "/api/dashboard/usage")).body.error.code, "MISSING_API_KEY");
   t.equal((await call(h, "GET", "/api/dashboard/usage", { key: "2k_" + "1".repeat(32) })).body.error.code, "INVALID_API_KEY");
-  // CONTRACT §9: the hosted service ignores unknown parameters here (it was a 400): a warning says so.
+  // docs/compatibility.md#fidelity-rules: the hosted service ignores unknown parameters here (it was a 400): a warning says so.
   const verbose = await call(h, "GET", "/api/dashboard/usage?verbose=1&_=1735000000", { key: h.key });
   t.equal(verbose.status, 200);
   t.same(verbose.body.meta.warnings.map((w: any) => w.parameter), ["verbose"], "the cache buster _ is ignored silently");

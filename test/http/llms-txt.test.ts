@@ -66,7 +66,7 @@ t.test("/llms-full.txt: every route, parameter, error code, header and limit, re
   t.match(text, /60 requests per minute per client address/);
   for (const header of ["Retry-After", "ETag", "X-RateLimit-Remaining", "RateLimit-Policy"]) t.ok(text.includes(`- \`${header}\`: `), header);
   t.match(text, /### POST \/api\/players\/batch\n[\s\S]*?Body \(application\/json, JSON, at most 64 KiB\): \{ names\?: string\[\]/);
-  // The _id line now says which ids there are (generated or kept from a source: CONTRACT §9).
+  // The _id line now says which ids there are (generated or kept from a source: docs/compatibility.md#fidelity-rules).
   t.match(text, /### Player\n\n[^\n]+\n\n- _id: string\b[^\n]*\n/);
 });
 

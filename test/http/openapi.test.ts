@@ -72,9 +72,9 @@ t.test("the players list documents its query parameters with the validating sche
     t.ok(byName.has(name), name);
   }
   t.same((byName.get("limit") as Json).schema, { type: "integer", minimum: 1, maximum: 100, default: 50 });
-  t.match((byName.get("limit") as Json).description, /decimal is rounded down/, "the lenient reading is documented (CONTRACT §9)");
+  t.match((byName.get("limit") as Json).description, /decimal is rounded down/, "the lenient reading is documented (docs/compatibility.md#fidelity-rules)");
   t.same((byName.get("era") as Json).schema.enum, ["curr", "class", "allt", "all"]);
-  // CONTRACT §9: the direction is read in any case, anything but asc meaning desc; the description says so.
+  // docs/compatibility.md#fidelity-rules: the direction is read in any case, anything but asc meaning desc; the description says so.
   t.match((byName.get("sort") as Json).description, /anything but asc meaning desc/);
   t.ok(parameters.filter((p: Json) => /_(gte|lte)$/.test(p.name)).length >= 90, "every attribute bound is listed");
   t.ok(parameters.every((p: Json) => !("x-normalise" in p.schema)), "annotations for the validator are dropped");
@@ -108,7 +108,7 @@ t.test("routes that need a key say so and the others do not", async (t) => {
 
 t.test("responses: envelopes with the model's records, error codes from the table, 304 where replies carry ETags", async (t) => {
   t.same(doc.components.schemas.ErrorCode.enum, Object.keys(ERROR_TABLE));
-  // The model's `extra` is not a wire field: its members travel under their own names (CONTRACT §9).
+  // The model's `extra` is not a wire field: its members travel under their own names (docs/compatibility.md#fidelity-rules).
   const wireFields = Object.keys(playerSchema.properties).filter((name) => name !== "extra");
   t.same(Object.keys(doc.components.schemas.Player.properties).slice(0, wireFields.length), wireFields);
   t.equal(doc.components.schemas.Player.additionalProperties, undefined, "a source's pass-through fields are allowed beside the record's");
@@ -125,7 +125,7 @@ t.test("responses: envelopes with the model's records, error codes from the tabl
   for (const path of ["/api/teams", "/api/teams/{teamName}/roster", "/api/versions", OPENAPI_PATH]) {
     t.ok(doc.paths[path].get.responses[304], `${path} documents 304`);
   }
-  // CONTRACT §9: search, slug and history answers carry an ETag (the slug route did not).
+  // docs/compatibility.md#fidelity-rules: search, slug and history answers carry an ETag (the slug route did not).
   for (const path of ["/api/players/slug/{slug}", "/api/players/search", "/api/players/{id}/history"]) t.ok(doc.paths[path].get.responses[304], `${path} documents 304`);
   t.equal(doc.paths["/health"].get.responses[429], undefined, "health is not limited");
   t.match(doc.paths["/api/teams/{teamName}/roster"].get.responses[404].description, /TEAM_NOT_FOUND/);

@@ -1,4 +1,4 @@
-// The drop-in parity routes (CONTRACT §6) on fixture editions: success, every error, and the
+// The drop-in parity routes (docs/compatibility.md#the-hosted-services-extra-routes) on fixture editions: success, every error, and the
 // edge cases the contract names, checked against plain-array oracles.
 import t from "tap";
 import { BADGES, BADGE_TIERS, type BadgeTier } from "../../src/model/badges.js";
@@ -29,7 +29,7 @@ t.test("/api/stats: no key, per-address limit, public cache for 30 minutes, ETag
   const response = await fetch(`${h.base}/api/stats`);
   const body = await response.json() as any;
   t.equal(response.status, 200);
-  // CONTRACT §9: avgOverall is an integer, as the hosted service sends it; the exact mean is meanOverall.
+  // docs/compatibility.md#fidelity-rules: avgOverall is an integer, as the hosted service sends it; the exact mean is meanOverall.
   const mean = players.reduce((sum, p) => sum + p.overall, 0) / players.length;
   const average = Math.round(mean);
   t.same(body.data.byType, { curr: players.filter((p) => p.teamType === "curr").length, class: players.filter((p) => p.teamType === "class").length, allt: players.filter((p) => p.teamType === "allt").length });
@@ -45,7 +45,7 @@ t.test("/api/stats: no key, per-address limit, public cache for 30 minutes, ETag
   t.equal((await h.json("/api/stats?gameVersion=2k26")).body.data.totalPlayers, 300);
   t.equal((await h.json("/api/stats?gameVersion=2K99")).status, 404);
   t.equal((await h.json("/api/stats?gameVersion=26")).body.error.code, "INVALID_PARAMETER");
-  // CONTRACT §9: the hosted service ignores unknown parameters on /api/stats (it was a 400).
+  // docs/compatibility.md#fidelity-rules: the hosted service ignores unknown parameters on /api/stats (it was a 400).
   const unknown = await h.json("/api/stats?edition=2K26");
   t.equal(unknown.status, 200);
   t.equal(unknown.body.meta.warnings[0].parameter, "edition");
@@ -89,7 +89,7 @@ t.test("/api/players/:id/versions: the overall in every edition, by _id or slug"
     : [{ gameVersion: "2K27", overall: player.overall }]);
   t.equal((await h.json(`/api/players/${player.slug}/versions?teamType=${player.teamType}`)).body.data.playerId, player._id);
   t.equal((await h.json("/api/players/nobody-at-all/versions")).status, 404);
-  // CONTRACT §9: unknown parameters are ignored here, as the hosted service does (it was a 400).
+  // docs/compatibility.md#fidelity-rules: unknown parameters are ignored here, as the hosted service does (it was a 400).
   t.equal((await h.json(`/api/players/${player._id}/versions?limit=3`)).status, 200);
 });
 
@@ -100,7 +100,7 @@ t.test("/api/players/:id/attribute/:attr: one attribute over the weeks, oldest f
   for (const name of ["speed", "speed"]) {
     const { status, body } = await h.json(`/api/players/${player._id}/attribute/${name}`);
     t.equal(status, 200);
-    // CONTRACT §9: points carry scrapedAt, and meta echoes the path's id and attribute (ours: id, key).
+    // docs/compatibility.md#fidelity-rules: points carry scrapedAt, and meta echoes the path's id and attribute (ours: id, key).
     t.same(body.data, weeks.map(({ date, entry }) => ({ date, scrapedAt: `${date}T00:00:00.000Z`, value: entry.attributes.speed })));
     t.same(body.meta, { playerId: player._id, attribute: "speed", dataPoints: 3, id: player._id, key: "speed" });
   }
@@ -111,7 +111,7 @@ t.test("/api/players/:id/attribute/:attr: one attribute over the weeks, oldest f
   t.equal((await h.json(`/api/players/${player._id}/attribute/three_point_shot`)).body.meta.key, "threePointShot");
   const overall = await h.json(`/api/players/${player._id}/attribute/overall`);
   t.same(overall.body.data.map((point: any) => point.value), weeks.map(({ entry }) => entry.overall));
-  // CONTRACT §9: an unknown attribute (it was a 400) or player is 200 with data: [], as the hosted service answers.
+  // docs/compatibility.md#fidelity-rules: an unknown attribute (it was a 400) or player is 200 with data: [], as the hosted service answers.
   const bad = await h.json(`/api/players/${player._id}/attribute/jumping`);
   t.equal(bad.status, 200);
   t.same(bad.body.data, []);
@@ -175,7 +175,7 @@ t.test("/api/trending: the window, its order, era filter before limit, direction
   t.equal(twoWeeks.body.meta.from, WEEK_DATES[0]);
   const up = await h.json("/api/trending?direction=UP&limit=50");
   t.ok(up.body.data.length > 0 && up.body.data.every((entry: any) => entry.totalDelta > 0));
-  // CONTRACT §9: days=1.5 is read as 1 now (with a warning), as the hosted service reads numbers.
+  // docs/compatibility.md#fidelity-rules: days=1.5 is read as 1 now (with a warning), as the hosted service reads numbers.
   const fractional = await h.json("/api/trending?days=1.5&_=1");
   t.equal(fractional.status, 200);
   t.equal(fractional.body.meta.days, 1);
@@ -210,8 +210,8 @@ t.test("badge routes: catalogue, categories, one badge, holders", async (t) => {
   });
   t.ok(typeof deadeye.description === "string" && deadeye.description.length > 10);
   const shooting = await h.json("/api/badges?category=SHOOTING");
-  t.ok(shooting.body.data.length === 5 && shooting.body.data.every((badge: any) => badge.category === "Outside Scoring"), "the legacy name shooting still selects the category, under 2kratings' name (CONTRACT §9)");
-  // CONTRACT §9: an unknown category lists nothing, with a warning (it was a 400).
+  t.ok(shooting.body.data.length === 5 && shooting.body.data.every((badge: any) => badge.category === "Outside Scoring"), "the legacy name shooting still selects the category, under 2kratings' name (docs/compatibility.md#fidelity-rules)");
+  // docs/compatibility.md#fidelity-rules: an unknown category lists nothing, with a warning (it was a 400).
   const passing = await h.json("/api/badges?category=passing");
   t.equal(passing.status, 200);
   t.same(passing.body.data, []);
@@ -226,7 +226,7 @@ t.test("badge routes: catalogue, categories, one badge, holders", async (t) => {
   t.equal(unknown.status, 404);
   t.equal(unknown.body.error.code, "BADGE_NOT_FOUND");
   t.ok(unknown.body.error.details.suggestions.includes("deadeye"));
-  // CONTRACT §9: the holders of an unknown badge are nobody (200, data: []), as the hosted service answers.
+  // docs/compatibility.md#fidelity-rules: the holders of an unknown badge are nobody (200, data: []), as the hosted service answers.
   const noHolders = await h.json("/api/badges/dead-eyes/players");
   t.equal(noHolders.status, 200);
   t.same(noHolders.body.data, []);
@@ -240,7 +240,7 @@ t.test("badge routes: catalogue, categories, one badge, holders", async (t) => {
   t.same(page2.body.data.map((p: any) => p._id), holders.slice(7, 14).map((x) => x.player._id));
   const gold = await h.json("/api/badges/deadeye/players?tier=gold&teamType=class&limit=100");
   t.same(gold.body.data.map((p: any) => p._id), oracleHolders("deadeye", (p) => p.teamType === "class").filter((x) => x.tier === "Gold").map((x) => x.player._id));
-  // CONTRACT §9: an unknown tier matches nothing and cursor=-1 reads as 0, each with a warning (they were 400s).
+  // docs/compatibility.md#fidelity-rules: an unknown tier matches nothing and cursor=-1 reads as 0, each with a warning (they were 400s).
   const platinum = await h.json("/api/badges/deadeye/players?tier=platinum");
   t.equal(platinum.status, 200);
   t.same(platinum.body.data, []);
@@ -269,7 +269,7 @@ t.test("/api/public/players: no key, full records, cursor pages, public cache", 
   t.equal(response.headers.get("x-ratelimit-limit"), null, "no requester's rate-limit headers on a public answer");
   const expected = players.filter((p) => p.teamType === "allt").sort((a, b) => b.overall - a.overall || compareNames(a, b));
   t.same(body.data.map((p: any) => p._id), expected.slice(0, 5).map((p) => p._id));
-  // CONTRACT §9: full player records, the rows /api/players answers (they were summary players plus height).
+  // docs/compatibility.md#fidelity-rules: full player records, the rows /api/players answers (they were summary players plus height).
   const keyed = await h.json("/api/players?teamType=allt&limit=5");
   t.same(body.data, keyed.body.data);
   t.ok(body.data.every((p: any) => typeof p.attributes === "object" && typeof p.badges === "object"));

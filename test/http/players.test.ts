@@ -89,7 +89,7 @@ t.test("every filter agrees with the oracle", async (t) => {
 });
 
 t.test("walking the cursor to the end yields exactly total players", async (t) => {
-  // CONTRACT §9: nextCursor is absent on the last page (it was null), as the hosted service sends it.
+  // docs/compatibility.md#fidelity-rules: nextCursor is absent on the last page (it was null), as the hosted service sends it.
   let cursor: string | undefined = "0";
   const seen = new Set<string>();
   let total = 0;
@@ -128,7 +128,7 @@ t.test("teamType is an alias of era and era wins when both are given", async (t)
 });
 
 t.test("invalid values are 400 INVALID_PARAMETER naming parameter, value and reason", async (t) => {
-  // CONTRACT §9 moved the values the hosted service answers (limit=2.5, cursor=-1 or 1.5,
+  // docs/compatibility.md#fidelity-rules moved the values the hosted service answers (limit=2.5, cursor=-1 or 1.5,
   // minRating over maxRating, an unknown position, badge or tier, sort=overall:up, limit=0x10,
   // limit=%205) to 200s with meta.warnings (test/http/hosted-clients.test.ts); these stay 400s.
   const cases: [string, string][] = [
@@ -162,7 +162,7 @@ t.test("a filter that matches nothing is a 200 with an empty page", async (t) =>
   t.equal(status, 200);
   t.same(body.data, []);
   t.equal(body.meta.pagination.total, 0);
-  t.notOk("nextCursor" in body.meta.pagination, "no nextCursor on the last page (CONTRACT §9)");
+  t.notOk("nextCursor" in body.meta.pagination, "no nextCursor on the last page (docs/compatibility.md#fidelity-rules)");
 });
 
 t.test("a player by slug comes in full with hot zones, rating history and variants", async (t) => {
@@ -228,7 +228,7 @@ t.test("search, archetype and college filter every listing route and combine wit
 
   const bulk = await h.json(`/api/players/bulk?${query}&college=${encodeURIComponent("Université de Montréal")}`);
   t.equal(bulk.status, 200);
-  // CONTRACT §9: the hosted service's five filters first (null when unset), then ours.
+  // docs/compatibility.md#fidelity-rules: the hosted service's five filters first (null when unset), then ours.
   t.same(bulk.body.meta.filters, { teamType: null, team: null, minRating: null, maxRating: null, position: null, era: "all", search: "jok", archetype: "sharpshooter", college: "université de montréal" });
   t.equal(bulk.body.meta.total, all.filter((p) => p.college === "Université de Montréal").length);
 
@@ -252,7 +252,7 @@ t.test("search, archetype and college filter every listing route and combine wit
 });
 
 t.test("search, archetype and college reject punctuation-only and over-long values; empty ones are absent", async (t) => {
-  // CONTRACT §9: an empty value is an absent one (search=, archetype=, college= were 400s).
+  // docs/compatibility.md#fidelity-rules: an empty value is an absent one (search=, archetype=, college= were 400s).
   for (const query of ["search=", "archetype=", "college=", "search=%20%20"]) {
     const { status, body } = await h.json(`/api/players?${query}&limit=3`);
     t.equal(status, 200, query);

@@ -3,6 +3,7 @@
 import t from "tap";
 import { fileURLToPath } from "node:url";
 import { GROUP_SCORE_KEYS } from "../../src/model/attributes.js";
+import { generateDemoEditions } from "../../src/data/demo.js";
 import { importFiles } from "../../src/data/import.js";
 import type { EditionSource, PlayerRecord } from "../../src/model/player.js";
 import { fixtureEditions, startHarness, type Harness } from "./harness.js";
@@ -259,4 +260,24 @@ t.test("on the real 2K26 samples", async (t) => {
     t.equal(alltime.status, 200);
     t.equal(alltime.body.data.team.teamType, "allt");
   });
+});
+
+t.test("compare, similar and team profile name every attribute, group and zone for people beside its key", async (t) => {
+  const editions = generateDemoEditions({ asOf: "2026-11-20" });
+  const current = editions.find((edition) => edition.status === "current")!;
+  const h = await startHarness({ sources: editions });
+  t.teardown(() => h.close());
+  const [a, b] = current.players.filter((p) => p.teamType === "curr" && Object.keys(p.attributes).length > 30 && Object.keys(p.hotZones ?? {}).length > 0) as [PlayerRecord, PlayerRecord];
+  const compared = (await h.json(`/api/players/compare?ids=${a._id},${b._id}`)).body.data;
+  t.match(compared.attributes.find((row: Json) => row.attribute === "threePointShot"), { label: "Three-Point Shot", group: "outsideScoring", groupLabel: "Outside Scoring" });
+  t.match(compared.attributes.find((row: Json) => row.attribute === "shotIQ"), { label: "Shot IQ" });
+  t.ok(compared.attributes.every((row: Json) => typeof row.label === "string" && row.label !== row.attribute && typeof row.groupLabel === "string"), "every attribute row");
+  t.match(compared.groups.find((row: Json) => row.group === "insideScoring"), { label: "Inside Scoring" });
+  t.match(compared.hotZones.find((row: Json) => row.zone === "topKeyThree"), { label: "Top of the Key Three" });
+  t.ok(compared.hotZones.length > 0 && compared.hotZones.every((row: Json) => typeof row.label === "string" && row.label !== row.zone), "every zone row");
+  const similar = (await h.json(`/api/players/${a._id}/similar?limit=1`)).body.data[0];
+  t.ok([...similar.agreesMost, ...similar.differsMost].every((row: Json) => /^[A-Z]/.test(row.label) && row.label !== row.attribute), "similar's contrasts");
+  const profile = (await h.json(`/api/teams/${encodeURIComponent(a.team)}/profile?teamType=curr`)).body.data;
+  t.match(profile.attributes.find((row: Json) => row.attribute === "midRangeShot"), { label: "Mid-Range Shot" });
+  t.match(profile.groups.find((row: Json) => row.group === "rebounding"), { label: "Rebounding" });
 });

@@ -152,7 +152,7 @@ t.test("teams list each era's teams with counts and averages, sorted by name", a
       t.equal(team.teamType, era);
       const players = recordsOf(edition).filter((p) => p.teamType === era && p.team === team.teamName);
       t.equal(team.playerCount, players.length);
-      // CONTRACT §9: averageRating is an integer, as the hosted service sends it; meanOverall the exact mean.
+      // docs/compatibility.md#fidelity-rules: averageRating is an integer, as the hosted service sends it; meanOverall the exact mean.
       const mean = players.reduce((s, p) => s + p.overall, 0) / players.length;
       t.equal(team.averageRating, Math.round(mean));
       t.ok(Math.abs(team.meanOverall - mean) < 1e-9);
@@ -167,7 +167,7 @@ t.test("a roster resolves by full name or slug, overall desc; unknown teams sugg
   t.equal(byName.status, 200);
   const bySlug = await h.json("/api/teams/1995-96-chicago-bulls/roster");
   t.same(bySlug.body.data, byName.body.data);
-  // CONTRACT §9: meta.team and meta.teamType are as asked (the hosted service echoes them); the team
+  // docs/compatibility.md#fidelity-rules: meta.team and meta.teamType are as asked (the hosted service echoes them); the team
   // found is meta.teamName, meta.slug and meta.era.
   t.equal(byName.body.meta.team, "1995-96 Chicago Bulls");
   t.equal(bySlug.body.meta.team, "1995-96-chicago-bulls");

@@ -10,7 +10,7 @@ t.test("a key gets 500 requests, then 429 with Retry-After; tokens refill over t
   t.equal(first.headers.get("x-ratelimit-remaining"), "499");
   t.equal(first.headers.get("ratelimit-policy"), '"free";q=500;w=3600');
   t.equal(first.headers.get("ratelimit"), '"free";r=499;t=8');
-  // CONTRACT §9: an ISO 8601 time, as the hosted service sends it (it was Unix seconds); t= keeps the seconds.
+  // docs/compatibility.md#fidelity-rules: an ISO 8601 time, as the hosted service sends it (it was Unix seconds); t= keeps the seconds.
   t.equal(first.headers.get("x-ratelimit-reset"), new Date((Math.ceil(h.clock.now / 1000) + 8) * 1000).toISOString());
 
   const revalidated = await h.get("/api/players?limit=1", { "if-none-match": etag });

@@ -1,4 +1,4 @@
-// The drop-in parity routes (CONTRACT §6) on editions built from the real samples: current 2K26
+// The drop-in parity routes (docs/compatibility.md#the-hosted-services-extra-routes) on editions built from the real samples: current 2K26
 // from the two CSV scrapes with two weekly snapshots (the week before: every fourth player one
 // point lower and without the first badge of its list), archived 2K25 from the API export.
 import t from "tap";
@@ -44,7 +44,7 @@ t.test("a real player by _id, its versions and an attribute series", async (t) =
   t.equal(byId.status, 200);
   t.equal(byId.body.data.slug, "nikola-jokic");
   t.ok(byId.body.data.hotZones === undefined || typeof byId.body.data.hotZones === "object");
-  // CONTRACT §9: a slug has the shape of a kept id, so it is looked up as one (and is no player's _id).
+  // docs/compatibility.md#fidelity-rules: a slug has the shape of a kept id, so it is looked up as one (and is no player's _id).
   t.equal((await h.json("/api/players/nikola-jokic")).body.error.code, "PLAYER_NOT_FOUND", "a slug is not an _id");
   t.equal((await h.json("/api/players/nikola%20jokic")).body.error.code, "INVALID_ID", "a shape no id has is refused");
   const versions = await h.json("/api/players/nikola-jokic/versions");
@@ -55,7 +55,7 @@ t.test("a real player by _id, its versions and an attribute series", async (t) =
     t.same(both.body.data.ratingHistory.map((r: any) => r.gameVersion), ["2K26", "2K25"], `${inBoth.name} is in both editions`);
   }
   const three = await h.json("/api/players/nikola-jokic/attribute/three_ball");
-  // CONTRACT §9: points carry scrapedAt.
+  // docs/compatibility.md#fidelity-rules: points carry scrapedAt.
   t.same(three.body.data, [
     { date: "2025-08-01", scrapedAt: "2025-08-01T00:00:00.000Z", value: jokic.attributes.threePointShot },
     { date: "2025-08-08", scrapedAt: "2025-08-08T00:00:00.000Z", value: jokic.attributes.threePointShot },
@@ -108,6 +108,6 @@ t.test("public players on real data", async (t) => {
   const response = await fetch(`${h.base}/api/public/players?team=Denver%20Nuggets&limit=3`);
   const body = await response.json() as any;
   t.equal(response.status, 200);
-  // CONTRACT §9: full records, as /api/players answers them (they were summary players plus height).
+  // docs/compatibility.md#fidelity-rules: full records, as /api/players answers them (they were summary players plus height).
   t.ok(body.data.length === 3 && body.data.every((p: any) => p.team === "Denver Nuggets" && p.height !== undefined && typeof p.attributes === "object"));
 });

@@ -1,4 +1,4 @@
-// Every route of SPEC.md on editions built from the real samples: current 2K26 from the two CSV
+// Every route of the interface (docs/api.md) on editions built from the real samples: current 2K26 from the two CSV
 // scrapes, archived 2K25 from the API-shaped JSON (counts and top, no badge lists).
 import t from "tap";
 import { fileURLToPath } from "node:url";
@@ -23,7 +23,7 @@ t.test("every GET route answers on real data", async (t) => {
     ["/api/players/deaaron-fox/history", (b) => b.data.length === 1 && b.data[0].overall === 85],
     ["/api/teams", (b) => b.data.some((team: any) => team.teamName === "Denver Nuggets")],
     ["/api/teams?era=allt", (b) => b.data.some((team: any) => team.teamName === "All-Time Utah Jazz")],
-    // CONTRACT §9: meta.team is the team as asked; the team found is meta.teamName.
+    // docs/compatibility.md#fidelity-rules: meta.team is the team as asked; the team found is meta.teamName.
     ["/api/teams/denver-nuggets/roster", (b) => b.meta.team === "denver-nuggets" && b.meta.teamName === "Denver Nuggets" && b.data.some((p: any) => p.name === "Aaron Gordon")],
     ["/api/versions", (b) => b.meta.current === "2K26" && b.data[1].gameVersion === "2K25"],
     ["/api/versions/2K25/players?era=all", (b) => b.meta.total === 63 && b.data.every((p: any) => p.gameVersion === "2K25")],
@@ -87,7 +87,7 @@ t.test("an exact roster slug is exact: the current roster alone, not every roste
   t.equal(response.status, 200);
   t.same(body.data.filter((p: any) => p.slug.startsWith("shai")), [{ slug: "shai-gilgeous-alexander", teamType: "curr" }]);
   t.equal(body.data.filter((p: any) => p.slug.startsWith("shaquille")).length, 3);
-  // CONTRACT §9: matched is the rows returned, as the hosted service counts it; resolved the identifiers.
+  // docs/compatibility.md#fidelity-rules: matched is the rows returned, as the hosted service counts it; resolved the identifiers.
   t.equal(body.meta.matched, 4);
   t.equal(body.meta.resolved, 2);
 });

@@ -76,7 +76,7 @@ const SAMPLES: Readonly<Record<string, (f: Fixture) => Sample[]>> = {
   "GET /api/players/:id/history": (f) => [
     { path: `/api/players/${f.id}/history?limit=3`, status: 200 },
     { path: `/api/players/${f.slug}/history`, status: 200 },
-    // CONTRACT §9: an unknown player's history is 200 with data: [], as the hosted service answers.
+    // docs/compatibility.md#fidelity-rules: an unknown player's history is 200 with data: [], as the hosted service answers.
     { path: "/api/players/nobody-at-all/history", status: 200 },
   ],
   "GET /api/teams": () => [
@@ -145,7 +145,7 @@ const SAMPLES: Readonly<Record<string, (f: Fixture) => Sample[]>> = {
   ],
   "GET /api/players/:id": (f) => [
     { path: `/api/players/${f.id}`, status: 200 },
-    // CONTRACT §9: ids kept from a source may hold letters, digits, _ and -, so only other shapes are INVALID_ID.
+    // docs/compatibility.md#fidelity-rules: ids kept from a source may hold letters, digits, _ and -, so only other shapes are INVALID_ID.
     { path: "/api/players/not-an-id!", status: 400, code: "INVALID_ID" },
     { path: "/api/players/not-an-id", status: 404, code: "PLAYER_NOT_FOUND" },
     { path: `/api/players/${"0".repeat(24)}`, status: 404, code: "PLAYER_NOT_FOUND" },
@@ -158,7 +158,7 @@ const SAMPLES: Readonly<Record<string, (f: Fixture) => Sample[]>> = {
   "GET /api/players/:id/attribute/:attr": (f) => [
     { path: `/api/players/${f.id}/attribute/three_ball?limit=3`, status: 200 },
     { path: `/api/players/${f.slug}/attribute/overall`, status: 200 },
-    // CONTRACT §9: an unknown attribute or player is 200 with data: [], as the hosted service answers.
+    // docs/compatibility.md#fidelity-rules: an unknown attribute or player is 200 with data: [], as the hosted service answers.
     { path: `/api/players/${f.id}/attribute/charisma`, status: 200 },
     { path: "/api/players/nobody-at-all/attribute/overall", status: 200 },
   ],
@@ -261,7 +261,7 @@ function samplesOf(route: RouteDefinition, fixture: Fixture): Sample[] {
   const own = SAMPLES[routeKey(route)]?.(fixture) ?? [];
   const first = own[0];
   if (!first) return [];
-  // CONTRACT §9: the routes the hosted service lets ignore unknown parameters answer 200 (with a warning).
+  // docs/compatibility.md#fidelity-rules: the routes the hosted service lets ignore unknown parameters answer 200 (with a warning).
   const { code: _code, ...plain } = first;
   const unknownParameter: Sample = route.params.ignoresUnknown
     ? { ...plain, key: first.key === "fresh" ? "valid" : first.key ?? "valid", path: `${first.path}${first.path.includes("?") ? "&" : "?"}zz_unknown=1`, status: first.status }

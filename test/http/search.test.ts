@@ -32,7 +32,7 @@ t.test("a search answers full player records, best first, with count, total, tru
   t.equal(body.success, true);
   t.equal(body.data[0].name, "LeBron James");
   t.equal(body.data[0].team, "Los Angeles Lakers");
-  // CONTRACT §9: full player records, as the hosted search returns (they were summary players):
+  // docs/compatibility.md#fidelity-rules: full player records, as the hosted search returns (they were summary players):
   // the rows /api/players answers for the same players.
   for (const player of body.data) {
     for (const key of SUMMARY_FIELDS) if (key !== "playerImage" && key !== "teamImg") t.ok(key in player, `${player.name} has ${key}`);
@@ -42,7 +42,7 @@ t.test("a search answers full player records, best first, with count, total, tru
   t.same(listed.body.data.find((p: any) => p._id === body.data[0]._id), body.data[0], "the same row as /api/players");
   t.same(body.meta, { count: body.data.length, total: body.data.length, truncated: false, timestamp: "2026-11-22T12:00:00.000Z", query: "lebron james" });
   t.match(body.meta.timestamp, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
-  // CONTRACT §9: an ETag and a max-age like the other cacheable routes; the weak ETag names the
+  // docs/compatibility.md#fidelity-rules: an ETag and a max-age like the other cacheable routes; the weak ETag names the
   // results (the same whatever the timestamp), so a revalidation is a 304.
   const etag = headers.get("etag");
   t.match(etag, /^W\/"/);
@@ -143,7 +143,7 @@ t.test("a missing or blank q is 400 MISSING_PARAMETER", async (t) => {
 
 t.test("bad values are 400 INVALID_PARAMETER naming the parameter", async (t) => {
   const cases: [string, string][] = [
-    // CONTRACT §9: limit=2.5 is read as 2 now (with a warning); limit= and limit=51 stay 400s.
+    // docs/compatibility.md#fidelity-rules: limit=2.5 is read as 2 now (with a warning); limit= and limit=51 stay 400s.
     ["limit=51", "limit"], ["limit=0", "limit"], ["limit=", "limit"], ["teamType=", "teamType"],
     ["teamType=all", "teamType"], ["teamType=legends", "teamType"], [`q=${"a".repeat(101)}`, "q"],
   ];

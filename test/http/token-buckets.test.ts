@@ -159,7 +159,7 @@ t.test("rate-limit headers carry the exact values", async (t) => {
     "",
     "X-RateLimit-Limit: 500",
     "X-RateLimit-Remaining: 499",
-    // CONTRACT §9: an ISO 8601 time (it was Unix seconds, 1740000009); t= keeps the seconds.
+    // docs/compatibility.md#fidelity-rules: an ISO 8601 time (it was Unix seconds, 1740000009); t= keeps the seconds.
     "X-RateLimit-Reset: 2025-02-19T21:20:09.000Z",
     'RateLimit-Policy: "free";q=500;w=3600',
     'RateLimit: "free";r=499;t=8',

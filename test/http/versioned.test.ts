@@ -65,7 +65,7 @@ t.test("versioned players page by offset, every row stamped with gameVersion and
   t.equal((await h.json("/api/versions/2K26/players?cursor=5")).status, 400, "cursor is the unversioned route's name");
 });
 
-// CONTRACT §9: unversioned rows carry gameVersion too now, so a versioned row differs by `top` alone.
+// docs/compatibility.md#fidelity-rules: unversioned rows carry gameVersion too now, so a versioned row differs by `top` alone.
 t.test("the current edition's versioned rows equal the unversioned rows plus top", async (t) => {
   const plain = await h.json("/api/players?position=guard&sort=speed:desc&limit=20");
   const versioned = await h.json("/api/versions/2K27/players?position=guard&sort=speed:desc&limit=20");
@@ -116,7 +116,7 @@ t.test("bulk is never read as a slug", async (t) => {
 t.test("versioned bulk: era default curr, no all, filters echoed, overall desc", async (t) => {
   const { body } = await h.json("/api/versions/2K26/players/bulk?position=big&minRating=72");
   t.ok(body.data.every((p: any) => p.teamType === "curr" && p.overall >= 72 && p.positions.some((x: string) => x === "PF" || x === "C")));
-  // CONTRACT §9: the hosted service's five filters are always present (null when unset), ours follow.
+  // docs/compatibility.md#fidelity-rules: the hosted service's five filters are always present (null when unset), ours follow.
   t.same(body.meta.filters, { teamType: "curr", team: null, minRating: 72, maxRating: null, position: "big", era: "curr" });
   const overalls = body.data.map((p: any) => p.overall);
   t.same(overalls, [...overalls].sort((a: number, b: number) => b - a));
@@ -152,7 +152,7 @@ t.test("history answers by _id or slug, newest first, with limit", async (t) => 
   t.equal(byId.body.meta.playerId, player._id);
   t.equal(byId.body.meta.slug, player.slug);
   t.ok(byId.body.data.length >= 1);
-  // CONTRACT §9: each week is also the hosted service's change record (its optional fields only when something moved).
+  // docs/compatibility.md#fidelity-rules: each week is also the hosted service's change record (its optional fields only when something moved).
   const optional = ["delta", "changes", "previousOverall", "overallDelta", "attributeChanges", "badgeChanges"];
   t.same(Object.keys(byId.body.data[0]).filter((k) => !optional.includes(k)).sort(), ["_id", "attributes", "badges", "changeType", "date", "gameVersion", "newOverall", "overall", "playerId", "scrapedAt"]);
   t.equal(byId.body.data[0].overall, player.overall);
@@ -162,7 +162,7 @@ t.test("history answers by _id or slug, newest first, with limit", async (t) => 
   const bySlug = await h.json(`/api/players/${player.slug}/history?limit=1`);
   t.equal(bySlug.body.data.length, 1);
   t.equal(bySlug.body.meta.playerId, player._id);
-  // CONTRACT §9: an unknown player's history is 200 with data: [] (it was a 404), as the hosted service answers.
+  // docs/compatibility.md#fidelity-rules: an unknown player's history is 200 with data: [] (it was a 404), as the hosted service answers.
   const missing = await h.json("/api/players/nobody/history");
   t.equal(missing.status, 200);
   t.same(missing.body.data, []);

@@ -38,7 +38,7 @@ t.test("badges: the registry's in its order, then the others by slug; the first 
   t.same(catalogue.categories, ["All Around", deadeye.category, UNCATEGORISED].sort());
   t.equal(catalogue.badgeOf("SPARK-PLUG"), 3, "by slug in any case");
   t.equal(catalogue.badgeOf("spark plug"), 3, "or by name written any way");
-  t.equal(catalogue.badgeOf("Spark_Plug"), 3, "punctuation aside (CONTRACT §10: the badge filter matches this way too)");
+  t.equal(catalogue.badgeOf("Spark_Plug"), 3, "punctuation aside (docs/data.md#source-values-kept-exactly: the badge filter matches this way too)");
   t.same(catalogue.badgesByName.map((b) => catalogue.badges[b]!.name), ["Anchor", "Deadeye", "Spark Plug", "aftershock"]);
 });
 

@@ -2,6 +2,7 @@ import t from "tap";
 import { COMMANDS, runCli, type CliContext } from "../../src/cli.js";
 import { loadConfig, SERVE_OPTIONS } from "../../src/config.js";
 import { nodeVersionProblem } from "../../src/node-version.js";
+import { EXPECTED_UWS } from "../fixtures/uws-version.js";
 
 function context(env: NodeJS.ProcessEnv = {}): CliContext & { output: string[]; errors: string[] } {
   const output: string[] = [];
@@ -9,10 +10,12 @@ function context(env: NodeJS.ProcessEnv = {}): CliContext & { output: string[]; 
   return { env, serve: { workerEntry: () => new URL("../../src/worker-main.ts", import.meta.url) }, out: (s) => output.push(s), err: (s) => errors.push(s), output, errors };
 }
 
-t.test("--version prints the package version", async (t) => {
+t.test("--version prints the package version, then the Node and uWS versions", async (t) => {
   const c = context();
   t.equal(await runCli(["--version"], c), 0);
-  t.match(c.output[0], /^\d+\.\d+\.\d+/);
+  const [version, runtime] = c.output[0]!.split("\n");
+  t.match(version, /^\d+\.\d+\.\d+$/);
+  t.equal(runtime, `Node ${process.version}, uWebSockets.js ${EXPECTED_UWS}`);
 });
 
 t.test("--help lists every command; no command is a usage error", async (t) => {
@@ -76,9 +79,9 @@ t.test("the metrics port listens on loopback unless METRICS_HOST widens it; IPv6
   t.throws(() => loadConfig([], { IPV6_PREFIX: "129" }), /IPV6_PREFIX must be an integer from 16 to 128/);
 });
 
-t.test("only Node 20 runs npm start; any other is pointed at the binary", async (t) => {
-  t.equal(nodeVersionProblem("20.20.2"), undefined);
-  for (const version of ["22.11.0", "24.1.0", "18.20.4"]) {
-    t.match(nodeVersionProblem(version), /^npm start needs Node 20 \(this is Node \d.*Run the single binary instead.*\.\/dist\/bin\/courtside serve/, version);
-  }
+// Issue 30: Node 22 and 24 run npm start (uWS 20.57); 20 too (20.30, older glibc). Others are told what to install.
+t.test("Node 20, 22, 24 and 25 run npm start; any other is told which Node to install and how to look for an addon", async (t) => {
+  for (const version of ["20.20.2", "22.23.0", "24.21.0", "25.1.0"]) t.equal(nodeVersionProblem(version, "137"), undefined, version);
+  t.match(nodeVersionProblem("26.12.1", "147"), /^npm start needs Node 24 or 22 LTS \(this is Node 26\.12\.1\).*npm view @btc-vision\/uwebsockets\.js versions.*uws_linux_x64_147\.node.*Node 20, which is past end of life.*\.\/dist\/bin\/courtside serve/);
+  t.match(nodeVersionProblem("18.20.4", "108"), /^npm start needs Node 24 or 22 LTS \(this is Node 18\.20\.4\): Node 18 is too old/);
 });

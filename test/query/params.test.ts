@@ -22,7 +22,7 @@ function suggestionsOn(method: string, path: string, names: readonly string[]): 
   return {};
 }
 
-// CONTRACT §6, the hosted service's table, on the route where every target exists.
+// docs/compatibility.md#the-hosted-services-extra-routes, the hosted service's table, on the route where every target exists.
 const HOSTED_TABLE: Record<string, string> = {
   name: "/api/players/search", player: "/api/players/search",
   page: "cursor", offset: "cursor", skip: "cursor",

@@ -158,7 +158,7 @@ t.test("synced into an empty directory and served: every stand-in row comes back
   t.ok(current.some((row) => row["hotZones"] !== undefined && Object.keys(row["hotZones"]).length < 12), "and partial hot zones");
   t.ok(current.some((row) => row["attributes"]?.["clutchShooting"] !== undefined) && current.some((row) => row["badges"].list.some((badge: any) => badge.name === "Spark Plug")), "and an attribute and a badge the demo catalogue lacks");
   t.ok(current.every((row) => row["attributes"] === undefined || Object.keys(row["attributes"]).length <= 36), "and the 35 attribute keys of real 2K data (plus the unknown one)");
-  // The shapes of the hosted service's real documents (issue 29, CONTRACT §10).
+  // The shapes of the hosted service's real documents (issue 29, docs/data.md#source-values-kept-exactly).
   const lists = current.filter((row) => row["badges"].total > 0);
   t.ok(lists.some((row) => row["badges"].list.length === 2 * row["badges"].total), "badge lists that name every badge twice");
   t.ok(lists.some((row) => row["badges"].list.length > row["badges"].total && row["badges"].list.length < 2 * row["badges"].total), "and some with a partial second pass");

@@ -1,4 +1,4 @@
-// A stand-in for the hosted service, on node:http, written from CONTRACT §9, §10 and issues 22 and
+// A stand-in for the hosted service, on node:http, written from docs/compatibility.md#fidelity-rules, docs/data.md#source-values-kept-exactly and issues 22 and
 // 29: its validation (its bulk routes take only teamType, team, minRating, maxRating, position, the
 // versioned one also era; anything else is a 400, logged as refused) and its document shape
 // (Convex ids, _creationTime with a fraction, createdAt, playerUrl, gameVersion, ratingHistory,
@@ -88,7 +88,7 @@ export function standInEditions(): StandInEdition[] {
 
 /**
  * The players, plus a second row for `count` current players traded since: another team, another
- * _id, the same slug (CONTRACT §10), created after every other row (the old row stays first in
+ * _id, the same slug (docs/data.md#source-values-kept-exactly), created after every other row (the old row stays first in
  * the hosted service's order).
  */
 function withTrades(players: PlayerRecord[], count: number): PlayerRecord[] {
@@ -108,7 +108,7 @@ export function convexId(seed: string): string {
   return id;
 }
 
-/** How 2kratings spells the badges our registry spells otherwise (kept as spelled: CONTRACT §10). */
+/** How 2kratings spells the badges our registry spells otherwise (kept as spelled: docs/data.md#source-values-kept-exactly). */
 const HOSTED_SPELLING: Readonly<Record<string, string>> = { "Handles for Days": "Handles For Days" };
 const TIER_ORDER: readonly string[] = ["Legendary", "Hall of Fame", "Gold", "Silver", "Bronze"];
 const CATEGORY_ORDER: readonly string[] = ["Outside Scoring", "Inside Scoring", "Playmaking", "Defense", "Rebounding", "General Offense", "All Around"];

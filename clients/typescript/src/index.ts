@@ -12,7 +12,7 @@ export { LiveError, type ChangeEvent, type EditionMessage, type LiveEvent, type 
 export type { components, paths };
 export type Player = components["schemas"]["Player"];
 export type PlayerFields = components["schemas"]["PlayerFields"];
-/** SPEC's summary fields: a subset of Player (search answers full records since CONTRACT §9). */
+/** The summary fields: a subset of Player (search answers full records: docs/compatibility.md#fidelity-rules). */
 export type SummaryPlayer = components["schemas"]["SummaryPlayer"];
 export type ErrorCode = components["schemas"]["ErrorCode"];
 

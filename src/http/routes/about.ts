@@ -11,9 +11,10 @@ import type { RouteDefinition } from "../router.js";
 import { arrayOf, exactObject, gameVersion, integer, text, timestamp, type JsonSchema, type RouteResponse } from "../response-schemas.js";
 import { resolveEdition } from "./edition-param.js";
 import { packageVersion } from "../../assets.js";
+import { uwsInfo } from "../uws.js";
 
 export const STATS_CACHE_CONTROL = "public, max-age=1800";
-/** CONTRACT §9: these routes ignore unknown parameters (cache busters), as the hosted service does. */
+/** docs/compatibility.md#fidelity-rules: these routes ignore unknown parameters (cache busters), as the hosted service does. */
 const noParams = compileParams({}, { ignoresUnknown: true });
 const statsParams = compileParams({
   gameVersion: {
@@ -42,7 +43,7 @@ function aboutData(context: RequestContext): Record<string, unknown> {
 }
 
 /**
- * CONTRACT §9: the hosted service answers `/` and `/api/health` outside an envelope, so their keys
+ * docs/compatibility.md#fidelity-rules: the hosted service answers `/` and `/api/health` outside an envelope, so their keys
  * sit at the top level beside ours (`success`, `data`, `meta`).
  */
 function root(context: RequestContext): Reply {
@@ -58,6 +59,7 @@ function health(context: RequestContext): Reply {
   return jsonReply(200, {
     success: true, data: aboutData(context), meta: {},
     status: "ok", timestamp: new Date(context.now).toISOString(), service: SERVICE, version,
+    runtime: { node: process.versions.node, uws: uwsInfo()?.version ?? null },
   }, { cacheControl: NO_STORE });
 }
 
@@ -74,7 +76,7 @@ function editionStats(edition: Edition): Record<string, unknown> {
     totalPlayers: edition.rowCount,
     byType,
     uniqueTeams: edition.teams.filter((team) => team.playerCount > 0).length,
-    // An integer, as the hosted service sends it (CONTRACT §9); the exact mean beside it.
+    // An integer, as the hosted service sends it (docs/compatibility.md#fidelity-rules); the exact mean beside it.
     avgOverall: edition.rowCount === 0 ? 0 : Math.round(sum / edition.rowCount),
     meanOverall: edition.rowCount === 0 ? 0 : sum / edition.rowCount,
     lastUpdated: edition.payload.meta.capturedAt,
@@ -114,7 +116,13 @@ const healthResponse: RouteResponse = {
   description: "Service status; the hosted service's keys (status, timestamp, service, version) beside the envelope",
   data: aboutDataSchema,
   meta: exactObject({}),
-  topLevel: { status: { const: "ok" }, timestamp: timestamp("Now, by the service's clock"), service: text("Service name"), version: text("Service version") },
+  topLevel: {
+    status: { const: "ok" }, timestamp: timestamp("Now, by the service's clock"), service: text("Service name"), version: text("Service version"),
+    runtime: exactObject({
+      node: text("The Node.js version running the service"),
+      uws: { type: ["string", "null"], description: "The uWebSockets.js build serving HTTP (20.57.0, or 20.30.0 on Node 20 where glibc is older than 2.38)" },
+    }),
+  },
 };
 
 export const aboutRoutes: RouteDefinition[] = [

@@ -31,14 +31,14 @@ const gameVersionParam: ParamSchema = {
 };
 /**
  * The edition's category named by `asked` (lower-cased), or undefined: any case, and our names from
- * before CONTRACT §9 (`shooting`) still lead to theirs.
+ * before docs/compatibility.md#fidelity-rules (`shooting`) still lead to theirs.
  */
 function categoryOf(catalogue: Catalogue, asked: string): string | undefined {
   const legacy = Object.entries(LEGACY_BADGE_CATEGORIES).find(([name]) => name.toLowerCase() === asked)?.[1];
   return catalogue.categories.find((category) => category.toLowerCase() === asked || category === legacy);
 }
 
-// CONTRACT §9: the four badge routes ignore unknown parameters, and an unknown category or tier
+// docs/compatibility.md#fidelity-rules: the four badge routes ignore unknown parameters, and an unknown category or tier
 // matches nothing (a 200 with an empty list and a warning), as the hosted service answers them.
 const listParams = compileParams({
   gameVersion: gameVersionParam,
@@ -113,7 +113,7 @@ function listBadges(context: RequestContext): Reply {
   const { catalogue } = edition;
   const asked = typeof context.values.category === "string" ? context.values.category : undefined;
   const category = asked === undefined ? undefined : categoryOf(catalogue, asked);
-  // CONTRACT §9: a category the edition lacks lists nothing, with a warning naming the closest.
+  // docs/compatibility.md#fidelity-rules: a category the edition lacks lists nothing, with a warning naming the closest.
   if (asked !== undefined && category === undefined) {
     context.warnings.push(paramWarning("category", asked, `${asked.slice(0, 100)} is not a badge category of ${edition.key}: nothing matches it`, closest(asked, catalogue.categories.map((name) => name.toLowerCase()), 3)));
   }
@@ -141,7 +141,7 @@ function oneBadge(context: RequestContext): Reply {
     successReply(badgeObject(edition, holders, edition.catalogue.badges[index] as CatalogueBadge, index), { gameVersion: edition.key }, { isCacheable: true }));
 }
 
-/** CONTRACT §9: the holders of an unknown badge are no one (200, `data: []`, a warning naming the closest badges). */
+/** docs/compatibility.md#fidelity-rules: the holders of an unknown badge are no one (200, `data: []`, a warning naming the closest badges). */
 function noHolders(context: RequestContext, edition: Edition, slug: string, limit: number, offset: number): Reply {
   context.warnings.push(paramWarning("slug", slug, `${slug.slice(0, 100)} is not a badge of ${edition.key}: nobody holds it`, closest(slug.toLowerCase(), slugsOf(edition.catalogue), 3)));
   return successReply([], {

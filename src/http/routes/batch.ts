@@ -21,13 +21,13 @@ import { playerPage } from "./players.js";
 
 export const MAX_IDENTIFIERS = 100;
 /**
- * Longer identifiers are answered not_found without a lookup (CONTRACT §9: the hosted service
+ * Longer identifiers are answered not_found without a lookup (docs/compatibility.md#fidelity-rules: the hosted service
  * answers them, so they are not a 400), which bounds a lookup's work as the length limit did.
  */
 const MAX_IDENTIFIER_LENGTH = LENGTH_LIMITS.identifier;
 const identifier = { type: "string" } as const;
 
-/** CONTRACT §9: unknown body keys are ignored, as the hosted service ignores them. */
+/** docs/compatibility.md#fidelity-rules: unknown body keys are ignored, as the hosted service ignores them. */
 export const batchBodySchema = {
   type: "object",
   additionalProperties: true,
@@ -71,7 +71,7 @@ function inScope(edition: Edition, eraMask: number) {
   return (row: number) => (eraMask & (1 << (edition.payload.columns.era[row] as number))) !== 0;
 }
 
-/** CONTRACT §9: an empty identifier is unmatched as `empty`, an over-long one `not_found`, both without a lookup. */
+/** docs/compatibility.md#fidelity-rules: an empty identifier is unmatched as `empty`, an over-long one `not_found`, both without a lookup. */
 function unlookedUp(identifier: string): Unmatched | undefined {
   if (identifier.trim().length === 0) return { query: identifier, reason: "empty" };
   if (identifier.length > MAX_IDENTIFIER_LENGTH) return { query: identifier.slice(0, MAX_IDENTIFIER_LENGTH), reason: "not_found" };

@@ -30,7 +30,7 @@ const versionedBulkParams = compileParams(withoutSort(playerFilterParams({ withA
 
 /**
  * `meta.filters`: the hosted service's five keys, every one present (null when unset), then every
- * other filter applied, as parsed (CONTRACT §9). `teamType` is the era applied (null for every era).
+ * other filter applied, as parsed (docs/compatibility.md#fidelity-rules). `teamType` is the era applied (null for every era).
  */
 function filtersOf(selection: PlayerSelection): Record<string, unknown> {
   const { sort: _sort, ...applied } = selection.filters;

@@ -5,6 +5,7 @@
 import { heldBadges } from "../../model/badge-summary.js";
 import { BADGE_TIERS, type BadgeTier } from "../../model/badges.js";
 import { ERAS } from "../../model/eras.js";
+import { displayLabel } from "../../model/labels.js";
 import { invalidParameter } from "../../query/api-error.js";
 import type { ParamSchemas } from "../../query/params.js";
 import { attributeGroupsOf, attributeKeysOf, attributeValue, groupScores, OTHER_GROUP } from "../../store/attribute-profile.js";
@@ -75,13 +76,14 @@ function comparison(editions: EditionSet, edition: Edition, rows: readonly numbe
   const attributes = keys.flatMap((attribute, column) => {
     const values = rows.map((row) => attributeValue(edition, row, column) ?? null);
     if (values.every((value) => value === null)) return [];
-    return [{ attribute, group: groupOf.get(column) ?? "groupScore", values, best: bestOf(values) }];
+    const group = groupOf.get(column) ?? "groupScore";
+    return [{ attribute, label: displayLabel(attribute), group, groupLabel: displayLabel(group), values, best: bestOf(values) }];
   });
 
   const scores = rows.map((row) => groupScores(edition, row));
   const groupRows = groups.map(({ group }, g) => {
     const values = scores.map((score) => (Number.isNaN(score[g] as number) ? null : round1(score[g] as number)));
-    return { group, scores: values, leader: bestOf(values) };
+    return { group, label: displayLabel(group), scores: values, leader: bestOf(values) };
   }).filter(({ scores: values, group }) => group !== OTHER_GROUP || values.some((value) => value !== null));
 
   // Every badge any of them holds (where the edition keeps lists), best tier held first, then name.
@@ -103,7 +105,7 @@ function comparison(editions: EditionSet, edition: Edition, rows: readonly numbe
 
   // The zones as the records name them (an edition's data decides its vocabulary), first seen first.
   const zones = [...new Set(records.flatMap((record) => Object.keys(record.hotZones ?? {})))];
-  const hotZones = zones.map((zone) => ({ zone, values: records.map((record) => (record.hotZones as Record<string, string> | undefined)?.[zone] ?? null) }));
+  const hotZones = zones.map((zone) => ({ zone, label: displayLabel(zone), values: records.map((record) => (record.hotZones as Record<string, string> | undefined)?.[zone] ?? null) }));
 
   return { players, overall: { values: overalls, best: bestOf(overalls) }, attributes, groups: groupRows, badges, hotZones };
 }
@@ -119,12 +121,15 @@ const compareResponse: RouteResponse = {
     overall: exactObject({ values: arrayOf({ type: "integer", minimum: 0, maximum: 99 }), best: positions }),
     attributes: arrayOf(exactObject({
       attribute: text("camelCase attribute key"),
+      label: text("Its display name (Three-Point Shot)"),
       group: text("Its attribute group (groupScore for the six group scores)"),
+      groupLabel: text("The group's display name (Outside Scoring)"),
       values: arrayOf(nullableRating, "Each player's value; null where the player lacks it"),
       best: positions,
     }), "Every attribute at least one of them has, in the edition's column order"),
     groups: arrayOf(exactObject({
       group: text("Attribute group"),
+      label: text("Its display name"),
       scores: arrayOf({ type: ["number", "null"] }, "Each player's mean over the group's attributes it has, one decimal"),
       leader: positions,
     })),
@@ -133,7 +138,7 @@ const compareResponse: RouteResponse = {
       tiers: arrayOf({ enum: [...BADGE_TIERS, null] }, "Each player's tier; null where the player lacks it"),
     }, ["category"]), "Every badge any of them holds (editions with badge lists), best tier first"),
     hotZones: arrayOf(exactObject({
-      zone: text("Zone key, as the edition's records name it"), values: arrayOf({ type: ["string", "null"] }, "Each player's hot, cold or neutral; null where the player has no zones"),
+      zone: text("Zone key, as the edition's records name it"), label: text("Its display name (Top of the Key Three)"), values: arrayOf({ type: ["string", "null"] }, "Each player's hot, cold or neutral; null where the player has no zones"),
     }), "Zones at least one of them has"),
   }),
   meta: exactObject({ gameVersion, count: integer("Players compared") }),

@@ -1,7 +1,8 @@
-// GET /api/openapi.json (the document, raw), GET /docs (the API reference page) and
-// GET /docs/assets/:file (Swagger UI's files, from node_modules or the single binary's embedded
-// copies: checked at construction, read on a thread's first request for one, since few workers
-// ever serve them and they are ~1.7 MB each).
+// GET /api/openapi.json (the document, raw), GET /docs (the API reference page, src/web/docs/ as
+// `npm run build` wrote it) and GET /docs/assets/:file (the page's own style sheet and script, and
+// Swagger UI's files from node_modules or the single binary's embedded copies: those checked at
+// construction, read on a thread's first request for one, since few workers ever serve them and
+// they are ~1.7 MB each).
 // Nothing here names another host: the page loads only from this service, and its CSP says so.
 
 import { checkPackageFile, packageVersion, readPackageFile } from "../../assets.js";
@@ -10,7 +11,7 @@ import { renderLlmsFullTxt, renderLlmsTxt } from "../llms-txt.js";
 import { buildOpenApi, DOCS_ASSET_PATH, DOCS_PATH, LLMS_FULL_PATH, LLMS_PATH, OPENAPI_PATH } from "../openapi.js";
 import { jsonReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
-import { pageAsset, staticReply } from "../static-reply.js";
+import { builtPage, pageAsset, staticReply } from "../static-reply.js";
 
 const noParams = compileParams({});
 const TEXT_TYPE = "text/plain; charset=utf-8";
@@ -23,43 +24,6 @@ export const DOCS_BUNDLE_FILES: readonly (readonly [string, string])[] = [
   ["favicon-32x32.png", "image/png"],
   ["favicon-16x16.png", "image/png"],
 ];
-
-/** Relative URLs throughout, so the page also works behind a proxy that mounts the service under a prefix. */
-const INIT_SCRIPT = `// Renders the API reference from this service's own OpenAPI document.
-window.addEventListener("load", function () {
-  window.ui = SwaggerUIBundle({
-    url: "api/openapi.json",
-    dom_id: "#swagger-ui",
-    presets: [SwaggerUIBundle.presets.apis],
-    layout: "BaseLayout",
-    deepLinking: true,
-    docExpansion: "list",
-    defaultModelsExpandDepth: 0,
-    displayRequestDuration: true,
-    filter: true,
-    validatorUrl: null
-  });
-});
-`;
-
-const PAGE = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Courtside API reference</title>
-<link rel="stylesheet" href="docs/assets/swagger-ui.css">
-<link rel="icon" type="image/png" sizes="32x32" href="docs/assets/favicon-32x32.png">
-<link rel="icon" type="image/png" sizes="16x16" href="docs/assets/favicon-16x16.png">
-<style>body { margin: 0; font-family: system-ui, sans-serif; }</style>
-</head>
-<body>
-<div id="swagger-ui"><noscript><p>The reference needs JavaScript. The OpenAPI document itself is at <a href="api/openapi.json">/api/openapi.json</a>.</p></noscript></div>
-<script src="docs/assets/swagger-ui-bundle.js"></script>
-<script src="docs/assets/docs-init.js"></script>
-</body>
-</html>
-`;
 
 /** Self only; inline styles because Swagger UI's React components set style attributes. */
 const PAGE_POLICY = [
@@ -76,12 +40,14 @@ function forReference<T>(work: () => T): T {
   }
 }
 
-function readBundle(): Map<string, Reply> {
-  const assets = new Map<string, Reply>();
+/** Swagger UI's files, then the page's own (read on their first request). */
+function readBundle(pageFiles: ReadonlyMap<string, () => Reply>): Map<string, () => Reply> {
+  const assets = new Map<string, () => Reply>();
   for (const [file, contentType] of DOCS_BUNDLE_FILES) {
-    assets.set(file, staticReply(forReference(() => readPackageFile(DOCS_BUNDLE_PACKAGE, file)), contentType));
+    const reply = staticReply(forReference(() => readPackageFile(DOCS_BUNDLE_PACKAGE, file)), contentType);
+    assets.set(file, () => reply);
   }
-  assets.set("docs-init.js", staticReply(Buffer.from(INIT_SCRIPT), "text/javascript; charset=utf-8"));
+  for (const [file, reply] of pageFiles) assets.set(file, reply);
   return assets;
 }
 
@@ -89,11 +55,8 @@ function readBundle(): Map<string, Reply> {
 export function docsRoutes(routes: () => readonly RouteDefinition[]): RouteDefinition[] {
   // A missing file stops the start, as if it were read here.
   for (const [file] of DOCS_BUNDLE_FILES) forReference(() => checkPackageFile(DOCS_BUNDLE_PACKAGE, file));
-  let assets: Map<string, Reply> | undefined;
-  const page = staticReply(Buffer.from(PAGE), "text/html; charset=utf-8", [
-    ["Content-Security-Policy", PAGE_POLICY],
-    ["Referrer-Policy", "no-referrer"],
-  ]);
+  let assets: Map<string, () => Reply> | undefined;
+  const page = builtPage("docs", [["Content-Security-Policy", PAGE_POLICY], ["Referrer-Policy", "no-referrer"]]);
   // Built on first use, once the route table is complete; the text forms are rewritten from the document.
   let document: object | undefined;
   const documentOf = () => (document ??= buildOpenApi(routes(), { version: packageVersion() }));
@@ -129,19 +92,19 @@ export function docsRoutes(routes: () => readonly RouteDefinition[]): RouteDefin
     {
       method: "GET", path: DOCS_PATH, access: "address", params: noParams, summary: "API reference page (no API key)",
       response: { kind: "body", description: "The API reference page", content: { "text/html": { type: "string" } } },
-      handle: () => page,
+      handle: () => page.html(),
     },
     {
       method: "GET", path: DOCS_ASSET_PATH, access: "address", params: noParams, summary: "Files of the API reference page",
       response: {
         kind: "body",
-        description: "A file of the bundled Swagger UI",
+        description: "A file of the API reference page: its own style sheet and script, or one of the bundled Swagger UI's",
         content: { "text/css": { type: "string" }, "text/javascript": { type: "string" }, "image/png": {} },
       },
       errors: ["NOT_FOUND"],
       handle: (context) => {
-        assets ??= readBundle();
-        return pageAsset(assets, context.pathParams.file ?? "", context.path);
+        assets ??= readBundle(page.assets);
+        return pageAsset(assets, context.pathParams.file ?? "", context.path)();
       },
     },
   ];

@@ -1,6 +1,6 @@
 // GET /api/players/:id/history: the current edition's weekly snapshots of one roster entry,
 // newest first, each with what changed against the week before (store/week-changes.ts).
-// `:id` is the _id or a slug (teamType narrows a slug). CONTRACT §9: each row is also a change
+// `:id` is the _id or a slug (teamType narrows a slug). docs/compatibility.md#fidelity-rules: each row is also a change
 // record as the hosted service writes them (`_id, playerId, scrapedAt, gameVersion,
 // previousOverall?, newOverall, overallDelta?, attributeChanges?, badgeChanges?, changeType`);
 // an unknown player, or a gameVersion that is not the current edition, is 200 with `data: []`.

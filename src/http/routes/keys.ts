@@ -1,4 +1,4 @@
-// Keys without the command line (CONTRACT §7): POST /api/register, GET /api/dashboard/usage,
+// Keys without the command line (docs/operations.md#keys-without-the-command-line): POST /api/register, GET /api/dashboard/usage,
 // POST /api/keys/regenerate, DELETE /api/keys/current. Writes go through a KeyWriter and answer
 // asynchronously; the usage read is synchronous. A key appears in a body only when just issued.
 
@@ -184,7 +184,7 @@ export function keyRoutes(services: KeyServices | undefined): RouteDefinition[] 
           remaining: caller.result.remaining,
           resetAt,
           ...read,
-          // The hosted service's three (CONTRACT §9): requests counted in the current window (the
+          // The hosted service's three (docs/compatibility.md#fidelity-rules): requests counted in the current window (the
           // tokens taken from a full bucket), the limit, and what is left.
           requestCount: Math.max(0, record.rateLimit - caller.result.remaining),
           rateLimit: record.rateLimit,
@@ -223,7 +223,7 @@ export function keyRoutes(services: KeyServices | undefined): RouteDefinition[] 
   }
 
   const noParams = compileParams({});
-  // CONTRACT §9: the hosted service ignores unknown parameters on the usage route.
+  // docs/compatibility.md#fidelity-rules: the hosted service ignores unknown parameters on the usage route.
   const usageParams = compileParams({}, { ignoresUnknown: true });
   return [
     {

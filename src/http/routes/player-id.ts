@@ -16,7 +16,7 @@ import { rowOfId, rowOfIdOrSlug } from "./player-ref.js";
 
 const noParams = compileParams({});
 const teamTypeParam = { type: "string", enum: ERAS, description: "curr, class or allt: narrows a slug", "x-normalise": "lower" } as const;
-// CONTRACT §9: the hosted service ignores unknown parameters on these two routes.
+// docs/compatibility.md#fidelity-rules: the hosted service ignores unknown parameters on these two routes.
 const versionsParams = compileParams({ teamType: teamTypeParam }, { ignoresUnknown: true });
 const attributeParams = compileParams({ teamType: teamTypeParam, limit: limitParam(100, 52) }, { ignoresUnknown: true });
 
@@ -53,7 +53,7 @@ function attributeColumn(catalogue: Catalogue, text: string): number | undefined
 }
 
 /**
- * CONTRACT §9: an unknown player or attribute is 200 with `data: []` (the hosted service finds no
+ * docs/compatibility.md#fidelity-rules: an unknown player or attribute is 200 with `data: []` (the hosted service finds no
  * points for it), with a warning for the attribute; meta echoes the path's id and attribute.
  */
 function attributeSeries(context: RequestContext): Reply {

@@ -36,7 +36,7 @@ export function playerPage(edition: Edition, rows: ArrayLike<number>, shape: Row
 const listParams = compileParams({ ...playerFilterParams({ withAllEras: true }), limit: limitParam(100, 50), cursor: CURSOR_PARAM });
 
 /**
- * `meta.pagination` of the cursor-paged routes, the hosted service's five fields (CONTRACT §9:
+ * `meta.pagination` of the cursor-paged routes, the hosted service's five fields (docs/compatibility.md#fidelity-rules:
  * `nextCursor` absent on the last page, not null) plus ours, `cursor` (this page's offset).
  */
 export function cursorPaging(offset: number, count: number, limit: number, total: number): Record<string, unknown> {
@@ -67,7 +67,7 @@ const slugParams = compileParams({
   team: { type: "string", maxLength: 100, description: "Exact full team name, or its slug: which roster's version of the player (narrows like teamType)" },
 });
 
-/** Cached 1 hour like the other cacheable routes (CONTRACT §9), private: a keyed answer. */
+/** Cached 1 hour like the other cacheable routes (docs/compatibility.md#fidelity-rules), private: a keyed answer. */
 const SLUG_CACHE_CONTROL = "private, max-age=3600";
 
 /** Rows with the slug, narrowed to an era when given; throws PLAYER_NOT_FOUND with a hint. */
@@ -91,7 +91,7 @@ export function rowsForSlug(edition: Edition, slug: string, era: Era | undefined
 
 /**
  * The full detail of one row: the row as stored (its `ratingHistory` the source's, as given), and
- * ours beside it, `editionRatings` (CONTRACT §10): that history with the overall of every loaded
+ * ours beside it, `editionRatings` (docs/data.md#source-values-kept-exactly): that history with the overall of every loaded
  * edition holding the same `_id` that it does not name yet, newest first.
  */
 export function playerDetail(editions: EditionSet, edition: Edition, row: number, isVersioned: boolean): Record<string, unknown> {
@@ -135,7 +135,7 @@ function playerBySlug(context: RequestContext): Reply {
   // Cached server-side (the detail joins editions), keyed by every edition's data version.
   const key = `slug|${context.editions.ordered.map((e) => e.checksum).join(",")}|${rows.join(",")}`;
   return context.cached(key, () =>
-    // The hosted way (CONTRACT §10): the first row in source order after the narrowing (era
+    // The hosted way (docs/data.md#source-values-kept-exactly): the first row in source order after the narrowing (era
     // first: curr, class, allt); the rows it passed over are named in meta.variants.
     successReply(playerDetail(context.editions, edition, rows[0] as number, false), {
       gameVersion: edition.key,

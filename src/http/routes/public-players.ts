@@ -1,5 +1,5 @@
 // GET /api/public/players: for browser apps that must not hold a key. No key; the per-address
-// bucket (60 a minute) limits it; full player records (CONTRACT §9: the hosted route answers the
+// bucket (60 a minute) limits it; full player records (docs/compatibility.md#fidelity-rules: the hosted route answers the
 // same records as /api/players, copied from the same stored fragments), cursor pages like
 // /api/players, publicly cacheable. CORS follows CORS_ORIGINS like every route.
 

@@ -1,5 +1,5 @@
 // GET /api/players/search: ranked name search over the current edition (the ranking lives in
-// store/name-index.ts), full player records (CONTRACT §9: the hosted search returns whole player
+// store/name-index.ts), full player records (docs/compatibility.md#fidelity-rules: the hosted search returns whole player
 // documents; rows are copied from the stored fragments like every list). Every body carries the
 // request's own timestamp, so the ranked page is cached as a template with the timestamp written
 // per request; its weak ETag is the template's (the same results, whatever the timestamp).
@@ -20,7 +20,7 @@ export const SEARCH_QUERY_MAX_LENGTH = 100;
 export const SEARCH_LIMIT_MAX = 50;
 const ALL_ERAS_MASK = (1 << ERAS.length) - 1;
 const FULL_SHAPE: RowShape = { fieldMask: ALL_FIELDS_MASK, isVersioned: false };
-/** The hosted service keeps search answers 5 minutes; ours are private (a keyed answer, CONTRACT §9 rule 5). */
+/** The hosted service keeps search answers 5 minutes; ours are private (a keyed answer, docs/compatibility.md#fidelity-rules rule 5). */
 export const SEARCH_CACHE_CONTROL = "private, max-age=300";
 const DATA_PREFIX = Buffer.from('{"success":true,"data":');
 

@@ -66,7 +66,7 @@ function similarPlayers(context: RequestContext): Reply {
 }
 
 const contrast: JsonSchema = arrayOf(
-  exactObject({ attribute: text("camelCase attribute key"), value: integer("This player's value"), otherValue: integer("The similar player's value") }),
+  exactObject({ attribute: text("camelCase attribute key"), label: text("Its display name (Three-Point Shot)"), value: integer("This player's value"), otherValue: integer("The similar player's value") }),
   "Three shared attributes, by standardised difference",
 );
 

@@ -6,6 +6,7 @@
 import { heldBadges } from "../../model/badge-summary.js";
 import { TIER_COUNT_KEYS } from "../../model/badges.js";
 import { ERAS } from "../../model/eras.js";
+import { displayLabel } from "../../model/labels.js";
 import { POSITIONS, knownPositions } from "../../model/positions.js";
 import { ApiError } from "../../query/api-error.js";
 import { closest } from "../../query/suggest.js";
@@ -67,7 +68,7 @@ function profileOf(edition: Edition, team: TeamInfo): { data: Record<string, unk
       holders++;
       if (value > best) { best = value; bestAt = i; }
     });
-    return holders === 0 ? [] : [{ attribute, mean: round1(sum / holders), holders, best: { value: best, player: leaderOf(bestAt) } }];
+    return holders === 0 ? [] : [{ attribute, label: displayLabel(attribute), mean: round1(sum / holders), holders, best: { value: best, player: leaderOf(bestAt) } }];
   });
 
   const groups = attributeGroupsOf(edition);
@@ -83,7 +84,7 @@ function profileOf(edition: Edition, team: TeamInfo): { data: Record<string, unk
     });
     const peerMeans = peers.map((info) => teamGroupMean(edition, info.code, g)).filter((value) => !Number.isNaN(value));
     return [{
-      group, mean: round1(mean),
+      group, label: displayLabel(group), mean: round1(mean),
       best: { score: round1(scores[bestAt]?.[g] as number), player: leaderOf(bestAt) },
       rank: 1 + peerMeans.filter((value) => value > mean).length,
       of: peerMeans.length,
@@ -154,12 +155,14 @@ const profileResponse: RouteResponse = {
     team: ref("Team"),
     attributes: arrayOf(exactObject({
       attribute: text("camelCase attribute key"),
+      label: text("Its display name (Three-Point Shot)"),
       mean: { type: "number", description: "Mean over the players who have it, one decimal" },
       holders: integer("Players who have it"),
       best: exactObject({ value: { type: "integer", minimum: 0, maximum: 99 }, player: leader }),
     }), "Every attribute a player of the roster has, in the edition's column order (group scores included)"),
     groups: arrayOf(exactObject({
       group: text("Attribute group"),
+      label: text("Its display name (Outside Scoring)"),
       mean: { type: "number", description: "Mean of the players' group scores (a player's group score: the mean of the group's attributes it has), one decimal" },
       best: exactObject({ score: { type: "number" }, player: leader }),
       rank: { type: "integer", minimum: 1, description: "1 + the teams of its era with a higher group mean" },

@@ -37,7 +37,7 @@ function roster(context: RequestContext): Reply {
     const candidates = edition.teams.filter((info) => era === undefined || info.teamType === era).map((info) => info.teamName);
     throw new ApiError("TEAM_NOT_FOUND", { team: name, ...(era ? { teamType: era } : {}), suggestions: closest(name, candidates, 5) }, `No team ${name}${era ? ` in ${era}` : ""}`);
   }
-  // CONTRACT §9: meta.team and meta.teamType are as asked (the hosted service echoes them); the
+  // docs/compatibility.md#fidelity-rules: meta.team and meta.teamType are as asked (the hosted service echoes them); the
   // team found is teamName, slug and era beside them.
   return context.cached(`roster|${edition.checksum}|${team.code}|${name}|${era ?? ""}`, () => {
     const query = { ...defaultQuery(), eraMask: 0b111, teamCodes: [team.code] };

@@ -21,7 +21,7 @@ const trendingParams = compileParams({
   days: { type: "integer", minimum: 1, maximum: TRENDING_MAX_DAYS, default: 7, description: `Window in days back from the newest weekly snapshot, 1 to ${TRENDING_MAX_DAYS}, default 7`, "x-empty": "refuse" },
   limit: limitParam(50, 20),
   direction: { type: "string", enum: DIRECTIONS, default: "both", description: "up, down or both (default)", "x-normalise": "lower" },
-}, { ignoresUnknown: true }); // CONTRACT §9: as the hosted service, unknown parameters are ignored here
+}, { ignoresUnknown: true }); // docs/compatibility.md#fidelity-rules: as the hosted service, unknown parameters are ignored here
 
 function trending(context: RequestContext): Reply {
   const edition = context.editions.current;
