@@ -15,7 +15,7 @@ import { ATTRIBUTE_BY_PARAM_NAME, ATTRIBUTE_KEYS, type AttributeKey } from "../.
 import { foldName, slugify } from "../../src/model/names.js";
 import type { Era } from "../../src/model/eras.js";
 import type { PlayerRecord } from "../../src/model/player.js";
-import { POSITION_GROUPS, type Position } from "../../src/model/positions.js";
+import { POSITION_GROUPS, knownPositions, type Position } from "../../src/model/positions.js";
 import { loadEditionSet } from "../../src/store/editions.js";
 import { readKeyStore } from "../../src/keys/key-file.js";
 
@@ -99,7 +99,7 @@ function filterPlayers(query: ListQuery, defaultEra: Era | "all"): Entry[] {
   return entries.filter(({ player }) => {
     if (era !== "all" && player.teamType !== era) return false;
     if (query.team !== undefined && player.team !== query.team && slugOfTeam.get(player.team) !== query.team) return false;
-    if (positions && !(player.positions ?? []).some((position) => positions.includes(position))) return false;
+    if (positions && !knownPositions(player.positions).some((position) => positions.includes(position))) return false;
     if (query.minRating !== undefined && player.overall < query.minRating) return false;
     if (query.maxRating !== undefined && player.overall > query.maxRating) return false;
     for (const bound of bounds) {

@@ -1,12 +1,40 @@
 // Tier counts and the top three badges, derived from a badge list; and a list's badges once each.
 
-import { BADGE_TIERS, COUNT_KEY_OF_TIER, foldBadgeName, type BadgeTier } from "./badges.js";
+import { BADGE_TIERS, COUNT_KEY_OF_TIER, foldBadgeName, parseBadgeTier, type BadgeTier } from "./badges.js";
 import type { BadgeCounts, BadgeEntry, TopBadge } from "./player.js";
 
-export function countBadges(list: readonly { tier: BadgeTier }[]): BadgeCounts {
-  const counts: BadgeCounts = { total: list.length, legendary: 0, hallOfFame: 0, gold: 0, silver: 0, bronze: 0 };
-  for (const badge of list) counts[COUNT_KEY_OF_TIER[badge.tier]] += 1;
+/** Tier counts of a list's entries, each tier read by meaning (`gold` is Gold); an entry whose tier names none is not counted. */
+export function countBadges(list: readonly { tier: string }[]): BadgeCounts {
+  const counts: BadgeCounts = { total: 0, legendary: 0, hallOfFame: 0, gold: 0, silver: 0, bronze: 0 };
+  for (const badge of list) {
+    const tier = tierOf(badge.tier);
+    if (tier === undefined) continue;
+    counts.total += 1;
+    counts[COUNT_KEY_OF_TIER[tier]] += 1;
+  }
   return counts;
+}
+
+/** A tier read by meaning; one already written as ours is taken as it is (the common case, without parsing). */
+function tierOf(text: string): BadgeTier | undefined {
+  return Object.hasOwn(COUNT_KEY_OF_TIER, text) ? text as BadgeTier : parseBadgeTier(text);
+}
+
+/** A badge a player holds, its tier read by meaning. */
+export type HeldBadge = BadgeEntry & { tier: BadgeTier };
+
+/**
+ * The badges a list says a player holds, as whatever indexes badges reads them (docs/data.md#source-values-kept-exactly):
+ * each once (distinctBadges), its tier read by meaning (`gold`, `HOF` are Gold, Hall of Fame);
+ * an entry whose tier names no tier holds nothing. The list itself is served as given.
+ */
+export function heldBadges(list: readonly BadgeEntry[]): HeldBadge[] {
+  const held: HeldBadge[] = [];
+  for (const badge of list) {
+    const tier = tierOf(badge.tier);
+    if (tier !== undefined) held.push(tier === badge.tier ? badge as HeldBadge : { ...badge, tier });
+  }
+  return distinctBadges(held);
 }
 
 /**
@@ -34,7 +62,7 @@ export function repeatedBadgeCount(list: readonly { slug: string }[]): number {
 
 /** The three highest-tier badges, by tier then name, each badge once. */
 export function topBadges(list: readonly BadgeEntry[]): TopBadge[] {
-  return distinctBadges(list)
+  return heldBadges(list)
     .sort((a, b) => BADGE_TIERS.indexOf(b.tier) - BADGE_TIERS.indexOf(a.tier) || compareText(a.name, b.name))
     .slice(0, 3)
     .map(({ name, tier }) => ({ name, tier }));

@@ -5,7 +5,6 @@ import { createHash } from "node:crypto";
 import type { Attributes } from "./attributes.js";
 import type { BadgeTier } from "./badges.js";
 import type { Era, EditionStatus } from "./eras.js";
-import type { Position } from "./positions.js";
 import { slugify } from "./names.js";
 
 /**
@@ -17,7 +16,8 @@ import { slugify } from "./names.js";
 export interface BadgeEntry {
   name: string;
   slug: string;
-  tier: BadgeTier;
+  /** As the source writes it (docs/data.md#source-values-kept-exactly), usually one of BADGE_TIERS; heldBadges reads it by meaning. */
+  tier: string;
   category?: string;
   description?: string;
   imageUrl?: string;
@@ -25,7 +25,8 @@ export interface BadgeEntry {
 
 export interface TopBadge {
   name: string;
-  tier: BadgeTier;
+  /** As the source writes it; the top we derive from a list says BADGE_TIERS' names. */
+  tier: string;
 }
 
 export interface BadgeCounts {
@@ -59,7 +60,11 @@ export const LEGACY_HOT_ZONE_KEYS: Readonly<Record<string, HotZoneKey>> = {
 };
 export const HOT_ZONE_VALUES = ["hot", "cold", "neutral"] as const;
 export type HotZoneValue = (typeof HOT_ZONE_VALUES)[number];
-export type HotZones = Partial<Record<HotZoneKey, HotZoneValue>>;
+/**
+ * Zones as the source gives them (docs/data.md#source-values-kept-exactly): usually HOT_ZONE_KEYS to HOT_ZONE_VALUES, but a
+ * zone or a value spelled otherwise is kept under its own name, as it came.
+ */
+export type HotZones = Partial<Record<string, string>>;
 
 /** One edition's overall in a player's rating history (newest first); `delta` against the next older entry. */
 export interface RatingHistoryEntry {
@@ -95,10 +100,13 @@ export const PLAYER_FIELD_LIST = [
   ["team", required<string>()],
   ["teamType", required<Era>()],
   ["overall", required<number>()],
-  ["positions", optional<Position[]>()],
-  ["height", optional<string>()],
-  ["weight", optional<string>()],
-  ["wingspan", optional<string>()],
+  /** As the source gives them (`["pg"]` stays so); knownPositions reads them by meaning. */
+  ["positions", optional<string[]>()],
+  /** As the source gives them (docs/data.md#source-values-kept-exactly): `6'8"` usually, but any text or number is kept. */
+  ["height", optional<string | number>()],
+  /** `250 lbs` usually; a source's `250` (a number) or `"250"` is kept as it is. */
+  ["weight", optional<string | number>()],
+  ["wingspan", optional<string | number>()],
   ["archetype", optional<string>()],
   ["college", optional<string>()],
   ["playerImage", optional<string>()],
@@ -152,7 +160,7 @@ export interface SummaryPlayer {
   team: string;
   teamType: Era;
   overall: number;
-  positions?: Position[];
+  positions?: string[];
   playerImage?: string;
   teamImg?: string;
 }
@@ -216,6 +224,14 @@ export interface KnownEdition {
   overallOf(id: string): number | undefined;
 }
 
+/**
+ * What groups rows into one team (docs/data.md#source-values-kept-exactly: each row's `team` is served as given): the name
+ * with its runs of spaces as one and no leading or trailing space.
+ */
+export function teamKey(team: string): string {
+  return team.replace(/\s+/g, " ").trim();
+}
+
 /** Team slug: `1995-96 Chicago Bulls` → `1995-96-chicago-bulls`. */
 export function teamSlug(team: string): string {
   return slugify(team);
@@ -236,7 +252,8 @@ export const PLAYER_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Opaque id, stable across rebuilds and editions for the same (teamType, team, slug). */
 export function playerId(teamType: Era, team: string, slug: string): string {
-  return createHash("sha1").update(`${teamType}\u0000${team}\u0000${slug}`).digest("hex").slice(0, 24);
+  // The team's spacing aside: a source's `Los Angeles  Lakers` (kept as given) makes the id it always made.
+  return createHash("sha1").update(`${teamType}\u0000${teamKey(team)}\u0000${slug}`).digest("hex").slice(0, 24);
 }
 
 /**

@@ -18,3 +18,22 @@ export function parsePositionMask(text: string): number | undefined {
 export function isPosition(text: string): text is Position {
   return (POSITIONS as readonly string[]).includes(text);
 }
+
+/**
+ * The positions a source's list names, read by meaning (docs/data.md#source-values-kept-exactly: the list itself is served as
+ * given): case and surrounding spaces aside (`pg`, ` PG ` are PG), each once; an entry that is no
+ * position names none. What the position filter and team profiles read.
+ */
+export function knownPositions(given: readonly string[] | undefined): Position[] {
+  const known: Position[] = [];
+  for (const entry of given ?? []) {
+    const text = entry.trim().toUpperCase();
+    if (isPosition(text) && !known.includes(text)) known.push(text);
+  }
+  return known;
+}
+
+/** True when a list names positions only, each spelled as ours (`PG`), once: a list the report need not mention. */
+export function isPlainPositionList(given: readonly string[]): boolean {
+  return given.every((entry, i) => isPosition(entry) && given.indexOf(entry) === i);
+}

@@ -11,8 +11,12 @@ import { POSITIONS } from "./positions.js";
 import { HOT_ZONE_KEYS, HOT_ZONE_VALUES, type EditionEntry, type PlayerRecord } from "./player.js";
 
 const rating = { type: "integer", minimum: 0, maximum: 99 } as const;
-const measure = { type: "string", pattern: "^\\d+'\\d{1,2}\"$" } as const;
+/** A source's measure as given (docs/data.md#source-values-kept-exactly): text like `6'8"` usually; other text, or a number, kept as it came. */
+const measure = { type: ["string", "number"], description: "As the source gives it, usually text like 6'8\"; other text or a number is kept as it came" } as const;
+const image = { type: "string", description: "As the source gives it: usually an http(s) URL, \"\" where it has none; any other text is kept as data (pages never link it)" } as const;
 const count = { type: "integer", minimum: 0 } as const;
+/** A badge entry's tier as the source writes it (docs/data.md#source-values-kept-exactly), usually one of BADGE_TIERS; filters read it by meaning. */
+const badgeTier = { type: "string", description: `As the source writes it, usually ${BADGE_TIERS.join(", ")}` } as const;
 
 export const badgeCountsSchema = {
   type: "object",
@@ -34,14 +38,18 @@ export const playerSchema = {
     team: { type: "string", minLength: 1 },
     teamType: { enum: ERAS },
     overall: rating,
-    positions: { type: "array", minItems: 1, maxItems: 2, uniqueItems: true, items: { enum: POSITIONS } },
+    positions: {
+      type: "array",
+      items: { type: "string" },
+      description: `As the source gives them, usually one or two of ${POSITIONS.join(", ")}; the position filter reads them case- and space-insensitively`,
+    },
     height: measure,
-    weight: { type: "string", pattern: "^\\d+ lbs$" },
+    weight: { type: ["string", "number"], description: "As the source gives it, usually text like 250 lbs; a number (250) or other text is kept as it came" },
     wingspan: measure,
     archetype: { type: "string" },
     college: { type: "string" },
-    playerImage: { type: "string", pattern: "^(https?://\\S+)?$", description: "http(s) URL; \"\" kept where the source sends it" },
-    teamImg: { type: "string", pattern: "^(https?://\\S+)?$", description: "http(s) URL; \"\" kept where the source sends it" },
+    playerImage: image,
+    teamImg: image,
     attributes: {
       type: "object",
       description: "camelCase keys, integers 0–99; the demo's 43 keys are listed, an edition's data may hold others",
@@ -63,7 +71,7 @@ export const playerSchema = {
             description: "The source's entry as it came (keys we do not know included), with our slug where it has none",
             required: ["name", "slug", "tier"],
             properties: {
-              name: { type: "string" }, slug: { type: "string" }, tier: { enum: BADGE_TIERS },
+              name: { type: "string" }, slug: { type: "string" }, tier: badgeTier,
               category: { type: "string", description: "2kratings' badge category, e.g. Outside Scoring" },
               description: { type: "string" },
               imageUrl: { type: "string" },
@@ -73,17 +81,17 @@ export const playerSchema = {
         top: {
           type: "array",
           maxItems: 3,
-          items: { type: "object", required: ["name", "tier"], properties: { name: { type: "string" }, tier: { enum: BADGE_TIERS } } },
+          items: { type: "object", required: ["name", "tier"], properties: { name: { type: "string" }, tier: badgeTier } },
         },
       },
     },
     hotZones: {
       type: "object",
-      additionalProperties: false,
-      description: "The hosted service's zone names, each optional",
-      properties: Object.fromEntries(HOT_ZONE_KEYS.map((key) => [key, { enum: HOT_ZONE_VALUES }])),
+      additionalProperties: { type: "string" },
+      description: `The hosted service's zone names, each optional, each ${HOT_ZONE_VALUES.join(", ")}; a zone or value a source spells otherwise is kept as it came`,
+      properties: Object.fromEntries(HOT_ZONE_KEYS.map((key) => [key, { type: "string" }])),
     },
-    gameVersion: { type: "string", pattern: "^2K\\d{2}$" },
+    gameVersion: { type: "string", description: "The source's where it gives one (e.g. 2K26), as given; else the edition's" },
     ratingHistory: {
       type: "array",
       description: "The source's rating history as it came (even []); where the source gives none, the overall in every edition known to hold the player, newest first",
@@ -115,7 +123,7 @@ export const editionEntrySchema = {
   },
 } as const;
 
-const ajv = new Ajv({ allErrors: true, strict: true, formats: { uri: (text: string) => /^https?:\/\/\S+$/.test(text) } });
+const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, formats: { uri: (text: string) => /^https?:\/\/\S+$/.test(text) } });
 
 export const isPlayerRecord = validatorOnFirstUse<PlayerRecord>(ajv, playerSchema);
 export const isEditionEntry = validatorOnFirstUse<EditionEntry>(ajv, editionEntrySchema);

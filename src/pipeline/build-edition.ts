@@ -4,7 +4,7 @@
 
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { distinctBadges } from "../model/badge-summary.js";
+import { heldBadges } from "../model/badge-summary.js";
 import { Catalogue } from "../model/catalogue.js";
 import type { EditionSource, KnownEdition, WeeklySnapshot } from "../model/player.js";
 import { findString } from "../store/string-table.js";
@@ -70,7 +70,7 @@ export function carryHistoryForward(weeks: readonly WeeklySnapshot[], source: Ed
     players: source.players.map(({ _id, overall, attributes, badges }) => ({
       _id, overall, attributes,
       badges: { total: badges.total, legendary: badges.legendary, hallOfFame: badges.hallOfFame, gold: badges.gold, silver: badges.silver, bronze: badges.bronze },
-      ...(badges.list ? { badgeList: distinctBadges(badges.list).map(({ slug, tier }) => ({ slug, tier })) } : {}),
+      ...(badges.list ? { badgeList: heldBadges(badges.list).map(({ slug, tier }) => ({ slug, tier })) } : {}),
     })),
   };
   return [...kept, current];

@@ -5,12 +5,12 @@
 import { createHash } from "node:crypto";
 import { BADGE_INDEX_BY_SLUG, COUNT_KEY_OF_TIER, LEGACY_BADGE_CATEGORIES, TIER_CODE, TIER_COUNT_KEYS } from "../model/badges.js";
 import { catalogueOf, type Catalogue, type CatalogueSource } from "../model/catalogue.js";
-import { compareText, distinctBadges, topBadges } from "../model/badge-summary.js";
+import { compareText, heldBadges, topBadges } from "../model/badge-summary.js";
 import { ERA_CODE } from "../model/eras.js";
-import { POSITION_BIT } from "../model/positions.js";
+import { POSITION_BIT, knownPositions } from "../model/positions.js";
 import { foldName as foldNameOf, slugify } from "../model/names.js";
 import {
-  LEGACY_HOT_ZONE_KEYS, teamSlug, withEditionRating, type BadgeEntry, type EditionSource, type HotZones, type KnownEdition, type PlayerRecord,
+  LEGACY_HOT_ZONE_KEYS, teamKey, teamSlug, withEditionRating, type BadgeEntry, type EditionSource, type HotZones, type KnownEdition, type PlayerRecord,
   type RatingHistoryEntry, type WeeklySnapshot,
 } from "../model/player.js";
 import { storedProfileIndexOf } from "../store/attribute-profile.js";
@@ -172,27 +172,30 @@ function withHostedCategory(badge: BadgeEntry): BadgeEntry {
 function compareRows(a: PlayerRecord, b: PlayerRecord): number {
   return (
     ERA_CODE[a.teamType] - ERA_CODE[b.teamType] ||
+    compareText(teamKey(a.team), teamKey(b.team)) ||
     compareText(a.team, b.team) ||
     compareText(a.name, b.name) ||
     compareText(a.slug, b.slug)
   );
 }
 
+/**
+ * The teams: rows whose `team` differs only in spacing are one team (each row's `team` is served as
+ * given; the team's name is ours, spaces tidied). The logo is its first row's `teamImg` where that
+ * is an http(s) URL: a source's other image text stays data, never a link.
+ */
 function buildTeams(players: readonly PlayerRecord[]): TeamEntry[] {
   const byKey = new Map<string, TeamEntry>();
   for (const player of players) {
-    const key = `${player.teamType}\u0000${player.team}`;
-    if (!byKey.has(key)) {
-      byKey.set(key, {
-        teamName: player.team,
-        slug: teamSlug(player.team),
-        teamType: player.teamType,
-        ...(player.teamImg ? { logo: player.teamImg } : {}),
-      });
-    }
+    const name = teamKey(player.team);
+    const key = `${player.teamType}\u0000${name}`;
+    const logo = player.teamImg !== undefined && HTTP_URL.test(player.teamImg) ? player.teamImg : undefined;
+    if (!byKey.has(key)) byKey.set(key, { teamName: name, slug: teamSlug(name), teamType: player.teamType, ...(logo ? { logo } : {}) });
   }
   return [...byKey.values()];
 }
+
+const HTTP_URL = /^https?:\/\/\S+$/;
 
 function buildColumns(players: readonly PlayerRecord[], teams: readonly TeamEntry[], isArchived: boolean, folded: readonly string[], catalogue: Catalogue): SnapshotColumns {
   const n = players.length;
@@ -213,8 +216,8 @@ function buildColumns(players: readonly PlayerRecord[], teams: readonly TeamEntr
   players.forEach((player, row) => {
     columns.overall[row] = player.overall;
     columns.era[row] = ERA_CODE[player.teamType];
-    columns.positions[row] = (player.positions ?? []).reduce((mask, position) => mask | POSITION_BIT[position], 0);
-    columns.team[row] = teamCode.get(`${player.teamType}\u0000${player.team}`) ?? 0;
+    columns.positions[row] = knownPositions(player.positions).reduce((mask, position) => mask | POSITION_BIT[position], 0);
+    columns.team[row] = teamCode.get(`${player.teamType}\u0000${teamKey(player.team)}`) ?? 0;
     attributeKeys.forEach((key, column) => {
       const value = (player.attributes as Record<string, number | undefined>)[key];
       if (value !== undefined) columns.attributes[row * attributeCount + column] = value;
@@ -223,7 +226,7 @@ function buildColumns(players: readonly PlayerRecord[], teams: readonly TeamEntr
     for (const [tier, code] of TIER_CODE) if (player.badges[COUNT_KEY_OF_TIER[tier]] > 0) tierMask |= 1 << (code - 1);
     columns.tierMask[row] = tierMask;
     // Each badge once, at its first entry: a hosted list names every badge twice (docs/data.md#source-values-kept-exactly).
-    for (const badge of distinctBadges(player.badges.list ?? [])) {
+    for (const badge of heldBadges(player.badges.list ?? [])) {
       const index = catalogue.badgeOf(badge.slug);
       if (index !== undefined && columns.badgeTiers) columns.badgeTiers[row * badgeCount + index] = TIER_CODE.get(badge.tier) ?? 0;
     }

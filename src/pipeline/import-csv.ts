@@ -148,6 +148,8 @@ function readRow(file: string, row: CsvRow, layout: ColumnLayout, options: Impor
     throw new ImportError(file, line, field,
       `the row has ${cells.length} cells but the header has ${header.length} (a truncated or misquoted row)`);
   }
+  // Our scrapers' own format, so its cells are tidied (spaces collapsed, positions upper-cased,
+  // weights written `250 lbs`); a JSON source's values are kept exactly as given (import-json.ts).
   const cell = (column: number | undefined): string => (column === undefined ? "" : collapseSpaces(cells[column] ?? ""));
   const fail = (column: number, reason: string): never => {
     throw new ImportError(file, line, columnLabel(header, column), reason);

@@ -1,21 +1,24 @@
 // Reads player records in the public API's own shape (an array, or an envelope whose `data` is
-// one) into PlayerRecords. Every field is checked; a bad one stops the import at its record's line.
-// Everything a row carries is kept (docs/compatibility.md#fidelity-rules): its `_id`, timestamps, rating history, partial
-// hot zones, attribute keys and badges outside the demo catalogue, badge descriptions and images,
-// and any other top-level field (passed through under its own name as `extra`).
+// one) into PlayerRecords. Everything a row carries is kept (docs/compatibility.md#fidelity-rules): its `_id`, timestamps,
+// rating history, partial hot zones, attribute keys and badges outside the demo catalogue, badge
+// descriptions and images, and any other top-level field (passed through under its own name as
+// `extra`). Every value is kept exactly as given (docs/data.md#source-values-kept-exactly): names and teams with their spaces,
+// `pg` as `pg`, a weight of 250 as the number 250, `6-8` as `6-8`, any image text; what we read from
+// them (a position set, a team's grouping key) is computed beside them, and the import report
+// names the odd ones. Refused, at the record's line: no name or team, an overall outside 0–99, a
+// non-object record or `attributes`, and a value of a type no field of its kind holds.
 
 import { ATTRIBUTE_INDEX, ATTRIBUTE_KEYS, type Attributes, type GroupScoreKey } from "../model/attributes.js";
-import { countBadges, distinctBadges, topBadges } from "../model/badge-summary.js";
+import { countBadges, heldBadges, topBadges } from "../model/badge-summary.js";
 import {
-  BADGES, BADGE_INDEX_BY_FOLDED_NAME, TIER_COUNT_KEYS, badgeSlug, foldBadgeName, parseBadgeTier,
+  BADGES, BADGE_INDEX_BY_FOLDED_NAME, TIER_COUNT_KEYS, badgeSlug, foldBadgeName,
 } from "../model/badges.js";
 import { eraOfTeamName, isEra } from "../model/eras.js";
 import {
-  HOT_ZONE_KEYS, HOT_ZONE_VALUES, LEGACY_HOT_ZONE_KEYS, PLAYER_ID_PATTERN, RECORD_FIELD_NAMES, playerSlug,
-  type BadgeEntry, type Badges, type HotZoneKey, type HotZones, type PlayerRecord, type RatingHistoryEntry, type TopBadge,
+  LEGACY_HOT_ZONE_KEYS, PLAYER_ID_PATTERN, RECORD_FIELD_NAMES, playerSlug, teamKey,
+  type BadgeEntry, type Badges, type HotZones, type PlayerRecord, type RatingHistoryEntry, type TopBadge,
 } from "../model/player.js";
-import { isPosition, type Position } from "../model/positions.js";
-import { assembleRecord, checkRecord, collapseSpaces, parseRating, type ImportOptions } from "./import-csv.js";
+import { assembleRecord, checkRecord, parseRating, type ImportOptions } from "./import-csv.js";
 import { ImportError } from "./import-error.js";
 
 /** The API's group-score abbreviations. */
@@ -24,9 +27,6 @@ const CATS: Readonly<Record<string, GroupScoreKey>> = {
 };
 
 const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
-const MEASURE = /^\d+'\d{1,2}"$/;
-const POUNDS = /^(\d+)(?: ?lbs)?$/;
-const URL = /^https?:\/\/\S+$/;
 /** An attribute key of any edition: camelCase (`threePointShot`, `shotIQ`). */
 const ATTRIBUTE_KEY = /^[a-z][A-Za-z0-9]*$/;
 /** Fields the importer reads that are not record fields of their own: never passed through. */
@@ -63,14 +63,13 @@ export function readRecord(file: string, line: number | undefined, item: unknown
   };
   if (!isObject(item)) return fail(undefined, "a player record must be an object");
 
-  const name = typeof item["name"] === "string" ? collapseSpaces(item["name"]) : "";
-  if (name === "") fail("name", "the name is missing or empty");
-  const team = typeof item["team"] === "string" ? collapseSpaces(item["team"]) : "";
-  if (team === "") fail("team", "the team is missing or empty");
+  // As given, spaces included (docs/data.md#source-values-kept-exactly); search and slugs fold them away.
+  const name = typeof item["name"] === "string" && item["name"].trim() !== "" ? item["name"] : fail("name", "the name is missing or empty");
+  const team = typeof item["team"] === "string" && item["team"].trim() !== "" ? item["team"] : fail("team", "the team is missing or empty");
   const overall = readRating(item["overall"], "overall", fail);
   if (overall === undefined) return fail("overall", "the overall rating is missing");
 
-  const teamType = typeof item["teamType"] === "string" && isEra(item["teamType"]) ? item["teamType"] : eraOfTeamName(team);
+  const teamType = typeof item["teamType"] === "string" && isEra(item["teamType"]) ? item["teamType"] : eraOfTeamName(teamKey(team));
   // The source's slug is kept even where it departs from ours (`lebron-james-12-13-miami-heat`),
   // and however many rows share it (docs/data.md#source-values-kept-exactly): it is the key existing clients already use.
   // Only a row without one (or with one no URL can hold) gets ours, and the report says so.
@@ -78,15 +77,15 @@ export function readRecord(file: string, line: number | undefined, item: unknown
   const isSlugGiven = typeof givenSlug === "string" && SLUG.test(givenSlug);
   const slug = isSlugGiven ? givenSlug : playerSlug(name, teamType, team);
 
-  const height = readText(item["height"], "height", fail);
-  if (height !== undefined && !MEASURE.test(height)) fail("height", `${height} is not a height like 6'8"`);
-  const wingspan = readText(item["wingspan"], "wingspan", fail);
-  if (wingspan !== undefined && !MEASURE.test(wingspan)) fail("wingspan", `${wingspan} is not a length like 7'0"`);
-  const weight = readWeight(item["weight"], fail);
+  // Measures as given, text or number (a `6-8`, a weight of 250): the report names those not in our usual shape.
+  const height = readMeasure(item["height"], "height", fail);
+  const wingspan = readMeasure(item["wingspan"], "wingspan", fail);
+  const weight = readMeasure(item["weight"], "weight", fail);
   const archetype = readText(item["archetype"], "archetype", fail);
   const college = readText(item["college"], "college", fail);
-  const playerImage = readImage(item["playerImage"], "playerImage", fail);
-  const teamImg = readImage(item["teamImg"], "teamImg", fail);
+  // An http(s) URL, "", or any other text: kept as data (the report names it; pages never link it).
+  const playerImage = readText(item["playerImage"], "playerImage", fail);
+  const teamImg = readText(item["teamImg"], "teamImg", fail);
   const lastUpdated = readText(item["lastUpdated"], "lastUpdated", fail) ?? options.capturedAt;
   const hotZones = item["hotZones"] === undefined || item["hotZones"] === null ? undefined : readHotZones(item["hotZones"], fail);
   const _id = readId(item["_id"], fail);
@@ -105,9 +104,7 @@ export function readRecord(file: string, line: number | undefined, item: unknown
     team,
     teamType,
     overall,
-    positions: item["positions"] === undefined || item["positions"] === null || (Array.isArray(item["positions"]) && item["positions"].length === 0)
-      ? undefined
-      : readPositions(item["positions"], fail),
+    positions: readPositions(item["positions"], fail),
     height,
     weight,
     wingspan,
@@ -139,14 +136,6 @@ function readId(value: unknown, fail: Fail): string | undefined {
     return fail("_id", `${JSON.stringify(value).slice(0, 80)} is not an id (1–64 characters of A–Z, a–z, 0–9, _ and -)`);
   }
   return value;
-}
-
-/** An image address: an http(s) URL, or "" kept as the source sent it. */
-function readImage(value: unknown, field: string, fail: Fail): string | undefined {
-  if (value === "") return "";
-  const text = readText(value, field, fail);
-  if (text !== undefined && !URL.test(text)) fail(field, "is not an http(s) URL");
-  return text;
 }
 
 function readRatingHistory(value: unknown, fail: Fail): RatingHistoryEntry[] {
@@ -182,32 +171,30 @@ function readRating(value: unknown, field: string, fail: Fail): number | undefin
   return rating ?? fail(field, `${JSON.stringify(value)} is not an integer from 0 to 99`);
 }
 
-/** An optional text field: absent, null or blank is no value; anything but a string is an error. */
+/** An optional text field, exactly as given ("" and spaces included); absent or null is no value; anything but a string is refused. */
 function readText(value: unknown, field: string, fail: Fail): string | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== "string") return fail(field, `${JSON.stringify(value)} is not text`);
-  const text = collapseSpaces(value);
-  return text === "" ? undefined : text;
+  return typeof value === "string" ? value : fail(field, `${JSON.stringify(value).slice(0, 80)} is not text`);
 }
 
-/** `250 lbs`, and the bare `250` or 250 some exports write, all become `250 lbs`. */
-function readWeight(value: unknown, fail: Fail): string | undefined {
-  const text = typeof value === "number" ? String(value) : readText(value, "weight", fail);
-  if (text === undefined) return undefined;
-  const pounds = POUNDS.exec(text)?.[1];
-  return pounds === undefined ? fail("weight", `${JSON.stringify(value)} is not a weight like 250 lbs`) : `${Number(pounds)} lbs`;
+/** A height, wingspan or weight exactly as given: text (`6'8"`, `250 lbs`, `6-8`, "") or a number (250); absent or null is no value. */
+function readMeasure(value: unknown, field: string, fail: Fail): string | number | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === "string" || (typeof value === "number" && Number.isFinite(value))) return value;
+  return fail(field, `${JSON.stringify(value).slice(0, 80)} is neither text nor a number`);
 }
 
-function readPositions(value: unknown, fail: Fail): Position[] {
-  if (!Array.isArray(value) || value.length === 0) return fail("positions", "positions must be a list of one or two of PG, SG, SF, PF, C");
-  const positions: Position[] = [];
+/**
+ * The list exactly as given (`["pg"]`, `[]`, a third entry): knownPositions reads it for the
+ * position filter, case and spaces aside, and the report names lists spelled otherwise than ours.
+ */
+function readPositions(value: unknown, fail: Fail): string[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value)) return fail("positions", "positions must be a list of positions (PG, SG, SF, PF, C)");
   value.forEach((entry: unknown, i) => {
-    const text = typeof entry === "string" ? entry.trim().toUpperCase() : "";
-    if (!isPosition(text)) fail(`positions[${i}]`, `${JSON.stringify(entry)} is not a position (PG, SG, SF, PF or C)`);
-    else if (!positions.includes(text)) positions.push(text);
+    if (typeof entry !== "string") fail(`positions[${i}]`, `${JSON.stringify(entry).slice(0, 80)} is not text`);
   });
-  if (positions.length > 2) fail("positions", `a player has at most two positions, not ${positions.length}`);
-  return positions;
+  return [...(value as string[])];
 }
 
 /**
@@ -257,7 +244,7 @@ function readBadges(value: unknown, fail: Fail): Badges {
   if (!isObject(value)) return fail("badges", "badges must be an object of tier counts");
 
   const list = value["list"] === undefined || value["list"] === null ? undefined : readBadgeList(value["list"], fail);
-  const fromList = list === undefined ? undefined : countBadges(distinctBadges(list));
+  const fromList = list === undefined ? undefined : countBadges(heldBadges(list));
   const counts = countBadges([]);
   for (const key of TIER_COUNT_KEYS) counts[key] = readCount(value[key], `badges.${key}`, fail) ?? fromList?.[key] ?? 0;
   counts.total = readCount(value["total"], "badges.total", fail) ?? TIER_COUNT_KEYS.reduce((total, key) => total + counts[key], 0);
@@ -297,7 +284,8 @@ function readBadgeList(value: unknown, fail: Fail): BadgeEntry[] {
     if (given !== undefined && given !== null && (typeof given !== "string" || badgeSlug(given) === "")) {
       return fail(`${field}.slug`, `${JSON.stringify(given).slice(0, 80)} is not a badge slug`);
     }
-    const tier = typeof entry["tier"] === "string" ? parseBadgeTier(entry["tier"]) : undefined;
+    // As written (`gold`, `HOF` included): heldBadges reads it by meaning wherever badges are indexed.
+    const tier = typeof entry["tier"] === "string" ? entry["tier"] : fail(`${field}.tier`, `${JSON.stringify(entry["tier"] ?? null).slice(0, 80)} is not a badge tier`);
     const optional = (key: string): string | undefined => {
       const text = entry[key];
       if (text === undefined || text === null) return undefined;
@@ -312,7 +300,7 @@ function readBadgeList(value: unknown, fail: Fail): BadgeEntry[] {
       ...others,
       name,
       slug: typeof given === "string" ? given : known?.slug ?? badgeSlug(name),
-      tier: tier ?? fail(`${field}.tier`, `${JSON.stringify(entry["tier"])} is not a badge tier`),
+      tier,
       ...(category !== undefined && { category }),
       ...(description !== undefined && { description }),
       ...(imageUrl !== undefined && { imageUrl }),
@@ -328,23 +316,25 @@ function readTop(value: unknown, fail: Fail): TopBadge[] {
   return value.map((entry: unknown, i) => {
     const field = `badges.top[${i}]`;
     if (!isObject(entry)) return fail(field, "a badge must be an object with a name and a tier");
-    const name = typeof entry["name"] === "string" ? collapseSpaces(entry["name"]) : "";
-    if (name === "") return fail(`${field}.name`, "the badge name is missing");
-    const tier = typeof entry["tier"] === "string" ? parseBadgeTier(entry["tier"]) : undefined;
-    return { name, tier: tier ?? fail(`${field}.tier`, `${JSON.stringify(entry["tier"])} is not a badge tier`) };
+    // As spelled, spaces included (docs/data.md#source-values-kept-exactly).
+    const name = typeof entry["name"] === "string" && entry["name"].trim() !== "" ? entry["name"] : fail(`${field}.name`, "the badge name is missing");
+    const tier = typeof entry["tier"] === "string" ? entry["tier"] : fail(`${field}.tier`, `${JSON.stringify(entry["tier"] ?? null).slice(0, 80)} is not a badge tier`);
+    return { name, tier };
   });
 }
 
-/** Any of the 12 zones, each optional, under the hosted names (our older names are read as them). */
+/**
+ * The zones as given (docs/data.md#source-values-kept-exactly), usually the hosted service's 12 names, each hot, cold or
+ * neutral; a zone or a value spelled otherwise is kept as it came (the report names it). Only our
+ * own older exports' names (`leftCorner3`) are read as the hosted ones; a null zone is no zone.
+ */
 function readHotZones(value: unknown, fail: Fail): HotZones {
   if (!isObject(value)) return fail("hotZones", "hotZones must be an object of zones");
   const zones: HotZones = {};
   for (const [name, raw] of Object.entries(value)) {
-    const key = (HOT_ZONE_KEYS as readonly string[]).includes(name) ? name as HotZoneKey : LEGACY_HOT_ZONE_KEYS[name];
-    if (key === undefined) return fail(`hotZones.${name}`, `is not a zone (${HOT_ZONE_KEYS.join(", ")})`);
     if (raw === undefined || raw === null) continue;
-    const zone = HOT_ZONE_VALUES.find((allowed) => allowed === raw);
-    zones[key] = zone ?? fail(`hotZones.${name}`, `${JSON.stringify(raw)} is not hot, cold or neutral`);
+    if (typeof raw !== "string") return fail(`hotZones.${name}`, `${JSON.stringify(raw).slice(0, 80)} is not text`);
+    zones[LEGACY_HOT_ZONE_KEYS[name] ?? name] = raw;
   }
   return zones;
 }

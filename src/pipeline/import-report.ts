@@ -4,9 +4,10 @@
 // either a refusal or silence. Also where the importers mark the slugs they made themselves, so
 // only those are ever suffixed (settleSlugs). Knows nothing of files or printing.
 
-import { repeatedBadgeCount, distinctBadges, countBadges } from "../model/badge-summary.js";
-import { TIER_COUNT_KEYS } from "../model/badges.js";
-import { playerId, type PlayerRecord } from "../model/player.js";
+import { repeatedBadgeCount, distinctBadges, countBadges, heldBadges } from "../model/badge-summary.js";
+import { BADGE_TIERS, TIER_COUNT_KEYS, parseBadgeTier } from "../model/badges.js";
+import { HOT_ZONE_KEYS, HOT_ZONE_VALUES, playerId, teamKey, type PlayerRecord } from "../model/player.js";
+import { isPlainPositionList, knownPositions } from "../model/positions.js";
 import { escapeUnprintable } from "../text/printable.js";
 
 export class ImportReport {
@@ -51,7 +52,7 @@ export class ImportReport {
           if (list.length === 2 * distinct.length) twice++;
           else partly++;
         }
-        const fromList = countBadges(distinct);
+        const fromList = countBadges(heldBadges(list));
         if (record.badges.total !== fromList.total || TIER_COUNT_KEYS.some((key) => record.badges[key] !== fromList[key])) countsDiffer++;
       }
       if (this.generated.has(record)) generated++;
@@ -86,6 +87,7 @@ export class ImportReport {
     if (noGameVersion > 0) lines.push(`${plural(noGameVersion, "row has", "rows have")} no gameVersion (served with the edition's)`);
     if (noHistory > 0) lines.push(`${plural(noHistory, "row has", "rows have")} no ratingHistory (served with the editions we hold)`);
     if (emptyHistory > 0) lines.push(`${plural(emptyHistory, "ratingHistory is", "ratingHistory lists are")} [], kept`);
+    lines.push(...oddValueLines(records, plural));
     return lines;
   }
 }
@@ -117,6 +119,80 @@ export function settleSlugs(records: readonly PlayerRecord[], report: ImportRepo
     report.markGeneratedSlug(settled);
     return settled;
   });
+}
+
+const MEASURE = /^\d+'\d{1,2}"$/;
+const POUNDS = /^\d+ lbs$/;
+const HTTP_URL = /^https?:\/\/\S+$/;
+const isSpacedOddly = (text: string) => text !== teamKey(text);
+const isOddImage = (text: string | undefined) => text !== undefined && text !== "" && !HTTP_URL.test(text);
+
+/**
+ * Values kept exactly as given though they are not in the shape our own data has (docs/data.md#source-values-kept-exactly):
+ * each kind counted, with what it means for the filters that read it.
+ */
+function oddValueLines(records: readonly PlayerRecord[], plural: (n: number, one: string, many: string) => string): string[] {
+  let names = 0;
+  let teams = 0;
+  let badgeNames = 0;
+  let positionLists = 0;
+  let unknownPositions = 0;
+  let heights = 0;
+  let wingspans = 0;
+  let weights = 0;
+  let numericWeights = 0;
+  let images = 0;
+  let zones = 0;
+  let tiers = 0;
+  let noTiers = 0;
+  for (const record of records) {
+    for (const badge of [...(record.badges.list ?? []), ...(record.badges.list === undefined ? record.badges.top ?? [] : [])]) {
+      if ((BADGE_TIERS as readonly string[]).includes(badge.tier)) continue;
+      tiers++;
+      if (parseBadgeTier(badge.tier) === undefined) noTiers++;
+    }
+    for (const [zone, value] of Object.entries(record.hotZones ?? {})) {
+      if (!(HOT_ZONE_KEYS as readonly string[]).includes(zone) || !(HOT_ZONE_VALUES as readonly (string | undefined)[]).includes(value)) zones++;
+    }
+    if (isSpacedOddly(record.name)) names++;
+    if (isSpacedOddly(record.team)) teams++;
+    for (const badge of record.badges.list ?? []) {
+      if (isSpacedOddly(badge.name)) badgeNames++;
+      if (isOddImage(badge.imageUrl)) images++;
+    }
+    // `top` is the list's three best where there is a list: its names are counted there.
+    if (record.badges.list === undefined) for (const badge of record.badges.top ?? []) if (isSpacedOddly(badge.name)) badgeNames++;
+    if (record.positions !== undefined && !isPlainPositionList(record.positions)) {
+      positionLists++;
+      unknownPositions += record.positions.filter((entry) => knownPositions([entry]).length === 0).length;
+    }
+    if (record.height !== undefined && !MEASURE.test(String(record.height))) heights++;
+    if (record.wingspan !== undefined && !MEASURE.test(String(record.wingspan))) wingspans++;
+    if (record.weight !== undefined && (typeof record.weight === "number" || !POUNDS.test(record.weight))) {
+      weights++;
+      if (typeof record.weight === "number") numericWeights++;
+    }
+    if (isOddImage(record.playerImage)) images++;
+    if (isOddImage(record.teamImg)) images++;
+  }
+  const lines: string[] = [];
+  const spaced = [[names, "name", "names"], [teams, "team", "teams"], [badgeNames, "badge name", "badge names"]] as const;
+  const spacedParts = spaced.filter(([n]) => n > 0).map(([n, one, many]) => plural(n, one, many));
+  if (spacedParts.length > 0) lines.push(`${spacedParts.join(", ")} with doubled, leading or trailing spaces, kept as given (search, teams and filters read them spaced once)`);
+  if (positionLists > 0) {
+    const unknown = unknownPositions === 0 ? "" : `; ${plural(unknownPositions, "entry names", "entries name")} no position, not filterable by position`;
+    lines.push(`${plural(positionLists, "position list", "position lists")} not written as PG, SG, SF, PF or C once each, kept as given (the position filter reads them case- and space-insensitively${unknown})`);
+  }
+  if (heights > 0) lines.push(`${plural(heights, "height", "heights")} not like 6'8", kept as given`);
+  if (wingspans > 0) lines.push(`${plural(wingspans, "wingspan", "wingspans")} not like 7'0", kept as given`);
+  if (weights > 0) lines.push(`${plural(weights, "weight", "weights")} not like 250 lbs${numericWeights > 0 ? ` (${plural(numericWeights, "number", "numbers")})` : ""}, kept as given`);
+  if (tiers > 0) {
+    const none = noTiers === 0 ? "" : `; ${plural(noTiers, "of them names", "of them name")} no tier, not counted or filterable`;
+    lines.push(`${plural(tiers, "badge tier", "badge tiers")} not written ${BADGE_TIERS.join(", ")}, kept as given (read case- and punctuation-insensitively${none})`);
+  }
+  if (zones > 0) lines.push(`${plural(zones, "hot zone is", "hot zones are")} not a hosted zone name with hot, cold or neutral, kept as given`);
+  if (images > 0) lines.push(`${plural(images, "image address is", "image addresses are")} not http(s) URLs, kept as data (pages never use them as links)`);
+  return lines;
 }
 
 function someOf(items: readonly string[]): string {

@@ -8,7 +8,7 @@ import { extname } from "node:path";
 import { compareText } from "../model/badge-summary.js";
 import { ERA_CODE } from "../model/eras.js";
 import { foldName } from "../model/names.js";
-import { playerId, type PlayerRecord } from "../model/player.js";
+import { playerId, teamKey, type PlayerRecord } from "../model/player.js";
 import { importCsv, type ImportOptions } from "./import-csv.js";
 import { ImportError } from "./import-error.js";
 import { importJson } from "./import-json.js";
@@ -61,7 +61,7 @@ class Merge {
   constructor(private readonly report: ImportReport) {}
 
   add(record: PlayerRecord, file: number, index: number): void {
-    const player = `${record.teamType}\u0000${record.team}\u0000${foldName(record.name)}`;
+    const player = `${record.teamType}\u0000${teamKey(record.team)}\u0000${foldName(record.name)}`;
     const existing = this.rowOfPlayer.get(player) ?? this.tradedFrom(record, file);
     const earlier = existing === undefined ? undefined : this.records[existing];
     if (existing !== undefined && earlier !== undefined && !this.areTwoDocuments(earlier, record, this.origins[existing]?.file === file)) {

@@ -160,7 +160,7 @@ if (!hasChromium) {
       }
       return out;
     })()`) as Record<string, string>;
-    const expected = Object.fromEntries(Object.entries(player.hotZones ?? {}).map(([zone, value]) => [zone, { hot: "#dc2626", cold: "#2563eb", neutral: "#9ca3af" }[value]]));
+    const expected = Object.fromEntries(Object.entries(player.hotZones ?? {}).map(([zone, value]) => [zone, { hot: "#dc2626", cold: "#2563eb", neutral: "#9ca3af" }[value as "hot" | "cold" | "neutral"]]));
     t.same(colours, expected, "a dot of the zone's colour at each of the twelve places, the top-of-key three among them");
 
     // Three players compared on a phone: the page stays as wide as the screen, and so does their table.

@@ -17,7 +17,7 @@ function weekOf(player: PlayerRecord, i: number, w: number): WeeklyPlayer {
   const overall = Math.max(0, Math.min(99, player.overall - step * back * ((i % 4) + 1)));
   const attributes = { ...player.attributes };
   if (i % 5 === 0 && attributes.speed !== undefined) attributes.speed = Math.max(0, attributes.speed - back);
-  let list = (player.badges.list ?? []).map(({ slug, tier }) => ({ slug, tier }));
+  let list = (player.badges.list ?? []).map(({ slug, tier }) => ({ slug, tier: tier as BadgeTier }));
   if (i % 7 === 0 && back > 0 && list.length > 0) list = list.slice(1);
   if (i % 11 === 0 && back === 1 && list[0]) list = [{ slug: list[0].slug, tier: (BADGE_TIERS[Math.max(0, BADGE_TIERS.indexOf(list[0].tier) - 1)] as BadgeTier) }, ...list.slice(1)];
   return { _id: player._id, overall, attributes, badges: countBadges(list), badgeList: list };

@@ -1,7 +1,7 @@
 // The drop-in parity routes (docs/compatibility.md#the-hosted-services-extra-routes) on fixture editions: success, every error, and the
 // edge cases the contract names, checked against plain-array oracles.
 import t from "tap";
-import { BADGES, BADGE_TIERS } from "../../src/model/badges.js";
+import { BADGES, BADGE_TIERS, type BadgeTier } from "../../src/model/badges.js";
 import type { PlayerRecord } from "../../src/model/player.js";
 import { startHarness } from "./harness.js";
 import { compareNames, historyEdition, oracleChanges, WEEK_DATES } from "./parity-fixture.js";
@@ -193,7 +193,7 @@ function oracleHolders(slug: string, filter: (player: PlayerRecord) => boolean =
   return players
     .filter((player) => filter(player) && player.badges.list?.some((badge) => badge.slug === slug))
     .map((player) => ({ player, tier: player.badges.list!.find((badge) => badge.slug === slug)!.tier }))
-    .sort((a, b) => BADGE_TIERS.indexOf(b.tier) - BADGE_TIERS.indexOf(a.tier) || b.player.overall - a.player.overall || compareNames(a.player, b.player));
+    .sort((a, b) => BADGE_TIERS.indexOf(b.tier as BadgeTier) - BADGE_TIERS.indexOf(a.tier as BadgeTier) || b.player.overall - a.player.overall || compareNames(a.player, b.player));
 }
 
 t.test("badge routes: catalogue, categories, one badge, holders", async (t) => {

@@ -4,7 +4,7 @@
 import t from "tap";
 import { fileURLToPath } from "node:url";
 import { importFiles } from "../../src/pipeline/import.js";
-import { BADGE_TIERS } from "../../src/model/badges.js";
+import { BADGE_TIERS, type BadgeTier } from "../../src/model/badges.js";
 import { countBadges } from "../../src/model/badge-summary.js";
 import type { EditionSource, PlayerRecord, WeeklyPlayer } from "../../src/model/player.js";
 import { startHarness } from "./harness.js";
@@ -17,10 +17,10 @@ const isMoved = (i: number) => i % 4 === 0;
 const entry = (player: PlayerRecord, overall: number, list: readonly { slug: string; tier: (typeof BADGE_TIERS)[number] }[]): WeeklyPlayer =>
   ({ _id: player._id, overall, attributes: player.attributes, badges: countBadges(list), badgeList: list });
 const weekBefore = players.map((player, i) => {
-  const list = (player.badges.list ?? []).map(({ slug, tier }) => ({ slug, tier }));
+  const list = (player.badges.list ?? []).map(({ slug, tier }) => ({ slug, tier: tier as BadgeTier }));
   return isMoved(i) ? entry(player, player.overall - 1, list.slice(1)) : entry(player, player.overall, list);
 });
-const thisWeek = players.map((player) => entry(player, player.overall, (player.badges.list ?? []).map(({ slug, tier }) => ({ slug, tier }))));
+const thisWeek = players.map((player) => entry(player, player.overall, (player.badges.list ?? []).map(({ slug, tier }) => ({ slug, tier: tier as BadgeTier }))));
 const current: EditionSource = {
   gameVersion: "2K26", status: "current", capturedAt, source: "2kratings scrape", players,
   history: [{ date: "2025-08-01", players: weekBefore }, { date: "2025-08-08", players: thisWeek }],
@@ -88,7 +88,7 @@ t.test("badge routes on real data; the API-export archive has no badge lists", a
   const holders = players
     .filter((p) => p.badges.list?.some((b) => b.slug === "deadeye"))
     .map((p) => ({ p, tier: p.badges.list!.find((b) => b.slug === "deadeye")!.tier }))
-    .sort((a, b) => BADGE_TIERS.indexOf(b.tier) - BADGE_TIERS.indexOf(a.tier) || b.p.overall - a.p.overall || compareNames(a.p, b.p));
+    .sort((a, b) => BADGE_TIERS.indexOf(b.tier as BadgeTier) - BADGE_TIERS.indexOf(a.tier as BadgeTier) || b.p.overall - a.p.overall || compareNames(a.p, b.p));
   t.ok(holders.length > 20, "the scrape has Deadeye holders");
   const page = await h.json("/api/badges/deadeye/players?limit=100");
   t.same(page.body.data.map((x: any) => [x.name, x.badgeTier]), holders.slice(0, 100).map((x) => [x.p.name, x.tier]));

@@ -7,6 +7,7 @@ import { countBadges, topBadges } from "../../src/model/badge-summary.js";
 import { eraOfTeamName } from "../../src/model/eras.js";
 import { HOT_ZONE_KEYS, playerId, type EditionSource, type PlayerRecord } from "../../src/model/player.js";
 import { describeErrors, isPlayerRecord } from "../../src/model/schemas.js";
+import type { Position } from "../../src/model/positions.js";
 
 const AS_OF = "2027-01-15"; // a Friday, nineteen weeks after the 2K27 launch on 2026-09-04
 const editions = generateDemoEditions({ asOf: AS_OF });
@@ -100,7 +101,7 @@ t.test("group scores are the rounded mean of their group", async (t) => {
 t.test("a scraped player has all 37 base attributes and an overall that follows from them", async (t) => {
   const scraped = current.players.filter(isScraped);
   t.ok(scraped.every((player) => Object.keys(player.attributes).length === 43));
-  const mismatched = scraped.filter((player) => player.overall !== overallFromAttributes(player.attributes, player.positions![0]!));
+  const mismatched = scraped.filter((player) => player.overall !== overallFromAttributes(player.attributes, player.positions![0]! as Position));
   t.same(mismatched.map((player) => player.slug), []);
   const overalls = current.players.filter((player) => player.teamType === "curr").map((player) => player.overall);
   t.ok(overalls.filter((overall) => overall >= 95).length >= 2, "a few stars");
@@ -209,7 +210,7 @@ t.test("player details look like the real service's", async (t) => {
     if (!/^\d{4}-\d{2}-\d{2}T00:00:00\.000Z$/.test(player.lastUpdated ?? "") || (player.lastUpdated ?? "") > current.capturedAt) t.fail(`lastUpdated of ${player.slug}`);
   }
   const heights = (position: string) => mean(current.players.filter((player) => player.positions?.[0] === position).map((player) => {
-    const [feet = 0, inches = 0] = (player.height ?? "").match(/\d+/g)?.map(Number) ?? [];
+    const [feet = 0, inches = 0] = String(player.height ?? "").match(/\d+/g)?.map(Number) ?? [];
     return feet * 12 + inches;
   }));
   t.ok(heights("C") > heights("SF") && heights("SF") > heights("PG"));

@@ -96,7 +96,8 @@ t.test("a badge list a record carries is kept in its own order and fills counts 
     total: 2, legendary: 0, hallOfFame: 1, gold: 1, silver: 0, bronze: 0,
     list: [
       { name: "Brick Wall", slug: "brick-wall", tier: "Gold" },
-      { name: "Deadeye", slug: "deadeye", tier: "Hall of Fame" },
+      // docs/data.md#source-values-kept-exactly: the tier as written; the counts and the top we derive read it as Hall of Fame.
+      { name: "Deadeye", slug: "deadeye", tier: "hof" },
     ],
     top: [{ name: "Deadeye", tier: "Hall of Fame" }, { name: "Brick Wall", tier: "Gold" }],
   });
@@ -144,7 +145,8 @@ t.test("a trailing comma and a truncated file point at a line the file has", asy
 
 t.test("a record with a bad position names the line where that record starts and the field path", async (t) => {
   const records = JSON.parse(sampleText) as Record<string, unknown>[];
-  const broken = records.map((record, i) => (i === 4 ? { ...record, positions: ["SF", "Forward"] } : record));
+  // docs/data.md#source-values-kept-exactly: a position spelled otherwise ("Forward") is kept as given; an entry that is no text is refused.
+  const broken = records.map((record, i) => (i === 4 ? { ...record, positions: ["SF", 7] } : record));
   const text = JSON.stringify(broken, null, 2);
   const name = text.indexOf('"name": "LeBron James"');
   const expectedLine = text.slice(0, name).split("\n").length - 1; // the `{` line just above the name
@@ -152,7 +154,9 @@ t.test("a record with a bad position names the line where that record starts and
   t.equal(error.file, "pretty.json");
   t.equal(error.line, expectedLine);
   t.equal(error.field, "positions[1]");
-  t.match(error.reason, /"Forward" is not a position/);
+  t.match(error.reason, /7 is not text/);
+  const kept = importJson("pretty.json", JSON.stringify(records.map((record, i) => (i === 4 ? { ...record, positions: ["SF", "Forward"] } : record))), { capturedAt });
+  t.same(kept[4]?.positions, ["SF", "Forward"], "a position we do not know is kept as given");
 });
 
 t.test("a record inside an envelope is located inside data, not in other arrays", async (t) => {
@@ -252,17 +256,20 @@ t.test("a row without _id gets the generated one; without positions it has none;
   t.same(plain?.hotZones, { leftCornerThree: "hot", topKeyThree: "neutral" });
 });
 
-t.test("an id no id can have, a bad history, an unknown zone are refused with their field", async (t) => {
+// docs/data.md#source-values-kept-exactly: a zone or zone value spelled otherwise (leftCornerFour, warm) is kept as given; only a value that is no text is refused.
+t.test("an id no id can have, a bad history, a zone that is no text are refused with their field; a zone spelled otherwise is kept", async (t) => {
   for (const [fields, field] of [
     [{ _id: "has space" }, "_id"],
     [{ _id: "x".repeat(65) }, "_id"],
     [{ _creationTime: "yesterday" }, "_creationTime"],
     [{ ratingHistory: [{ gameVersion: "2K25" }] }, "ratingHistory[0].overall"],
-    [{ hotZones: { leftCornerFour: "hot" } }, "hotZones.leftCornerFour"],
-    [{ hotZones: { paint: "warm" } }, "hotZones.paint"],
+    [{ hotZones: { leftCornerFour: 3 } }, "hotZones.leftCornerFour"],
+    [{ hotZones: { paint: ["warm"] } }, "hotZones.paint"],
   ] as const) {
     t.equal(importError(() => importJson("x.json", JSON.stringify([player(fields)]), { capturedAt })).field, field, JSON.stringify(fields));
   }
+  const [kept] = importJson("x.json", JSON.stringify([player({ hotZones: { leftCornerFour: "hot", paint: "warm" } })]), { capturedAt });
+  t.same(kept?.hotZones, { leftCornerFour: "hot", paint: "warm" });
 });
 
 t.test("a pass-through field never overrides one of ours", async (t) => {

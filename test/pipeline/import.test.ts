@@ -59,6 +59,17 @@ t.test("a later duplicate row in another file replaces the earlier one", async (
   t.equal(records[0]?.slug, "test-player");
 });
 
+t.test("a later JSON row of the same player on its team spelt with other spacing replaces the earlier one, kept as given", async (t) => {
+  const dir = t.testdir({
+    "scrape.csv": `${HEADER}\n0,Test Player,Boston Celtics,PG,70\n`,
+    "api.json": JSON.stringify([{ name: "Test Player ", team: "Boston  Celtics", overall: 74, positions: ["pg"] }]),
+  });
+  const records = importFiles([join(dir, "scrape.csv"), join(dir, "api.json")], { capturedAt });
+  t.equal(records.length, 1);
+  t.same([records[0]?.name, records[0]?.team, records[0]?.positions, records[0]?.overall], ["Test Player ", "Boston  Celtics", ["pg"], 74]);
+  t.equal(records[0]?._id, playerId("curr", "Boston Celtics", "test-player"), "the id the team spaced once makes");
+});
+
 t.test("a name with and without accents on the same team is one player", async (t) => {
   const dir = t.testdir({
     "scrape.csv": `${HEADER}\n0,Nikola Jokic,Denver Nuggets,C,98\n`,

@@ -4,7 +4,7 @@ import { ATTRIBUTE_KEYS } from "../../src/model/attributes.js";
 import { BADGES, BADGE_TIERS } from "../../src/model/badges.js";
 import { foldName } from "../../src/model/names.js";
 import { ERAS } from "../../src/model/eras.js";
-import { POSITION_BIT } from "../../src/model/positions.js";
+import { POSITION_BIT, knownPositions } from "../../src/model/positions.js";
 import type { PlayerRecord } from "../../src/model/player.js";
 import type { PlayerQuery } from "../../src/query/plan.js";
 
@@ -33,7 +33,7 @@ export function oracle(players: readonly PlayerRecord[], teamNames: (code: numbe
     if (texts.college !== undefined && player.college?.toLowerCase() !== texts.college.toLowerCase()) return false;
     if (query.teamCodes !== null && !query.teamCodes.some((code) => teamNames(code) === `${player.teamType}/${player.team}`)) return false;
     if (player.overall < query.minOverall || player.overall > query.maxOverall) return false;
-    if (query.positionMask !== 0 && !(player.positions ?? []).some((position) => (POSITION_BIT[position] & query.positionMask) !== 0)) return false;
+    if (query.positionMask !== 0 && !knownPositions(player.positions).some((position) => (POSITION_BIT[position] & query.positionMask) !== 0)) return false;
     for (const bound of query.attributeBounds) {
       const value = player.attributes[ATTRIBUTE_KEYS[bound.column]!];
       if (value === undefined || value < bound.min || value > bound.max) return false;

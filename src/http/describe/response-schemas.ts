@@ -92,7 +92,7 @@ const playerExtras: Record<string, JsonSchema> = {
     name,
     { ...copyOf(playerProperties[name as keyof typeof playerProperties]), examples: [example] },
   ])),
-  gameVersion: { ...gameVersion, description: "The edition the row belongs to; on every row" },
+  gameVersion: { type: "string", description: "The source's as it gave it (e.g. 2K26), else the edition the row belongs to; on every row", examples: ["2K26"] },
   ratingHistory: {
     type: "array",
     description: "The source's rating history exactly as it gave it (even `[]`); where the source gave none, the overall in every edition the build knew to hold the player, newest first; on every row",

@@ -2,7 +2,7 @@
 // of one edition side by side. Every per-player list is in the order of `ids`; `best` and
 // `leader` name positions in it (several on a tie); a player without a value has null there.
 
-import { distinctBadges } from "../../model/badge-summary.js";
+import { heldBadges } from "../../model/badge-summary.js";
 import { BADGE_TIERS, type BadgeTier } from "../../model/badges.js";
 import { ERAS } from "../../model/eras.js";
 import { displayLabel } from "../../model/labels.js";
@@ -90,7 +90,7 @@ function comparison(editions: EditionSet, edition: Edition, rows: readonly numbe
   const badgeTiers = new Map<string, { name: string; slug: string; category?: string; tiers: (BadgeTier | null)[] }>();
   // Keyed by the edition's badge (folded slug): each badge once per player, however often a list names it.
   records.forEach((record, i) => {
-    for (const badge of distinctBadges(record.badges.list ?? [])) {
+    for (const badge of heldBadges(record.badges.list ?? [])) {
       const index = edition.catalogue.badgeOf(badge.slug);
       const known = index === undefined ? undefined : edition.catalogue.badges[index];
       const key = known?.slug ?? badge.slug;

@@ -3,11 +3,11 @@
 // era per group (from the per-team group means the store computes once per edition), badge counts
 // by category and tier, players per position.
 
-import { distinctBadges } from "../../model/badge-summary.js";
+import { heldBadges } from "../../model/badge-summary.js";
 import { TIER_COUNT_KEYS } from "../../model/badges.js";
 import { ERAS } from "../../model/eras.js";
 import { displayLabel } from "../../model/labels.js";
-import { POSITIONS } from "../../model/positions.js";
+import { POSITIONS, knownPositions } from "../../model/positions.js";
 import { ApiError } from "../../query/api-error.js";
 import { closest } from "../../query/suggest.js";
 import { executeQuery } from "../../query/execute.js";
@@ -99,7 +99,7 @@ function profileOf(edition: Edition, team: TeamInfo): { data: Record<string, unk
     for (const key of TIER_COUNT_KEYS) byTier[key] = (byTier[key] as number) + record.badges[key];
     if (record.badges.list === undefined) { hasLists = false; continue; }
     // Each badge once per player (a hosted list names each twice); a category the entry lacks is the edition's.
-    for (const badge of distinctBadges(record.badges.list)) {
+    for (const badge of heldBadges(record.badges.list)) {
       const category = badge.category ?? edition.catalogue.badges[edition.catalogue.badgeOf(badge.slug) ?? -1]?.category ?? UNCATEGORISED;
       const counts = (byCategory[category] ??= { total: 0, ...Object.fromEntries(TIER_COUNT_KEYS.map((key) => [key, 0])) });
       const tierKey = TIER_KEY[badge.tier];
@@ -111,9 +111,11 @@ function profileOf(edition: Edition, team: TeamInfo): { data: Record<string, unk
   const primary: Record<string, number> = Object.fromEntries(POSITIONS.map((position) => [position, 0]));
   const any: Record<string, number> = Object.fromEntries(POSITIONS.map((position) => [position, 0]));
   for (const record of records) {
-    const first = record.positions?.[0];
+    // Read by meaning (`pg` is PG); the source's list itself is served as given.
+    const positions = knownPositions(record.positions);
+    const first = positions[0];
     if (first !== undefined) primary[first] = (primary[first] ?? 0) + 1;
-    for (const position of record.positions ?? []) any[position] = (any[position] ?? 0) + 1;
+    for (const position of positions) any[position] = (any[position] ?? 0) + 1;
   }
 
   const warnings = hasLists || records.length === 0 ? [] : [{

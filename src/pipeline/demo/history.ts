@@ -2,7 +2,7 @@
 // and small rating updates (most players unchanged in a week, some a few points up or down).
 // Mutates the season states it is given; their final values are the edition's ratings.
 
-import { countBadges } from "../../model/badge-summary.js";
+import { countBadges, heldBadges } from "../../model/badge-summary.js";
 import { BADGE_COUNT } from "../../model/badges.js";
 import type { Attributes } from "../../model/attributes.js";
 import type { BadgeCounts, WeeklyPlayer, WeeklySnapshot } from "../../model/player.js";
@@ -71,7 +71,7 @@ export function simulateWeeks(states: readonly SeasonState[], dates: readonly st
     badgeTiers(state.vector, state.overall, state.heightIn, state.badgeLuck, tiers);
     const attributes: Attributes = toAttributes(state.vector);
     const list = badgeList(tiers);
-    return { _id: state.id, overall: state.overall, attributes, badges: countBadges(list), badgeList: list.map(({ slug, tier }) => ({ slug, tier })) };
+    return { _id: state.id, overall: state.overall, attributes, badges: countBadges(list), badgeList: heldBadges(list).map(({ slug, tier }) => ({ slug, tier })) };
   };
   let week = states.map(snapshotOf);
   const history: WeeklySnapshot[] = [{ date: dates[0] ?? "", players: week }];

@@ -484,8 +484,10 @@ function drawBadges(badges: PlayerDetail["badges"]): void {
     seen.add(key);
     return true;
   });
+  // A tier read by meaning (a source may write `gold` or `HOF`; the row serves it as written).
+  const fold = (text: string): string => text.toLowerCase().replace(/[^a-z]/g, "").replace(/^hof$/, "halloffame");
   for (const tier of TIER_ORDER) {
-    const held = list.filter((badge) => badge.tier === tier);
+    const held = list.filter((badge) => fold(badge.tier) === fold(tier));
     if (held.length === 0) continue;
     const section = el("div", undefined, "tier");
     section.append(el("h4", `${tier} (${held.length})`));
