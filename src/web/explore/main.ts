@@ -377,6 +377,7 @@ async function runSearch(): Promise<void> {
 async function showPlayer(slug: string, teamType: string): Promise<void> {
   show("player-view");
   fail("");
+  byId("similar-list", HTMLOListElement).textContent = "";
   const v = edition();
   const detail = (await call<PlayerDetail | PlayerDetail[]>(`api/versions/${v}/players/${q(slug)}?teamType=${teamType}`)).data;
   const player = Array.isArray(detail) ? detail[0] : detail;
@@ -392,16 +393,6 @@ async function showPlayer(slug: string, teamType: string): Promise<void> {
   heading.focus();
 
   const similar = await call<SimilarEntry[], { warnings?: { message: string }[] }>(`api/players/${q(player._id)}/similar?gameVersion=${v}&limit=8`);
-  const list = byId("similar-list", HTMLOListElement);
-  list.textContent = "";
-  for (const entry of similar.data) {
-    const item = el("li");
-    item.append(link(entry.player.name, playerHash(entry.player)),
-      ` — ${entry.player.team}, ${Math.round(entry.similarity * 100)}% similar; differs most in ${entry.differsMost.map((contrast) => contrast.label).join(", ")}`);
-    list.append(item);
-  }
-  if (similar.data.length === 0) list.append(el("li", similar.meta.warnings?.[0]?.message ?? "No similar players in scope."));
-
   // Groups and grouped attributes come from the server (compare with the most similar player).
   const partner = similar.data[0]?.player;
   const comparison = partner ? (await call<Comparison>(`api/players/compare?ids=${q(player._id)},${q(partner._id)}&gameVersion=${v}`)).data : undefined;
@@ -419,6 +410,16 @@ async function showPlayer(slug: string, teamType: string): Promise<void> {
   drawBadges(player.badges);
   drawHotZones(player.hotZones);
   await drawHistory(player);
+  // The similar players last: the page is whole once they are listed.
+  const list = byId("similar-list", HTMLOListElement);
+  list.textContent = "";
+  for (const entry of similar.data) {
+    const item = el("li");
+    item.append(link(entry.player.name, playerHash(entry.player)),
+      ` — ${entry.player.team}, ${Math.round(entry.similarity * 100)}% similar; differs most in ${entry.differsMost.map((contrast) => contrast.label).join(", ")}`);
+    list.append(item);
+  }
+  if (similar.data.length === 0) list.append(el("li", similar.meta.warnings?.[0]?.message ?? "No similar players in scope."));
 }
 
 function drawAttributeBars(comparison: Comparison | undefined): void {
