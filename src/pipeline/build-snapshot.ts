@@ -295,7 +295,7 @@ function buildHistory(weeks: readonly WeeklySnapshot[], players: readonly Player
   const indexOf = new Map(ids.map((id, i) => [id, i]));
   const sorted = [...weeks].sort((a, b) => compareText(a.date, b.date));
   // The weeks' teams (as given), and each id's name, slug and era: the current row's, else the last week's naming it.
-  const teamNames = sortUtf8([...new Set(sorted.flatMap((week) => week.players.flatMap((player) => (player.team === undefined ? [] : [player.team]))))]);
+  const teamNames = sortUtf8([...new Set(sorted.flatMap((week) => week.players.flatMap((player) => (typeof player.team === "string" ? [player.team] : []))))]);
   const teamIndex = new Map(teamNames.map((team, i) => [team, i]));
   const known = new Map<string, { name: string; slug: string; teamType: Era }>();
   for (const week of sorted) {
@@ -321,7 +321,7 @@ function buildHistory(weeks: readonly WeeklySnapshot[], players: readonly Player
       const badgeCounts = new Uint8Array(ids.length * 6);
       const hasLists = week.players.length > 0 && week.players.every((player) => player.badgeList !== undefined);
       const badgeTiers = hasLists ? new Uint8Array(ids.length * badgeCount) : undefined;
-      const team = hasTeams && week.players.length > 0 && week.players.every((player) => player.team !== undefined) ? new Uint16Array(ids.length).fill(NO_TEAM) : undefined;
+      const team = hasTeams && week.players.length > 0 && week.players.every((player) => typeof player.team === "string") ? new Uint16Array(ids.length).fill(NO_TEAM) : undefined;
       for (const player of week.players) {
         const i = indexOf.get(player._id) as number;
         overall[i] = player.overall;

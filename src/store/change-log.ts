@@ -95,10 +95,14 @@ function playerInfo(edition: Edition | undefined, id: string): PlayerInfo {
 
 type Trade = { from: TeamRef; to: TeamRef };
 
-/** Whether the history records each week's teams (snapshots written before it do not). */
+/**
+ * Whether the history records the teams of every week the log reads (the kept weeks and the one
+ * before them): snapshots written before weeks held teams do not.
+ */
 function hasWeeklyTeams(edition: Edition): boolean {
   const history = edition.payload.history;
-  return history?.teams !== undefined && history.weeks.length > 0 && history.weeks.every((week) => week.team !== undefined);
+  const weeks = history?.weeks ?? [];
+  return history?.teams !== undefined && weeks.length > 0 && weeks.slice(Math.max(0, weeks.length - WEEKS_KEPT - 1)).every((week) => week.team !== undefined);
 }
 
 /** The position of the first of `events` numbered from `base` on. */
