@@ -201,6 +201,15 @@ export interface WeeklyPlayer {
   badges: BadgeCounts;
   /** The week's badges by name and tier, where the source has lists (week-over-week badge changes need them). */
   badgeList?: readonly { slug: string; tier: BadgeTier }[];
+  /**
+   * The row's team that week, as given (a build that adds a week to the current edition's history
+   * records the rows' team then); absent in histories recorded before weeks held teams.
+   */
+  team?: string;
+  /** The row's name, slug and era, as last known (so a week's event names a player since gone); absent as `team` is. */
+  name?: string;
+  slug?: string;
+  teamType?: Era;
 }
 
 /** What the offline build turns into one snapshot file. */

@@ -67,8 +67,9 @@ export function carryHistoryForward(weeks: readonly WeeklySnapshot[], source: Ed
   const kept = weeks.filter((week) => isoWeekStart(week.date) < thisWeek);
   const current: WeeklySnapshot = {
     date: asOf,
-    players: source.players.map(({ _id, overall, attributes, badges }) => ({
-      _id, overall, attributes,
+    // The rows' team (and name) now: the week's, kept as the history grows.
+    players: source.players.map(({ _id, overall, attributes, badges, team, name, slug, teamType }) => ({
+      _id, overall, attributes, team, name, slug, teamType,
       badges: { total: badges.total, legendary: badges.legendary, hallOfFame: badges.hallOfFame, gold: badges.gold, silver: badges.silver, bronze: badges.bronze },
       ...(badges.list ? { badgeList: heldBadges(badges.list).map(({ slug, tier }) => ({ slug, tier })) } : {}),
     })),

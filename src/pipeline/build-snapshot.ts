@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { BADGE_INDEX_BY_SLUG, COUNT_KEY_OF_TIER, LEGACY_BADGE_CATEGORIES, TIER_CODE, TIER_COUNT_KEYS } from "../model/badges.js";
 import { catalogueOf, type Catalogue, type CatalogueSource } from "../model/catalogue.js";
 import { compareText, heldBadges, topBadges } from "../model/badge-summary.js";
-import { ERA_CODE } from "../model/eras.js";
+import { ERA_CODE, type Era } from "../model/eras.js";
 import { POSITION_BIT, knownPositions } from "../model/positions.js";
 import { foldName as foldNameOf, slugify } from "../model/names.js";
 import {
@@ -19,11 +19,11 @@ import { Edition } from "../store/edition.js";
 import { DictionaryColumn } from "../store/dictionary-column.js";
 import { buildFragments } from "../store/fragments.js";
 import { buildSearchData } from "../store/name-index.js";
-import { buildRowGroups, buildStringTable } from "../store/string-table.js";
+import { buildRowGroups, buildStringTable, sortUtf8 } from "../store/string-table.js";
 import type { SnapshotPayload } from "../store/snapshot.js";
 import { ABSENT_RATING } from "../model/attributes.js";
 import type { SnapshotColumns, SortOrders, TeamEntry } from "../store/edition-tables.js";
-import type { HistoryPayload } from "../store/weekly-series.js";
+import { NO_TEAM, type HistoryPayload } from "../store/weekly-series.js";
 
 export function buildSnapshotPayload(source: EditionSource): SnapshotPayload {
   const isArchived = source.status === "archived";
@@ -293,18 +293,39 @@ function buildHistory(weeks: readonly WeeklySnapshot[], players: readonly Player
   const { attributeCount, attributeKeys, badgeCount } = catalogue;
   const ids = [...new Set(weeks.flatMap((week) => week.players.map((player) => player._id)))].sort(compareText);
   const indexOf = new Map(ids.map((id, i) => [id, i]));
+  const sorted = [...weeks].sort((a, b) => compareText(a.date, b.date));
+  // The weeks' teams (as given), and each id's name, slug and era: the current row's, else the last week's naming it.
+  const teamNames = sortUtf8([...new Set(sorted.flatMap((week) => week.players.flatMap((player) => (typeof player.team === "string" ? [player.team] : []))))]);
+  const teamIndex = new Map(teamNames.map((team, i) => [team, i]));
+  const known = new Map<string, { name: string; slug: string; teamType: Era }>();
+  for (const week of sorted) {
+    for (const { _id, name, slug, teamType } of week.players) if (name !== undefined && slug !== undefined && teamType !== undefined) known.set(_id, { name, slug, teamType });
+  }
+  for (const { _id, name, slug, teamType } of players) known.set(_id, { name, slug, teamType });
+  const isNamed = ids.every((id) => known.has(id));
+  const hasTeams = teamNames.length > 0 && teamNames.length < NO_TEAM;
   return {
     ids: buildStringTable(ids),
     indexOfRow: Int32Array.from(players, (player) => indexOf.get(player._id) ?? -1),
-    weeks: [...weeks].sort((a, b) => compareText(a.date, b.date)).map((week) => {
+    ...(hasTeams ? { teams: buildStringTable(teamNames) } : {}),
+    ...(hasTeams && isNamed ? {
+      people: {
+        names: buildStringTable(ids.map((id) => known.get(id)?.name as string)),
+        slugs: buildStringTable(ids.map((id) => known.get(id)?.slug as string)),
+        eras: Uint8Array.from(ids, (id) => ERA_CODE[known.get(id)?.teamType as Era]),
+      },
+    } : {}),
+    weeks: sorted.map((week) => {
       const overall = new Uint8Array(ids.length).fill(ABSENT_RATING);
       const attributes = new Uint8Array(ids.length * attributeCount).fill(ABSENT_RATING);
       const badgeCounts = new Uint8Array(ids.length * 6);
       const hasLists = week.players.length > 0 && week.players.every((player) => player.badgeList !== undefined);
       const badgeTiers = hasLists ? new Uint8Array(ids.length * badgeCount) : undefined;
+      const team = hasTeams && week.players.length > 0 && week.players.every((player) => typeof player.team === "string") ? new Uint16Array(ids.length).fill(NO_TEAM) : undefined;
       for (const player of week.players) {
         const i = indexOf.get(player._id) as number;
         overall[i] = player.overall;
+        if (team) team[i] = teamIndex.get(player.team as string) as number;
         attributeKeys.forEach((key, column) => {
           const value = (player.attributes as Record<string, number | undefined>)[key];
           if (value !== undefined) attributes[i * attributeCount + column] = value;
@@ -318,7 +339,7 @@ function buildHistory(weeks: readonly WeeklySnapshot[], players: readonly Player
           }
         }
       }
-      return { date: week.date, overall, attributes, badgeCounts, ...(badgeTiers ? { badgeTiers } : {}) };
+      return { date: week.date, overall, attributes, badgeCounts, ...(badgeTiers ? { badgeTiers } : {}), ...(team ? { team } : {}) };
     }),
   };
 }

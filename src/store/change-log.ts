@@ -1,21 +1,23 @@
 // The change events of the current edition: what moved week over week in its weekly history
-// (overall, attributes, badges in the history's `changes` shape, players added and removed),
-// plus trades seen when a rebuilt current edition replaced the one before it. Immutable: a swap
-// builds the next log from the one it replaces, keeping the events of the weeks before the newest
-// as it holds them, so an event is published once, under one number, with its own week's data.
+// (overall, attributes, badges in the history's `changes` shape, players added and removed, and
+// trades: a team change from one week to the next, as the history records each week's teams).
+// Immutable, and a function of the snapshot alone: a process started after a trade (a restart, a
+// new replica, a new worker) builds the same events as one that saw the trade happen, so an event
+// is published once, under one number, with its own week's data.
 //
 // Sequence numbers are a function of the snapshot alone, so every replica (and every worker)
 // numbers the same event the same way: day of the week's date × 2^21 + the event's position in
 // that week (history events in player-id order, then trade-only events in player-id order).
 // A week's data never changes once a later week exists, so its numbers never change either.
 
-import type { Era } from "../model/eras.js";
+import { ERAS, type Era } from "../model/eras.js";
+import { teamKey, teamSlug } from "../model/player.js";
 import type { Edition } from "./edition.js";
 import type { EditionSet } from "./editions.js";
 import { stringAt, stringCount } from "./string-table.js";
 import { weekChanges, type WeekChanges } from "./week-changes.js";
 import { ABSENT_RATING } from "../model/attributes.js";
-import type { HistoryWeek } from "./weekly-series.js";
+import { NO_TEAM, type HistoryWeek } from "./weekly-series.js";
 
 /** Weeks of events kept in memory (the newest week is always kept whole). */
 export const WEEKS_KEPT = 8;
@@ -46,7 +48,7 @@ export interface ChangeEvent {
   overall: { from?: number; to?: number };
   /** The history's `changes` of this week (changed events only). */
   changes?: WeekChanges;
-  /** The team changed between the replaced edition and this one. */
+  /** The team changed from the week before to this one (the history's teams of both weeks). */
   trade?: { from: TeamRef; to: TeamRef };
 }
 
@@ -91,14 +93,23 @@ function playerInfo(edition: Edition | undefined, id: string): PlayerInfo {
   return { name: record.name, slug: record.slug, team: record.team, teamSlug: edition.teams[code]?.slug ?? null, teamType: record.teamType };
 }
 
-function teamOf(edition: Edition, row: number): TeamRef | undefined {
-  const info = edition.teams[edition.payload.columns.team[row] as number];
-  return info === undefined ? undefined : { team: info.teamName, slug: info.slug };
+type Trade = { from: TeamRef; to: TeamRef };
+
+/**
+ * Whether the history records the teams of every week the log reads (the kept weeks and the one
+ * before them): snapshots written before weeks held teams do not.
+ */
+function hasWeeklyTeams(edition: Edition): boolean {
+  const history = edition.payload.history;
+  const weeks = history?.weeks ?? [];
+  return history?.teams !== undefined && weeks.length > 0 && weeks.slice(Math.max(0, weeks.length - WEEKS_KEPT - 1)).every((week) => week.team !== undefined);
 }
 
-type Trade = { from: TeamRef; to: TeamRef };
-/** The trades a swap found for one week, by player id. */
-interface WeekTrades { readonly date: string; readonly byId: ReadonlyMap<string, Trade> }
+/** The position of the first of `events` numbered from `base` on. */
+function firstOfWeek(events: readonly LoggedEvent[], base: number): number {
+  const at = events.findIndex((event) => event.seq >= base);
+  return at < 0 ? events.length : at;
+}
 
 export class ChangeLog {
   /** Oldest first, by seq. */
@@ -109,17 +120,14 @@ export class ChangeLog {
    * built from a set as loaded.
    */
   readonly published: readonly LoggedEvent[];
-  /** The trades seen on swaps for the newest week (carried while a rebuild keeps that week's date). */
-  private readonly trades: WeekTrades | undefined;
   /** Event positions per topic (`player:<id>`, `player:<slug>`, `team:<slug>`, `era:<era>`), ascending. */
   private readonly byTopic = new Map<string, number[]>();
   readonly gameVersion: string;
   readonly checksum: string;
 
-  private constructor(edition: Edition | undefined, events: LoggedEvent[], trades: WeekTrades | undefined, published: readonly LoggedEvent[]) {
+  private constructor(edition: Edition | undefined, events: LoggedEvent[], published: readonly LoggedEvent[]) {
     this.events = events;
     this.published = published;
-    this.trades = trades;
     this.gameVersion = edition?.key ?? "";
     this.checksum = edition?.checksum ?? "";
     events.forEach(({ topics }, i) => {
@@ -131,18 +139,22 @@ export class ChangeLog {
     });
   }
 
-  /** The log of a set's current edition as loaded (no trades: those are seen only on a swap). */
+  /** The log of a set's current edition as loaded. */
   static of(set: EditionSet): ChangeLog {
-    return new ChangeLog(set.current, eventsOf(set.current), undefined, []);
+    return new ChangeLog(set.current, eventsOf(set.current), []);
   }
 
   /**
-   * The log after `next` replaces `previous`. The same edition rebuilt: the weeks before the newest
-   * are this log's events as they are (each published once, with the data it had when its week was
-   * the newest: a later trade never rewrites them), and the newest week is computed from the new
-   * snapshot with the trades this swap reveals (a player's team changed) — a trade is an event of
-   * the week it is seen in. Another edition: all its kept weeks, computed. The same log when the
-   * current edition did not change.
+   * The log after `next` replaces `previous`: the log of `next`'s snapshot, as `of` gives it (its
+   * events are a function of its weekly history: each week's teams are recorded in it, so a trade
+   * is an event of the week it happened in, whenever and wherever the log is built). Published:
+   * for the same edition, the newest week's events this log did not hold as they are (a new week's;
+   * on a rebuild dated the same day, that week's corrected ones); for another, all it does not hold.
+   *
+   * A history recorded before weeks held teams (older snapshot files) cannot say an older week's
+   * team: then, as before, the weeks before the newest are kept as this log holds them (each
+   * published once, with the data it had when its week was the newest) and no trade is seen.
+   * The same log when the current edition did not change.
    */
   next(previous: EditionSet, next: EditionSet): ChangeLog {
     const before = previous.current;
@@ -152,21 +164,13 @@ export class ChangeLog {
     const newest = weeks.at(-1);
     if (before.key !== after.key || newest === undefined) {
       const events = eventsOf(after, before);
-      return new ChangeLog(after, events, undefined, this.unheld(events));
+      return new ChangeLog(after, events, this.unheld(events));
     }
-    const found = new Map(this.trades?.date === newest.date ? this.trades.byId : []);
-    const ids = after.payload.lookups.ids.keys;
-    for (let k = 0; k < stringCount(ids); k++) {
-      const id = stringAt(ids, k);
-      const row = after.rowById.get(id);
-      const old = before.rowById.get(id);
-      if (row === undefined || old === undefined) continue;
-      const from = teamOf(before, old);
-      const to = teamOf(after, row);
-      if (from !== undefined && to !== undefined && from.slug !== to.slug) found.set(id, { from, to });
+    if (hasWeeklyTeams(after)) {
+      const events = eventsOf(after, before);
+      return new ChangeLog(after, events, this.unheld(events.slice(firstOfWeek(events, weekBase(newest.date)))));
     }
-    const trades = found.size > 0 ? { date: newest.date, byId: found } : undefined;
-    const newestEvents = weekEvents(after, before, (after.weekly?.weeks.length ?? 0) - 1, trades?.byId);
+    const newestEvents = weekEvents(after, before, (after.weekly?.weeks.length ?? 0) - 1);
     // The weeks before it, as this log holds them, newest first while within MAX_EVENTS.
     const keptDays = new Set(weeks.slice(0, -1).map((week) => dayOf(weekBase(week.date))));
     const older: LoggedEvent[][] = [];
@@ -182,7 +186,7 @@ export class ChangeLog {
       }
       end = start;
     }
-    return new ChangeLog(after, [...older.reverse().flat(), ...newestEvents], trades, this.unheld(newestEvents));
+    return new ChangeLog(after, [...older.reverse().flat(), ...newestEvents], this.unheld(newestEvents));
   }
 
   /** Those of `events` this log does not hold as they are (by number and JSON). */
@@ -300,7 +304,7 @@ function eventsOf(edition: Edition, before?: Edition): LoggedEvent[] {
   let total = 0;
   // Newest first, so the limit drops the oldest weeks; the newest is kept whole.
   for (let w = weeks.length - 1; w >= Math.max(1, weeks.length - WEEKS_KEPT); w--) {
-    const events = weekEvents(edition, before, w, undefined);
+    const events = weekEvents(edition, before, w);
     if (w < weeks.length - 1 && total + events.length > MAX_EVENTS) break;
     total += events.length;
     byWeek.push(events);
@@ -313,49 +317,62 @@ function dayOf(seq: number): number {
   return Math.floor(seq / SEQUENCE_WEEK);
 }
 
-/** The events of week `w` of `edition`'s history (against week w − 1), with `trades` (by player id) as this week's. */
-function weekEvents(edition: Edition, before: Edition | undefined, w: number, trades: ReadonlyMap<string, Trade> | undefined): LoggedEvent[] {
+/**
+ * The events of week `w` of `edition`'s history (against week w − 1). Where the history records
+ * each week's teams, an event's team is its own week's (a removed player's: the week before's),
+ * its name, slug and era the history's, and a team change from week w − 1 to w is a trade of week
+ * w: the log is a function of the snapshot alone. Without them (snapshots written before), the
+ * current rows name the player (`before`'s, the edition replaced, for a player gone) and no trade
+ * is seen.
+ */
+function weekEvents(edition: Edition, before: Edition | undefined, w: number): LoggedEvent[] {
   const weekly = edition.weekly;
-  const ids = edition.payload.history?.ids;
-  if (weekly === null || ids === undefined || w < 1 || w >= weekly.weeks.length) return [];
+  const history = edition.payload.history;
+  if (weekly === null || history === null || w < 1 || w >= weekly.weeks.length) return [];
+  const { ids, teams, people } = history;
   const slots = stringCount(ids);
   const week = weekly.weeks[w] as HistoryWeek;
   const previous = weekly.weeks[w - 1] as HistoryWeek;
   const base = weekBase(week.date);
   const events: LoggedEvent[] = [];
-  const withEvent = new Set<string>();
-  const info = (id: string, isGone: boolean) => (isGone ? playerInfo(before, id) : playerInfo(edition, id));
+  const teamAt = (of: HistoryWeek, slot: number): TeamRef | undefined => {
+    const code = of.team?.[slot] ?? NO_TEAM;
+    if (teams === undefined || code === NO_TEAM) return undefined;
+    const team = stringAt(teams, code);
+    return { team, slug: teamSlug(team) };
+  };
+  const info = (id: string, slot: number, isGone: boolean): PlayerInfo => {
+    const current = isGone ? playerInfo(before, id) : playerInfo(edition, id);
+    const team = teamAt(isGone ? previous : week, slot);
+    if (team === undefined) return current;
+    const who = people === undefined
+      ? current
+      : { name: stringAt(people.names, slot), slug: stringAt(people.slugs, slot), teamType: ERAS[people.eras[slot] as number] as Era };
+    return { name: who.name, slug: who.slug, team: team.team, teamSlug: team.slug, teamType: who.teamType };
+  };
   for (let slot = 0; slot < slots && events.length < SEQUENCE_WEEK - 1; slot++) {
     const from = previous.overall[slot] as number;
     const to = week.overall[slot] as number;
     if (from === ABSENT_RATING && to === ABSENT_RATING) continue;
     const id = stringAt(ids, slot);
-    const trade = trades?.get(id);
-    let event: ChangeEvent;
     const common = { type: "change" as const, seq: base + events.length + 1, date: week.date, gameVersion: edition.key, playerId: id };
+    let event: ChangeEvent;
     if (from === ABSENT_RATING) {
-      event = { ...common, kind: "added", ...info(id, false), overall: { to } };
+      event = { ...common, kind: "added", ...info(id, slot, false), overall: { to } };
     } else if (to === ABSENT_RATING) {
-      event = { ...common, kind: "removed", ...info(id, true), overall: { from } };
+      event = { ...common, kind: "removed", ...info(id, slot, true), overall: { from } };
     } else {
+      const teamBefore = teamAt(previous, slot);
+      const teamNow = teamAt(week, slot);
+      const trade = teamBefore !== undefined && teamNow !== undefined && teamKey(teamBefore.team) !== teamKey(teamNow.team) ? { from: teamBefore, to: teamNow } : undefined;
       const changes = weekChanges(edition.catalogue, weekly.attributeValues(previous, slot), weekly.attributeValues(week, slot), weekly.badgeTiers(previous, slot), weekly.badgeTiers(week, slot));
-      if (from === to && trade === undefined && !hasChanges(changes)) continue;
-      event = { ...common, kind: "changed", ...info(id, false), overall: { from, to }, changes };
+      const isMoved = from !== to || hasChanges(changes);
+      if (!isMoved && trade === undefined) continue;
+      event = isMoved
+        ? { ...common, kind: "changed", ...info(id, slot, false), overall: { from, to }, changes }
+        : { ...common, kind: "traded", ...info(id, slot, false), overall: { from, to } };
+      if (trade !== undefined) event.trade = trade;
     }
-    if (trade !== undefined) event.trade = trade;
-    withEvent.add(id);
-    events.push(logged(event));
-  }
-  // Trades of players whose ratings did not move: after the week's history events, by id.
-  for (const id of [...(trades?.keys() ?? [])].sort()) {
-    if (withEvent.has(id)) continue;
-    const trade = trades?.get(id) as Trade;
-    const event: ChangeEvent = {
-      type: "change", seq: base + events.length + 1, kind: "traded", date: week.date, gameVersion: edition.key, playerId: id,
-      ...playerInfo(edition, id), overall: {}, trade,
-    };
-    const row = edition.rowById.get(id);
-    if (row !== undefined) event.overall = { from: edition.payload.columns.overall[row] as number, to: edition.payload.columns.overall[row] as number };
     events.push(logged(event));
   }
   return events;

@@ -8,6 +8,7 @@ import type { Catalogue } from "../model/catalogue.js";
 import type { WeeklySnapshot } from "../model/player.js";
 import { stringAt, stringCount, type StringTable } from "./string-table.js";
 import { ABSENT_RATING } from "../model/attributes.js";
+import { ERAS, type Era } from "../model/eras.js";
 
 /** The current edition's weekly snapshots as a snapshot stores them: columnar, oldest week first. */
 export interface HistoryPayload {
@@ -16,7 +17,21 @@ export interface HistoryPayload {
   /** Per row of the edition: its index in `ids`, -1 when it has no weeks. */
   indexOfRow: Int32Array;
   weeks: HistoryWeek[];
+  /**
+   * The teams the weeks name (each as given, sorted): what a week's `team` indexes. Absent in
+   * snapshots written before weeks held teams (their change events then read the current rows).
+   */
+  teams?: StringTable;
+  /**
+   * Per id: name, slug and era as last known (the current row's, or the last week's that held the
+   * player), so the events of a player since gone name him. Absent as `teams` is, or when a week
+   * came without them.
+   */
+  people?: { names: StringTable; slugs: StringTable; eras: Uint8Array };
 }
+
+/** A week's `team` for an id not in that week. */
+export const NO_TEAM = 0xffff;
 
 export interface HistoryWeek {
   date: string;
@@ -31,6 +46,12 @@ export interface HistoryWeek {
    * list; absent otherwise (and in snapshots written before it existed).
    */
   badgeTiers?: Uint8Array;
+  /**
+   * Per id: its team that week, an index into the history's `teams` (NO_TEAM when not in the
+   * week); present when every player of the week came with a team (absent in snapshots written
+   * before it existed).
+   */
+  team?: Uint16Array;
 }
 
 export const TRENDING_MAX_DAYS = 90;
@@ -169,15 +190,18 @@ export class WeeklySeries {
 /** The inverse of buildHistory (src/pipeline/build-snapshot.ts), so a rebuild of the current edition can carry its weeks forward. */
 export function historyToWeeks(history: HistoryPayload | null, catalogue: Catalogue): WeeklySnapshot[] {
   if (!history) return [];
-  return weeksFromColumns(Array.from({ length: stringCount(history.ids) }, (_, i) => stringAt(history.ids, i)), history.weeks, catalogue);
+  return weeksFromColumns(Array.from({ length: stringCount(history.ids) }, (_, i) => stringAt(history.ids, i)), history.weeks, catalogue, history);
 }
 
 /**
  * Columnar weeks (one slot per id, the catalogue's widths) back into per-player weekly snapshots;
  * formats 1 and 2 (the registry's catalogue) are read through here too.
  */
-export function weeksFromColumns(ids: readonly string[], weeks: readonly HistoryWeek[], catalogue: Catalogue): WeeklySnapshot[] {
+export function weeksFromColumns(
+  ids: readonly string[], weeks: readonly HistoryWeek[], catalogue: Catalogue, named: Pick<HistoryPayload, "teams" | "people"> = {},
+): WeeklySnapshot[] {
   const { attributeCount, attributeKeys, badgeCount } = catalogue;
+  const { teams, people } = named;
   return weeks.map((week) => ({
     date: week.date,
     players: ids.flatMap((_id, i) => {
@@ -198,7 +222,12 @@ export function weeksFromColumns(ids: readonly string[], weeks: readonly History
         const code = tiers[b] as number;
         return code === 0 ? [] : [{ slug: badge.slug, tier: BADGE_TIERS[code - 1] as BadgeTier }];
       });
-      return [{ _id, overall, attributes, badges, ...(badgeList ? { badgeList } : {}) }];
+      const team = teams === undefined ? NO_TEAM : (week.team?.[i] ?? NO_TEAM);
+      return [{
+        _id, overall, attributes, badges, ...(badgeList ? { badgeList } : {}),
+        ...(teams !== undefined && team !== NO_TEAM ? { team: stringAt(teams, team) } : {}),
+        ...(people ? { name: stringAt(people.names, i), slug: stringAt(people.slugs, i), teamType: ERAS[people.eras[i] as number] as Era } : {}),
+      }];
     }),
   }));
 }

@@ -178,6 +178,17 @@ t.test("a trade in a later week: each event once, under one number, with its own
   const ack = await subscribe(again, ["all"], lastOfWeekOne);
   t.same(again.changes(), await collectAllPages(h, lastOfWeekOne), "a reconnect with since: what /api/changes?since= answers");
   t.equal(ack.replayed, feed.filter((event) => event.seq > lastOfWeekOne).length);
+
+  // A process started after the trade (a restart, another replica) reads the same snapshot: the
+  // same events, numbers and bytes, the trade in its own week, over /api/changes and the stream.
+  const restarted = await startHarness({ env: { DATA_DIR: dataDir } });
+  t.teardown(() => restarted.close());
+  t.same(await collectAllPages(restarted, 0), feed, "a restart: /api/changes as the running process answers it");
+  const fresh = await mustConnect(`ws://127.0.0.1:${restarted.service.port}/api/live`, restarted.key);
+  t.teardown(() => fresh.close());
+  t.equal((await subscribe(fresh, ["all"], 0)).replayed, feed.length);
+  await settle(fresh, feed.length);
+  t.same(fresh.changes(), feed, "a restart: its stream's replay is the running process's events");
 });
 
 t.test("/api/changes: keyed, cacheable, bounded, 400s in the envelope", async (t) => {

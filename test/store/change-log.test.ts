@@ -10,12 +10,13 @@ import { join } from "node:path";
 import { writeEdition } from "../../src/pipeline/build-edition.js";
 import { ChangeLog, sinceSequence, weekBase } from "../../src/store/change-log.js";
 import { loadEditionSet } from "../../src/store/editions.js";
+import { readSnapshot, writeSnapshotAtomic } from "../../src/store/snapshot.js";
 import type { EditionSource } from "../../src/model/player.js";
 import { randomEdition } from "../fixtures/random-edition.js";
 import { nextWeek } from "../fixtures/next-week.js";
 
 /** A data directory holding the current edition built twice, a week apart (2026-11-20, 2026-11-27). */
-function twoWeeks(t: Test): { data: string; second: EditionSource } {
+function twoWeeks(t: Test): { data: string; first: EditionSource; second: EditionSource } {
   const dir = mkdtempSync(join(tmpdir(), "courtside-changelog-"));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const data = join(dir, "data");
@@ -24,7 +25,7 @@ function twoWeeks(t: Test): { data: string; second: EditionSource } {
   writeEdition(data, first, "2026-11-20");
   const second = nextWeek(first, 3);
   writeEdition(data, second, "2026-11-27");
-  return { data, second };
+  return { data, first, second };
 }
 
 t.test("same snapshots, same events; a new week leaves older numbers alone", async (t) => {
@@ -88,4 +89,62 @@ t.test("a swap keeps the weeks before the newest as published; the newest week h
   t.ok(three.published.length > 0 && three.published.length < weekTwo(three).length, `only the corrected week's differing events are published (${three.published.length} of ${weekTwo(three).length})`);
   t.ok(three.published.some((event) => event.json.includes(`"playerId":"${fixed._id}"`)), "the correction is among them");
   t.equal(three.next(rebuilt, rebuilt), three, "the same snapshot: the same log");
+});
+
+t.test("a restart after a trade: the log built from the snapshot is the log a running process got through next()", async (t) => {
+  const { data, first, second } = twoWeeks(t);
+  const loaded = loadEditionSet(data);
+  const running = ChangeLog.of(loaded);
+  // Week three: nextWeek trades a Boston player; a Denver player is traded without a rating move.
+  const third = nextWeek(second, 4);
+  const still = third.players.find((player) => player.teamType === "curr" && player.team === "Denver Nuggets"
+    && [first, second].every((week) => week.players.some((before) => before._id === player._id && before.team === "Denver Nuggets"))) as (typeof third.players)[number];
+  t.ok(still, "a Denver player");
+  const unmoved = second.players.find((player) => player._id === still._id) as (typeof third.players)[number];
+  Object.assign(still, { overall: unmoved.overall, attributes: structuredClone(unmoved.attributes), badges: structuredClone(unmoved.badges), team: "Free Agency" });
+  writeEdition(data, third, "2026-12-04");
+  const swapped = loadEditionSet(data);
+  const next = running.next(loaded, swapped);
+  const restarted = ChangeLog.of(loadEditionSet(data));
+  t.same(restarted.events, next.events, "the same events: numbers, topics and bytes");
+  const seqs = restarted.events.map((event) => event.seq);
+  t.equal(new Set(seqs).size, seqs.length, "no number twice");
+  t.ok(next.published.every((event) => event.seq >= weekBase("2026-12-04")), "only the new week is published");
+  const trades = restarted.events.map((event) => JSON.parse(event.json)).filter((event) => event.trade !== undefined);
+  t.ok(trades.filter((event) => event.date === "2026-12-04").length >= 2, `week three's trades (${trades.length} in all)`);
+  t.ok(trades.every((event) => event.seq > weekBase(event.date) && event.seq < weekBase(event.date) + 2 ** 21
+    && event.trade.to.slug === event.teamSlug && event.trade.from.slug !== event.teamSlug), "each numbered in its own week, with that week's team");
+  t.match(trades.find((event) => event.playerId === still._id), { kind: "traded", overall: { from: unmoved.overall, to: unmoved.overall },
+    trade: { from: { team: "Denver Nuggets", slug: "denver-nuggets" }, to: { team: "Free Agency", slug: "free-agency" } } }, "only the team changed: traded");
+  // Week one's events keep week one's teams, even for a player traded since.
+  const weekOne = (log: ChangeLog) => log.events.filter((event) => event.seq < weekBase("2026-12-04"));
+  t.same(weekOne(restarted), running.events, "week one as the running process published it");
+
+  // A week later, another restart: week three's events (and its trades) as they were.
+  writeEdition(data, nextWeek(third, 5), "2026-12-11");
+  const later = ChangeLog.of(loadEditionSet(data));
+  const weekThree = (log: ChangeLog) => log.events.filter((event) => event.seq >= weekBase("2026-12-04") && event.seq < weekBase("2026-12-11"));
+  t.same(weekThree(later), weekThree(next), "week three under the same numbers, with the same bytes");
+});
+
+t.test("a snapshot written before weeks held teams: read as before (the current rows' teams, no trade)", async (t) => {
+  const { data } = twoWeeks(t);
+  const file = join(data, "2K27.msgpack");
+  const withTeams = ChangeLog.of(loadEditionSet(data));
+  const { payload } = readSnapshot(file);
+  const history = payload.history as NonNullable<typeof payload.history>;
+  delete history.teams;
+  delete history.people;
+  for (const week of history.weeks) delete week.team;
+  writeSnapshotAtomic(file, payload);
+  const without = ChangeLog.of(loadEditionSet(data));
+  t.same(without.events.map((event) => event.seq), withTeams.events.map((event) => event.seq), "the same numbers");
+  const current = loadEditionSet(data).current;
+  for (const event of without.events.map((logged) => JSON.parse(logged.json))) {
+    if (event.kind === "removed") continue;
+    const row = current.rowById.get(event.playerId) as number;
+    if (event.team !== current.record(row).team) t.fail(`${event.playerId}: ${event.team}`);
+    if (event.trade !== undefined) t.fail(`a trade without weekly teams: ${event.playerId}`);
+  }
+  t.ok(without.events.every((event) => !event.json.includes('"kind":"traded"')));
 });
