@@ -6,7 +6,7 @@
 import { packageVersion } from "./assets.js";
 import { loadUws, uwsInfo } from "./http/uws.js";
 import { runServe, StartupError, type ServeRuntime } from "./serve.js";
-import { BUILD_INDEX_USAGE, KEYS_USAGE, SERVE_USAGE, SYNC_USAGE } from "./usage.js";
+import { BUILD_INDEX_USAGE, KEYS_USAGE, MCP_USAGE, SERVE_USAGE, SYNC_USAGE } from "./usage.js";
 import { KeyStoreError } from "./keys/key-records.js";
 
 export interface CliContext {
@@ -48,6 +48,11 @@ export const COMMANDS: Readonly<Record<string, CliCommand>> = {
       out: context.out,
       err: context.err,
     }),
+  },
+  mcp: {
+    summary: "the MCP tools over stdio, reading the data directory itself (for AI assistants; docs/mcp.md)",
+    usage: MCP_USAGE,
+    run: async (argv, context) => (await import("./mcp-stdio.js")).runMcpStdio(argv, context.env, context.err),
   },
   sync: {
     summary: "copy every edition from a service that speaks this API into the data directory",

@@ -75,3 +75,8 @@ Options:
   --redis-url URL     work on the key store in Redis instead (default: $REDIS_URL);
                       every running replica sees the change within a second
   -h, --help          show this text`;
+
+export const MCP_USAGE = `usage: mcp [--data-dir DIR]
+  The Model Context Protocol over stdio (docs/mcp.md): the player tools, answering from the data
+  directory itself (no server, no key). An assistant starts it; stdout carries the protocol only.
+  --data-dir  the data directory; default $DATA_DIR, else data`;

@@ -98,7 +98,7 @@ export function startServer(options: ServerOptions): Promise<HttpServer> {
       method: req.getCaseSensitiveMethod().toUpperCase(),
       url: req.getUrl(),
       rawQuery: req.getQuery() ?? "",
-      apiKey: req.getHeader("x-api-key"),
+      apiKey: req.getHeader("x-api-key") || bearerKey(req.getUrl(), req.getHeader("authorization")),
       ifNoneMatch: req.getHeader("if-none-match"),
       acceptEncoding: req.getHeader("accept-encoding"),
       contentType: req.getHeader("content-type"),
@@ -309,4 +309,11 @@ function streamBody(res: HttpResponse, body: Buffer, done: () => void): void {
     if (isComplete) finish();
     return isOk;
   });
+}
+
+/** POST /mcp only (MCP clients send `Authorization: Bearer`): the key after "Bearer ", else "". The REST routes read X-API-Key alone. */
+function bearerKey(url: string, authorization: string): string {
+  if (url !== "/mcp" || authorization.length === 0) return "";
+  const match = /^Bearer +(\S+) *$/i.exec(authorization);
+  return match === null ? "" : (match[1] as string);
 }

@@ -34,7 +34,7 @@ const LAYERS: LayerOrder = [
   // The routes and their table.
   ["http/routes"],
   // The composition root: service, worker threads, supervisor, commands, entry points.
-  ["service.ts", "worker.ts", "worker-main.ts", "supervisor.ts", "serve.ts", "keys-cli.ts", "cli.ts", "main.ts", "bin"],
+  ["service.ts", "worker.ts", "worker-main.ts", "supervisor.ts", "serve.ts", "keys-cli.ts", "mcp-stdio.ts", "mcp-main.ts", "cli.ts", "main.ts", "bin"],
 ];
 
 const graph = scanImports(SRC);

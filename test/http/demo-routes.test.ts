@@ -43,7 +43,8 @@ t.test("every route of the table answers on the demo data, and none with a 404",
       : route.path.startsWith("/explore") && param === "file" ? "explore.js" : PATH_VALUES[param] ?? param));
     const query = route.path === "/api/players/search" ? "?q=james" : route.path.endsWith("/players/compare") ? `?ids=${compareIds(route.path)}` : "";
     const key = name === "POST /api/keys/regenerate" || name === "DELETE /api/keys/current" ? await freshKey() : h.key;
-    const body = name === "POST /api/register" ? { email: "walker@example.com", name: "walker" } : name === "POST /api/players/batch" ? { slugs: [lebronish.slug] } : undefined;
+    const body = name === "POST /api/register" ? { email: "walker@example.com", name: "walker" } : name === "POST /api/players/batch" ? { slugs: [lebronish.slug] }
+      : name === "POST /mcp" ? { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "walk", version: "1" } } } : undefined;
     const response = route.method === "GET"
       ? await h.get(path + query)
       : await fetch(h.base + path, {

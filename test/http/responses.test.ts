@@ -64,6 +64,14 @@ const SAMPLES: Readonly<Record<string, (f: Fixture) => Sample[]>> = {
     { path: "/api/players/bulk?position=guard&fields=name,slug", status: 200 },
     { path: "/api/players/bulk?minRating=abc", status: 400, code: "INVALID_PARAMETER" },
   ],
+  "POST /mcp": () => [
+    { path: "/mcp", method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } }), status: 200 },
+    { path: "/mcp", method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "list_editions", arguments: {} } }), status: 200 },
+    { path: "/mcp", method: "POST", body: "{", status: 400, code: "INVALID_JSON" },
+    { path: "/mcp", method: "POST", body: "[]", status: 400, code: "VALIDATION_ERROR" },
+    { path: "/mcp", method: "POST", body: "{}", contentType: "text/plain", status: 415, code: "UNSUPPORTED_MEDIA_TYPE" },
+    { path: "/mcp", method: "POST", body: JSON.stringify({ jsonrpc: "2.0", pad: "x".repeat(70_000) }), status: 413, code: "PAYLOAD_TOO_LARGE" },
+  ],
   "POST /api/players/batch": (f) => [
     { path: "/api/players/batch", method: "POST", body: JSON.stringify({ names: [f.name, "Nobody Atall"], slugs: [f.slug] }), status: 200 },
     { path: "/api/players/batch", method: "POST", body: JSON.stringify({ names: [f.name.split(" ")[0]], fields: "name" }), status: 200 },

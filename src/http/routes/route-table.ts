@@ -8,6 +8,7 @@ import { batchRoutes } from "./batch.js";
 import { bulkRoutes } from "./bulk.js";
 import { changesRoutes } from "./changes.js";
 import { liveRoutes } from "./live.js";
+import { mcpRoutes } from "./mcp.js";
 import { compareRoutes } from "./compare.js";
 import { dashboardRoutes } from "./dashboard.js";
 import { docsRoutes } from "./docs.js";
@@ -36,6 +37,7 @@ export function buildRoutes(isReady: () => boolean, keys?: KeyServices, sharedSt
     ...keyRoutes(keys), ...dashboardRoutes(),
     ...similarRoutes, ...compareRoutes, ...teamProfileRoutes, ...exploreRoutes(),
   ];
+  routes.push(...mcpRoutes(() => routes));
   routes.push(...docsRoutes(() => routes));
   return routes;
 }

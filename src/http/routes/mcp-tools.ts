@@ -1,0 +1,233 @@
+// The MCP tools (docs/mcp.md): each one is a REST route called in-process, never over HTTP. A
+// tool's arguments are that route's query parameters (the same schemas, the same validation) plus
+// its path parameters; its structured result is the route's envelope without `success`
+// ({ data, meta }), so it equals what the REST answer carries; its text is a one-line summary.
+// Bad arguments are the route's own 4xx error, returned as a tool error (isError) naming the
+// argument, never a protocol failure. Used by POST /mcp (mcp.ts) and by `courtside mcp` (stdio).
+
+import { ApiError } from "../../query/api-error.js";
+import { checkLength } from "../../query/limits.js";
+import { ATTRIBUTE_BOUND_NAME, validateParams, type ParamSchema, type ParamWarning } from "../../query/params.js";
+import type { ChangeLog } from "../../store/change-log.js";
+import type { EditionSet } from "../../store/editions.js";
+import { withWarnings, type Reply } from "../reply.js";
+import type { RouteDefinition } from "../router.js";
+
+/** What a tool needs of the service: the data, and (over HTTP) the dispatcher's reply cache. */
+export interface ToolEnvironment {
+  editions: () => EditionSet;
+  changes: () => ChangeLog | undefined;
+  cached: (key: string, build: () => Reply) => Reply;
+  now: () => number;
+}
+
+export interface ToolResult {
+  [key: string]: unknown;
+  content: { type: "text"; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+export interface McpTool {
+  name: string;
+  description: string;
+  inputSchema: { type: "object"; properties: Record<string, unknown>; required?: string[]; patternProperties?: Record<string, unknown>; additionalProperties: boolean };
+}
+
+const PATH_ARGUMENT = { type: "string", minLength: 1, maxLength: 200 } as const;
+
+interface ToolSpec {
+  name: string;
+  description: string;
+  /** The route's method and path in the route table. */
+  path: string;
+  /** Path parameters taken as arguments (required), with their descriptions. */
+  pathArgs?: Readonly<Record<string, string>>;
+  /** Picks another route of the table from the arguments (get_player: id or slug, edition). */
+  choose?: (args: Record<string, unknown>) => { path: string; pathArgs: Record<string, string> };
+  /** Extra arguments of `choose` beside the route's query parameters. */
+  extraArgs?: Readonly<Record<string, unknown>>;
+  summarise: (result: { data: unknown; meta?: Record<string, unknown> }) => string;
+}
+
+const names = (data: unknown, at = (row: any) => row?.name): string => {
+  const rows = Array.isArray(data) ? data : [];
+  const listed = rows.slice(0, 10).map(at).filter((name) => typeof name === "string");
+  return listed.join(", ") + (rows.length > 10 ? ", …" : "");
+};
+const count = (data: unknown): number => (Array.isArray(data) ? data.length : 0);
+
+const SPECS: readonly ToolSpec[] = [
+  {
+    name: "search_players", path: "/api/players/search",
+    description: "Search players by name (ranked, typo-tolerant). Same parameters as GET /api/players/search.",
+    summarise: ({ data }) => `${count(data)} players match: ${names(data)}`,
+  },
+  {
+    name: "find_players", path: "/api/players",
+    description: "List players by filters (era teamType, team, position, rating and {attribute}_gte/_lte bounds, badge and tier, sort, limit). Same parameters as GET /api/players.",
+    summarise: ({ data }) => `${count(data)} players: ${names(data)}`,
+  },
+  {
+    name: "get_player", path: "/api/players/:id",
+    description: "One player in full, by id (current edition) or by slug (optionally of an edition, gameVersion). Same answer as GET /api/players/:id, /api/players/slug/:slug or /api/versions/:version/players/:slug.",
+    extraArgs: {
+      id: { ...PATH_ARGUMENT, description: "The player's _id (the current edition)" },
+      slug: { ...PATH_ARGUMENT, description: "The player's slug (a roster slug or the name's slug)" },
+      gameVersion: { type: "string", minLength: 1, maxLength: 20, description: "An edition (2K26); with slug only" },
+      teamType: { type: "string", enum: ["curr", "class", "allt"], description: "With slug: which era's roster" },
+      team: { type: "string", maxLength: 100, description: "With slug, current edition: which team's roster (full name or slug)" },
+    },
+    choose: (args) => {
+      const { id, slug, gameVersion } = args;
+      if ((id === undefined) === (slug === undefined)) throw new ApiError("INVALID_PARAMETER", { parameter: "id", reason: "give exactly one of id and slug" }, "Give exactly one of id or slug");
+      if (typeof id === "string") {
+        if (gameVersion !== undefined) throw new ApiError("INVALID_PARAMETER", { parameter: "gameVersion", reason: "only with slug" }, "gameVersion goes with slug, not id (an _id names one edition's player)");
+        return { path: "/api/players/:id", pathArgs: { id } };
+      }
+      if (typeof slug !== "string") throw new ApiError("INVALID_PARAMETER", { parameter: "slug", value: slug, reason: "must be a string" }, "slug must be a string");
+      if (typeof gameVersion === "string") return { path: "/api/versions/:version/players/:slug", pathArgs: { version: gameVersion, slug } };
+      if (gameVersion !== undefined) throw new ApiError("INVALID_PARAMETER", { parameter: "gameVersion", value: gameVersion, reason: "must be a string" }, "gameVersion must be a string such as 2K26");
+      return { path: "/api/players/slug/:slug", pathArgs: { slug } };
+    },
+    summarise: ({ data }) => {
+      const rows = Array.isArray(data) ? data : [data];
+      return rows.map((row: any) => `${row?.name} (${row?.team}, ${row?.teamType}): overall ${row?.overall}`).join("; ");
+    },
+  },
+  {
+    name: "compare_players", path: "/api/players/compare",
+    description: "Compare players side by side, attribute by attribute. Same parameters as GET /api/players/compare.",
+    summarise: ({ data }) => `Compared ${names((data as any)?.players ?? data)}`,
+  },
+  {
+    name: "similar_players", path: "/api/players/:id/similar", pathArgs: { id: "The player's _id" },
+    description: "The players whose attribute profiles are closest to one player's. Same parameters as GET /api/players/:id/similar.",
+    summarise: ({ data, meta }) => `${count(data)} players most like ${(meta?.player as any)?.name}: ${names(data, (row) => row?.player?.name)}`,
+  },
+  {
+    name: "team_profile", path: "/api/teams/:teamName/profile", pathArgs: { teamName: "Full team name or its slug" },
+    description: "One team's profile: ratings, strengths, badges. Same parameters as GET /api/teams/:teamName/profile.",
+    summarise: ({ data }) => `Profile of ${(data as any)?.team ?? (data as any)?.name ?? "the team"}`,
+  },
+  {
+    name: "team_roster", path: "/api/teams/:teamName/roster", pathArgs: { teamName: "Full team name or its slug" },
+    description: "One team's full roster. Same parameters as GET /api/teams/:teamName/roster.",
+    summarise: ({ data }) => `${count(data)} players: ${names(data)}`,
+  },
+  {
+    name: "player_history", path: "/api/players/:id/history", pathArgs: { id: "The player's _id" },
+    description: "Weekly rating snapshots of one player, newest first, with what changed each week. Same parameters as GET /api/players/:id/history.",
+    summarise: ({ data }) => `${count(data)} weekly snapshots`,
+  },
+  {
+    name: "list_editions", path: "/api/versions",
+    description: "The game editions served, current first. Same answer as GET /api/versions.",
+    summarise: ({ data }) => `Editions: ${names(data, (row) => row?.gameVersion ?? row?.version ?? row)}`,
+  },
+];
+
+/** A parameter schema as a JSON Schema: our annotations (x-…) dropped; an integer may come as a number or a numeric string. */
+function argumentSchema(schema: ParamSchema): Record<string, unknown> {
+  const plain: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) if (!key.startsWith("x-")) plain[key] = value;
+  return plain;
+}
+
+export class McpTools {
+  readonly tools: McpTool[];
+  private readonly specs = new Map<string, ToolSpec>();
+  private readonly routes = new Map<string, RouteDefinition>();
+
+  constructor(routeTable: readonly RouteDefinition[]) {
+    for (const route of routeTable) if (route.method === "GET") this.routes.set(route.path, route);
+    this.tools = SPECS.map((spec) => {
+      this.specs.set(spec.name, spec);
+      const route = this.route(spec.path);
+      const properties: Record<string, unknown> = {};
+      const required: string[] = [];
+      for (const [name, description] of Object.entries(spec.pathArgs ?? {})) {
+        properties[name] = { ...PATH_ARGUMENT, description };
+        required.push(name);
+      }
+      Object.assign(properties, spec.extraArgs ?? {});
+      let hasBounds = false;
+      for (const [name, schema] of Object.entries(route.params.schemas)) {
+        if (ATTRIBUTE_BOUND_NAME.test(name) && schema["x-attribute-bound"] === true) {
+          hasBounds = true;
+          continue;
+        }
+        properties[name] ??= argumentSchema(schema);
+      }
+      const bound = route.params.anyBound;
+      return {
+        name: spec.name,
+        description: spec.description,
+        inputSchema: {
+          type: "object", properties, ...(required.length > 0 ? { required } : {}),
+          ...(hasBounds && bound !== undefined ? { patternProperties: { [ATTRIBUTE_BOUND_NAME.source]: argumentSchema(bound.schema) } } : {}),
+          additionalProperties: false,
+        },
+      };
+    });
+  }
+
+  private route(path: string): RouteDefinition {
+    const route = this.routes.get(path);
+    if (route === undefined) throw new Error(`MCP tool over ${path}: no such GET route in the table`);
+    return route;
+  }
+
+  /** Never throws: a refusal (unknown tool, bad argument, not found) is a tool error naming what was wrong. */
+  call(name: string, args: Record<string, unknown> | undefined, environment: ToolEnvironment, requestId: string): ToolResult {
+    const spec = this.specs.get(name);
+    if (spec === undefined) return toolError({ code: "UNKNOWN_TOOL", message: `No tool named ${name.slice(0, 100)}; the tools are ${SPECS.map((s) => s.name).join(", ")}` });
+    try {
+      return this.run(spec, args ?? {}, environment, requestId);
+    } catch (error) {
+      if (error instanceof ApiError) return toolError({ code: error.code, message: error.message, ...(error.details === undefined ? {} : { details: error.details }) });
+      return toolError({ code: "INTERNAL_ERROR", message: "Internal error" });
+    }
+  }
+
+  private run(spec: ToolSpec, args: Record<string, unknown>, environment: ToolEnvironment, requestId: string): ToolResult {
+    const chosen = spec.choose?.(args) ?? { path: spec.path, pathArgs: {} as Record<string, string> };
+    const route = this.route(chosen.path);
+    const pathParams: Record<string, string> = { ...chosen.pathArgs };
+    const query = new Map<string, string>();
+    const taken = new Set([...Object.keys(spec.pathArgs ?? {}), ...Object.keys(spec.extraArgs ?? {})]);
+    for (const name of Object.keys(spec.pathArgs ?? {})) {
+      const value = args[name];
+      if (typeof value !== "string" || value.length === 0) throw new ApiError("INVALID_PARAMETER", { parameter: name, value: value ?? null, reason: "required: a non-empty string" }, `${name} is required: a non-empty string`);
+      pathParams[name] = value;
+    }
+    for (const value of Object.values(pathParams)) checkLength("pathSegment", "path segment", value);
+    for (const [name, value] of Object.entries(args)) {
+      if (value === undefined) continue;
+      // get_player's id, slug and gameVersion are path parameters; teamType and team go on as the route's.
+      if (taken.has(name) && !(name in route.params.schemas)) continue;
+      if (typeof value === "string") query.set(name, value);
+      else if (typeof value === "number" && Number.isFinite(value)) query.set(name, String(value));
+      else if (typeof value === "boolean") query.set(name, String(value));
+      else throw new ApiError("INVALID_PARAMETER", { parameter: name.slice(0, 100), value: null, reason: "must be a string or a number" }, `${name.slice(0, 100)} must be a string or a number`);
+    }
+    const warnings: ParamWarning[] = [];
+    const values = validateParams(route.params, query, warnings);
+    const handled = route.handle({
+      method: "GET", path: chosen.path, pathParams, query, values, warnings, editions: environment.editions(), changes: environment.changes, requestId,
+      body: undefined, contentType: "", now: environment.now(), caller: undefined, cached: environment.cached,
+    });
+    if (handled instanceof Promise) throw new Error(`MCP tool over ${chosen.path}: the route is asynchronous`);
+    const reply = withWarnings(handled, warnings);
+    // Parsed at once: a scratch body is overwritten by the next render.
+    const envelope = JSON.parse(reply.body.toString("utf8")) as { success: boolean; data?: unknown; meta?: Record<string, unknown>; error?: Record<string, unknown> };
+    if (envelope.success !== true) return toolError(envelope.error ?? { code: "ERROR", message: `status ${reply.status}` });
+    const structured: Record<string, unknown> = { data: envelope.data, ...(envelope.meta === undefined ? {} : { meta: envelope.meta }) };
+    return { content: [{ type: "text", text: spec.summarise(structured as { data: unknown; meta?: Record<string, unknown> }) }], structuredContent: structured };
+  }
+}
+
+function toolError(error: Record<string, unknown>): ToolResult {
+  const message = typeof error.message === "string" ? error.message : "The call was refused";
+  return { content: [{ type: "text", text: `${String(error.code ?? "ERROR")}: ${message}` }], structuredContent: { error }, isError: true };
+}

@@ -1,0 +1,108 @@
+// POST /mcp with the SDK's own client over Streamable HTTP against a started service: the tools
+// answer what the REST routes answer; a missing or wrong key is a 401 envelope, an empty bucket a 429.
+
+import t from "tap";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { startHarness, type Harness } from "../http/harness.js";
+import { asStructured, BAD_CASES, goodCases, TOOL_NAMES, type Sample } from "./mcp-cases.js";
+
+async function connect(harness: Harness, headers: Record<string, string>): Promise<Client> {
+  const client = new Client({ name: "courtside-test", version: "1" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${harness.base}/mcp`), { requestInit: { headers } }));
+  return client;
+}
+
+async function sampleOf(harness: Harness): Promise<Sample> {
+  const { body } = await harness.json("/api/players?teamType=curr&limit=2&sort=overall");
+  const [first, second] = body.data;
+  return { id: first._id, slug: first.slug, team: first.team, otherId: second._id };
+}
+
+const INITIALIZE = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } };
+const post = (harness: Harness, headers: Record<string, string>, body: unknown = INITIALIZE) => fetch(`${harness.base}/mcp`, {
+  method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body: typeof body === "string" ? body : JSON.stringify(body),
+});
+
+t.test("the SDK client over Streamable HTTP: tools listed, answers equal to REST", async (t) => {
+  const harness = await startHarness();
+  t.teardown(() => harness.close());
+  const sample = await sampleOf(harness);
+  for (const headers of [{ "x-api-key": harness.key }, { authorization: `Bearer ${harness.key}` }]) {
+    const client = await connect(harness, headers);
+    t.equal(client.getServerVersion()?.name, "courtside", `initialized with ${Object.keys(headers)[0]}`);
+    const { tools } = await client.listTools();
+    t.same(tools.map((tool) => tool.name).sort(), [...TOOL_NAMES].sort(), "every tool listed");
+    for (const tool of tools) t.equal(tool.inputSchema.type, "object", `${tool.name} has an input schema`);
+    const limit = tools.find((tool) => tool.name === "find_players")?.inputSchema.properties?.limit as { minimum?: number; maximum?: number };
+    t.match(limit, { type: "integer", minimum: 1 }, "the REST parameter's constraints carried over");
+    await client.close();
+  }
+  const client = await connect(harness, { "x-api-key": harness.key });
+  for (const { tool, args, rest } of goodCases(sample)) {
+    const result = await client.callTool({ name: tool, arguments: args });
+    const answer = await harness.json(rest);
+    t.equal(answer.status, 200, `${rest} answers`);
+    t.notOk(result.isError, `${tool} ${JSON.stringify(args)} succeeds`);
+    t.same(result.structuredContent, asStructured(answer.body), `${tool} ${JSON.stringify(args)} equals GET ${rest}`);
+    const [content] = result.content as { type: string; text: string }[];
+    t.ok(content?.type === "text" && content.text.length > 0, `${tool} has a text summary`);
+  }
+  for (const { tool, args, names } of BAD_CASES) {
+    const result = await client.callTool({ name: tool, arguments: args });
+    t.equal(result.isError, true, `${tool} ${JSON.stringify(args)} is a tool error`);
+    const [content] = result.content as { text: string }[];
+    t.match(content?.text ?? "", names, `it names ${names}`);
+  }
+  await client.close();
+});
+
+t.test("keys and the bucket: refused in the envelope before the protocol", async (t) => {
+  const harness = await startHarness({ rateLimit: 4 });
+  t.teardown(() => harness.close());
+  const missing = await post(harness, {});
+  t.equal(missing.status, 401);
+  t.match(await missing.json(), { success: false, error: { code: "MISSING_API_KEY" } }, "no key");
+  const wrong = await post(harness, { "x-api-key": "cs_wrong_key_000000000000000000000000" });
+  t.equal(wrong.status, 401);
+  t.match(await wrong.json(), { success: false, error: { code: "INVALID_API_KEY" } }, "a wrong key");
+  const wrongBearer = await post(harness, { authorization: "Bearer nope" });
+  t.equal(wrongBearer.status, 401, "a wrong Bearer key");
+  const restBearer = await harness.get("/api/players?limit=1", { "x-api-key": "", authorization: `Bearer ${harness.key}` });
+  t.equal(restBearer.status, 401, "Bearer is read on /mcp only");
+  for (const method of ["GET", "DELETE"]) {
+    const response = await fetch(`${harness.base}/mcp`, { method, headers: { "x-api-key": harness.key } });
+    t.equal(response.status, 405, `${method} /mcp is 405 (stateless: no stream, no session)`);
+    t.match(response.headers.get("allow") ?? "", "POST");
+  }
+  // Four tokens: initialize and its notification take two, one tool call the third, a raw batch the fourth.
+  const client = await connect(harness, { "x-api-key": harness.key });
+  const first = await client.callTool({ name: "list_editions", arguments: {} });
+  t.notOk(first.isError, "a call within the bucket");
+  const batch = await post(harness, { "x-api-key": harness.key }, [INITIALIZE, INITIALIZE]);
+  t.equal(batch.status, 400, "a batch is refused (one message, one token)");
+  await t.rejects(client.callTool({ name: "list_editions", arguments: {} }), /429|RATE_LIMIT_EXCEEDED/, "the empty bucket refuses the next call");
+  const refused = await post(harness, { "x-api-key": harness.key });
+  t.equal(refused.status, 429);
+  t.match(await refused.json(), { success: false, error: { code: "RATE_LIMIT_EXCEEDED" } }, "in our envelope");
+  t.ok(refused.headers.get("retry-after"), "with Retry-After");
+  await client.close().catch(() => undefined);
+});
+
+t.test("the body is bounded and must be JSON", async (t) => {
+  const harness = await startHarness();
+  t.teardown(() => harness.close());
+  const large = await post(harness, { "x-api-key": harness.key }, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping", pad: "x".repeat(70 * 1024) }));
+  t.equal(large.status, 413, "over 64 KiB");
+  const notJson = await post(harness, { "x-api-key": harness.key }, "{nope");
+  t.equal(notJson.status, 400);
+  t.match(await notJson.json(), { error: { code: "INVALID_JSON" } });
+  const wrongType = await fetch(`${harness.base}/mcp`, { method: "POST", headers: { "x-api-key": harness.key, "content-type": "text/plain" }, body: "{}" });
+  t.equal(wrongType.status, 415);
+  // A flood of initializations keeps nothing: stateless, no session id handed out.
+  for (let i = 0; i < 50; i++) {
+    const answer = await post(harness, { "x-api-key": harness.key });
+    t.equal(answer.headers.get("mcp-session-id"), null);
+    await answer.arrayBuffer();
+  }
+});
