@@ -90,7 +90,9 @@ const section = [
   `The ${paths.length} URLs of load mix (${mixName}) through the dispatcher in process (no sockets), response cache ${flags["cache-mib"] === "0" ? "off" : `${flags["cache-mib"]} MiB`}, ${rounds} passes after one warm-up pass;`,
   mixName === "g"
     ? "each request is validated, looked up in the precomputed structures (badge holder runs, trending windows, the _id map, weekly series) and rendered."
-    : "each request is validated and answered from the columns (similar: a search of the profile index build-index stored in the snapshot; the per-edition spreads and team group means are computed once, in the warm-up pass) and rendered.",
+    : mixName !== "i"
+      ? "each request takes the whole request path in process: routing, validation, the query, rendering (or, with the cache on, the cached answer)."
+      : "each request is validated and answered from the columns (similar: a search of the profile index build-index stored in the snapshot; the per-edition spreads and team group means are computed once, in the warm-up pass) and rendered.",
   "",
   table(["route", "URLs", "mean body KiB", "p50 µs", "p99 µs"], rows),
   "",
