@@ -7,6 +7,7 @@ import { executeQuery } from "../../query/execute.js";
 import { compileParams, playerFilterParams } from "../../query/params.js";
 import { planQuery, selectPlayers, type PlayerSelection } from "../../query/player-params.js";
 import type { Edition } from "../../store/edition.js";
+import { renderOwned } from "../../store/scratch.js";
 import type { RequestContext } from "../context.js";
 import { encodedBody } from "../encoding.js";
 import { ownedReply, type Reply } from "../reply.js";
@@ -64,7 +65,8 @@ function bulkReply(context: RequestContext, edition: Edition, selection: PlayerS
   const memoKey = `bulk|${isVersioned}|${canonical}`;
   let reply = edition.memo.get(memoKey) as Reply | undefined;
   if (!reply) {
-    reply = ownedReply(build());
+    // Kept with the edition: rendered straight into bytes of its own.
+    reply = ownedReply(renderOwned(build));
     encodedBody(reply, "br", BULK_BROTLI_QUALITY);
     encodedBody(reply, "gzip");
     edition.memo.set(memoKey, reply);
