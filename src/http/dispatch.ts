@@ -11,6 +11,7 @@ import { validateParams, type ParamWarning } from "../query/params.js";
 import { parseQueryString } from "../query/query-string.js";
 import type { ChangeLog } from "../store/change-log.js";
 import type { EditionSet } from "../store/editions.js";
+import { renderOwned } from "../store/scratch.js";
 import { chooseEncoding, encodedBody, matchesIfNoneMatch, type Encoding } from "./encoding.js";
 import { cacheControlOf, errorReply, ownedReply, withWarnings, type Reply } from "./reply.js";
 import type { RouteDefinition, Router } from "./router.js";
@@ -246,7 +247,9 @@ export class Dispatcher {
 
   /** A request waiting for the shared buckets: continues when they answer, through the same funnel. Never rejects. */
   private admitLater(admitted: Promise<Limit>, request: IncomingRequest, requestId: string, route: string, next: (limit: Limit) => Outgoing | Promise<Outgoing>): Promise<Outgoing> {
-    return admitted.then(next, (error: unknown) => {
+    // Several waiters are often let in at once (one answer from the shared store): each answer must
+    // keep its own bytes until the socket writes it, after this tick, not share the scratch buffer.
+    return admitted.then((limit) => keptOutgoing(next(limit)), (error: unknown) => {
       const failed = this.failure(error, requestId, undefined);
       return this.respond(request, requestId, route, failed.reply, failed.limit);
     });
@@ -255,7 +258,8 @@ export class Dispatcher {
   /** An asynchronous handler's reply, through the same funnel. Never rejects. */
   private settle(handled: Promise<Reply>, request: IncomingRequest, requestId: string, route: string, limit: Limit | undefined): Promise<Outgoing> {
     return handled.then(
-      (reply) => this.respond(request, requestId, route, reply, limit),
+      // Written after this tick: a body rendered into scratch is copied now, before another render reuses it.
+      (reply) => this.respond(request, requestId, route, ownedReply(reply), limit),
       (error: unknown) => {
         const failed = this.failure(error, requestId, limit);
         return this.respond(request, requestId, route, failed.reply, failed.limit);
@@ -342,7 +346,8 @@ export class Dispatcher {
     const hit = this.cache.get(key);
     if (this.options.stats) this.options.stats.cache[hit ? "hits" : "misses"] += 1;
     if (hit) return hit;
-    const reply = build();
+    // Rendered once, into bytes of its own that the cache keeps (never into scratch and copied out).
+    const reply = renderOwned(build);
     if (reply.status !== 200) return reply;
     const owned = ownedReply(reply);
     this.cache.set(key, owned);
@@ -443,6 +448,16 @@ function checkBody(request: IncomingRequest, maxBodyBytes: number): void {
   if (request.isBodyTooLarge) {
     throw new ApiError("PAYLOAD_TOO_LARGE", { limit: maxBodyBytes }, `The request body is larger than ${maxBodyBytes} bytes`);
   }
+}
+
+/**
+ * An answer written after this tick (it waited for the shared buckets): a scratch body is copied,
+ * since the next render reuses the scratch buffer before the socket writes this one. Rare: only
+ * requests whose key has no leased token left wait.
+ */
+function keptOutgoing(outgoing: Outgoing | Promise<Outgoing>): Outgoing | Promise<Outgoing> {
+  if (outgoing instanceof Promise || outgoing.isScratch !== true || outgoing.body === null) return outgoing;
+  return { ...outgoing, body: Buffer.from(outgoing.body), isScratch: false };
 }
 
 /** `/api/teams/Boston%20Celtics/roster` → ["api", "teams", "Boston Celtics", "roster"]. */

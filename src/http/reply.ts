@@ -21,7 +21,8 @@ export interface Reply {
   contentType?: string;
   /**
    * The body is a view of the thread's scratch buffer (src/store/scratch.ts), which the next render
-   * overwrites: it may be written out now, and kept only as a copy (`ownedReply`).
+   * overwrites: it may be written out now, and kept only as a copy (`ownedReply`). What is to be kept
+   * is rendered inside `renderOwned` instead (the response cache's misses, memos): never scratch.
    */
   isScratch?: boolean;
   /** A cached template (search): the byte offset where each request writes its 24-byte timestamp. */
@@ -102,7 +103,7 @@ export function withWarnings(reply: Reply, warnings: readonly ParamWarning[]): R
   };
 }
 
-/** The reply with a body of its own, for anything kept past this request (caches, memos). */
+/** The reply with a body of its own, for anything kept past this request (caches, memos); a copy only if it was rendered into scratch. */
 export function ownedReply(reply: Reply): Reply {
   if (reply.isScratch !== true) return reply;
   const { isScratch: _isScratch, ...rest } = reply;

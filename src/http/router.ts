@@ -67,8 +67,17 @@ export interface RouteDefinition<V = ParamValues> {
 interface CompiledRoute {
   definition: RouteDefinition;
   segments: readonly string[];
-  /** The pattern with parameter names erased (`/api/players/:`): routes sharing it differ only by method. */
-  shape: string;
+}
+
+/**
+ * One position of the route table's patterns: the literal segments that continue from here, by
+ * value, and the parameter edge (any non-empty segment). Patterns that end here are its routes,
+ * in precedence order: they share one shape (parameter names aside) and differ only by method.
+ */
+interface Node {
+  readonly literals: Map<string, Node>;
+  param: Node | undefined;
+  readonly routes: CompiledRoute[];
 }
 
 export type RouteMatch =
@@ -94,17 +103,36 @@ export function comparePrecedence(a: readonly string[], b: readonly string[]): n
   return a.length - b.length;
 }
 
+const newNode = (): Node => ({ literals: new Map(), param: undefined, routes: [] });
+
+/**
+ * The table as a tree of segments, walked once per request: each segment is a map lookup, and a
+ * parameter edge is tried only after the literal below it failed. Depth first, literal first, is
+ * the precedence order, so the first pattern reached that ends with the path is the one the
+ * table ranks first; its routes say found or wrong method.
+ */
 export class Router {
   private readonly routes: CompiledRoute[];
+  private readonly root: Node = newNode();
 
   constructor(definitions: readonly RouteDefinition[]) {
     this.routes = definitions
-      .map((definition) => {
-        const segments = definition.path.split("/").slice(1);
-        return { definition, segments, shape: segments.map((segment) => (isParam(segment) ? ":" : segment)).join("/") };
-      })
+      .map((definition) => ({ definition, segments: definition.path.split("/").slice(1) }))
       // Array.prototype.sort is stable: equal precedence keeps table order.
       .sort((a, b) => comparePrecedence(a.segments, b.segments));
+    for (const route of this.routes) {
+      let node = this.root;
+      for (const segment of route.segments) {
+        if (isParam(segment)) {
+          node = node.param ??= newNode();
+        } else {
+          let next = node.literals.get(segment);
+          if (next === undefined) node.literals.set(segment, (next = newNode()));
+          node = next;
+        }
+      }
+      node.routes.push(route);
+    }
   }
 
   get definitions(): RouteDefinition[] {
@@ -113,35 +141,35 @@ export class Router {
 
   /** `segments` are already percent-decoded. HEAD is matched as GET. */
   match(method: string, segments: readonly string[]): RouteMatch {
+    const routes = find(this.root, segments, 0);
+    if (routes === undefined) return { kind: "not-found" };
     const wanted = method === "HEAD" ? "GET" : method;
     const allowed: Method[] = [];
-    let matchedShape: string | undefined;
-    for (const route of this.routes) {
-      // The first (most specific) matching pattern wins; another route adds methods only if it has the same pattern.
-      if (matchedShape !== undefined && route.shape !== matchedShape) continue;
-      const pathParams = matchSegments(route.segments, segments);
-      if (!pathParams) continue;
-      matchedShape ??= route.shape;
-      if (route.definition.method === wanted) return { kind: "found", route: route.definition, pathParams };
-      allowed.push(route.definition.method);
+    for (const route of routes) {
+      if (route.definition.method === wanted) return { kind: "found", route: route.definition, pathParams: paramsOf(route.segments, segments) };
+      if (!allowed.includes(route.definition.method)) allowed.push(route.definition.method);
     }
-    if (allowed.length === 0) return { kind: "not-found" };
-    return { kind: "wrong-method", allowed: [...new Set(allowed)] };
+    return { kind: "wrong-method", allowed };
   }
 }
 
-function matchSegments(pattern: readonly string[], segments: readonly string[]): Record<string, string> | undefined {
-  if (pattern.length !== segments.length) return undefined;
+/** The routes of the first pattern, in precedence order, that matches `segments` from `depth` on. */
+function find(node: Node, segments: readonly string[], depth: number): CompiledRoute[] | undefined {
+  if (depth === segments.length) return node.routes.length > 0 ? node.routes : undefined;
+  const segment = segments[depth] as string;
+  const literal = node.literals.get(segment);
+  if (literal !== undefined) {
+    const found = find(literal, segments, depth + 1);
+    if (found !== undefined) return found;
+  }
+  return node.param !== undefined && segment.length > 0 ? find(node.param, segments, depth + 1) : undefined;
+}
+
+function paramsOf(pattern: readonly string[], segments: readonly string[]): Record<string, string> {
   const params: Record<string, string> = {};
   for (let i = 0; i < pattern.length; i++) {
-    const expected = pattern[i] as string;
-    const actual = segments[i] as string;
-    if (isParam(expected)) {
-      if (actual.length === 0) return undefined;
-      params[expected.slice(1)] = actual;
-    } else if (expected !== actual) {
-      return undefined;
-    }
+    const name = pattern[i] as string;
+    if (isParam(name)) params[name.slice(1)] = segments[i] as string;
   }
   return params;
 }

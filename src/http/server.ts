@@ -91,9 +91,9 @@ export function startServer(options: ServerOptions): Promise<HttpServer> {
       res.cork(() => finish(res, request, started, settled));
     });
   };
-  const readRequest = (res: HttpResponse, req: HttpRequest): IncomingRequest => {
+  /** `forwardedFor`: the X-Forwarded-For lines joined, when the caller walked the headers already. */
+  const readRequest = (res: HttpResponse, req: HttpRequest, forwardedFor = isProxyTrusted ? forwardedForOf(req) : ""): IncomingRequest => {
     // Read now (req is only valid in this call), and only when it can matter.
-    const forwardedFor = isProxyTrusted ? forwardedForOf(req) : "";
     return {
       method: req.getCaseSensitiveMethod().toUpperCase(),
       url: req.getUrl(),
@@ -117,15 +117,19 @@ export function startServer(options: ServerOptions): Promise<HttpServer> {
     const started = performance.now();
     counter.inFlight++;
     counter.lastRequestAt = started;
-    const request = readRequest(res, req);
-    if (isHeadLimitOurs && headBytes(req, request) > maxHeadBytes) {
+    // The header lines are walked at most once, and only when something needs them: the head's size
+    // (20.30), a second Content-Length, the X-Forwarded-For lines (TRUST_PROXY).
+    const hasContentLength = req.getHeader("content-length") !== "";
+    const head = isHeadLimitOurs || isProxyTrusted || hasContentLength ? walkHead(req, isProxyTrusted) : UNWALKED;
+    const request = readRequest(res, req, head.forwardedFor);
+    if (isHeadLimitOurs && requestLineBytes(request) + head.lineBytes > maxHeadBytes) {
       request.headBytesOverLimit = maxHeadBytes;
       answer(res, request, started);
       return;
     }
     // Two lengths for one body: whichever we read, a proxy in front may have read the other
     // (request smuggling). Refused before the body, and the connection is closed.
-    if (req.getHeader("content-length") !== "" && headerCount(req, "content-length") > 1) {
+    if (hasContentLength && head.contentLengths > 1) {
       request.badHeader = "Content-Length";
       answer(res, request, started);
       return;
@@ -176,24 +180,36 @@ function forwardedForOf(req: HttpRequest): string {
   return joined;
 }
 
-/**
- * The request head's size as sent (request line, `name: value` lines, blank line), give or take the
- * spaces around each colon: what 20.57 compares with UWS_HTTP_MAX_HEADERS_SIZE.
- */
-function headBytes(req: HttpRequest, request: IncomingRequest): number {
-  let bytes = request.method.length + request.url.length + (request.rawQuery === "" ? 0 : request.rawQuery.length + 1) + 13;
-  req.forEach((name, value) => {
-    bytes += name.length + value.length + 4;
-  });
-  return bytes;
+/** What one walk over the request's header lines finds. */
+interface HeadFacts {
+  /** The `name: value` lines as sent, give or take the spaces around each colon (CRLF included). */
+  lineBytes: number;
+  /** How many Content-Length lines there are. */
+  contentLengths: number;
+  /** Every X-Forwarded-For line, joined in order (empty unless asked for), as forwardedForOf reads them. */
+  forwardedFor: string;
 }
 
-function headerCount(req: HttpRequest, wanted: string): number {
-  let count = 0;
-  req.forEach((name) => {
-    if (name === wanted) count++;
+/** What nothing needed walking for: read only where the walk was asked for. */
+const UNWALKED: Readonly<HeadFacts> = Object.freeze({ lineBytes: 0, contentLengths: 0, forwardedFor: "" });
+
+/** The header lines' size, Content-Length count and (when `withForwardedFor`) X-Forwarded-For, in one pass. */
+function walkHead(req: HttpRequest, withForwardedFor: boolean): HeadFacts {
+  const facts: HeadFacts = { lineBytes: 0, contentLengths: 0, forwardedFor: "" };
+  req.forEach((name, value) => {
+    facts.lineBytes += name.length + value.length + 4;
+    if (name === "content-length") facts.contentLengths++;
+    else if (withForwardedFor && name === "x-forwarded-for") facts.forwardedFor = facts.forwardedFor.length === 0 ? value : `${facts.forwardedFor},${value}`;
   });
-  return count;
+  return facts;
+}
+
+/**
+ * The request line and the blank line after the head: with walkHead's lineBytes, the head's size as
+ * sent, give or take the spaces around each colon: what 20.57 compares with UWS_HTTP_MAX_HEADERS_SIZE.
+ */
+function requestLineBytes(request: IncomingRequest): number {
+  return request.method.length + request.url.length + (request.rawQuery === "" ? 0 : request.rawQuery.length + 1) + 13;
 }
 
 /** The dispatcher has its own funnel; this only guards the process against a bug in it. Every error carries its time (docs/compatibility.md#fidelity-rules). */

@@ -48,3 +48,107 @@ t.test("in the real table, every literal path of the players routes is its own r
   t.match(matched(router, "GET", "/api/badges/categories"), /^GET \/api\/badges\/categories /);
   t.match(matched(router, "GET", "/"), /^GET \/ /);
 });
+
+/** The linear scan the tree replaced, kept as the reference the tree must agree with. */
+function scanMatch(definitions: readonly RouteDefinition[], method: string, segments: readonly string[]): string {
+  const routes = definitions
+    .map((definition) => {
+      const pattern = definition.path.split("/").slice(1);
+      return { definition, pattern, shape: pattern.map((segment) => (segment.startsWith(":") ? ":" : segment)).join("/") };
+    })
+    .sort((a, b) => comparePrecedence(a.pattern, b.pattern));
+  const wanted = method === "HEAD" ? "GET" : method;
+  const allowed: string[] = [];
+  let matchedShape: string | undefined;
+  for (const route of routes) {
+    if (matchedShape !== undefined && route.shape !== matchedShape) continue;
+    if (route.pattern.length !== segments.length) continue;
+    const params: Record<string, string> = {};
+    let isMatch = true;
+    for (let i = 0; i < route.pattern.length && isMatch; i++) {
+      const expected = route.pattern[i] as string;
+      const actual = segments[i] as string;
+      if (expected.startsWith(":")) {
+        if (actual.length === 0) isMatch = false;
+        else params[expected.slice(1)] = actual;
+      } else if (expected !== actual) {
+        isMatch = false;
+      }
+    }
+    if (!isMatch) continue;
+    matchedShape ??= route.shape;
+    if (route.definition.method === wanted) return `${route.definition.method} ${route.definition.path} ${JSON.stringify(params)}`;
+    allowed.push(route.definition.method);
+  }
+  return allowed.length === 0 ? "404" : `405 ${[...new Set(allowed)].join(",")}`;
+}
+
+const METHODS = ["GET", "HEAD", "POST", "DELETE", "PUT", "PATCH", "OPTIONS"];
+
+/** Paths for every pattern: its parameters filled with each literal of the table and a plain value, and near misses of each. */
+function probePaths(definitions: readonly RouteDefinition[]): string[] {
+  const literals = [...new Set(definitions.flatMap((definition) => definition.path.split("/").slice(1).filter((segment) => !segment.startsWith(":"))))];
+  const paths = new Set<string>(["/", "", "//", "/api", "/api/", "/nope"]);
+  for (const definition of definitions) {
+    const pattern = definition.path.split("/").slice(1);
+    const fills = [...literals, "x", "2K26", "lebron-james", ""];
+    for (const fill of fills) {
+      const path = `/${pattern.map((segment) => (segment.startsWith(":") ? fill : segment)).join("/")}`;
+      paths.add(path);
+      paths.add(`${path}/`);
+      paths.add(`${path}/extra`);
+      paths.add(path.slice(0, path.lastIndexOf("/")) || "/");
+      paths.add(`${path.slice(0, path.lastIndexOf("/"))}/x`);
+      paths.add(path.toUpperCase());
+    }
+  }
+  return [...paths];
+}
+
+t.test("the tree answers every path of the real table as the linear scan did: route, parameters, 404, 405 and Allow", async (t) => {
+  const definitions = buildRoutes(() => true);
+  const router = new Router(definitions);
+  const paths = probePaths(definitions);
+  let compared = 0;
+  for (const path of paths) {
+    for (const method of METHODS) {
+      const segments = path.split("/").slice(1);
+      const expected = scanMatch(definitions, method, segments);
+      const actual = matched(router, method, path);
+      if (actual !== expected) t.equal(actual, expected, `${method} ${path}`);
+      compared++;
+    }
+  }
+  t.ok(compared > 5000, `${compared} method and path pairs agree`);
+  // Every route of the table is found by its own path (parameters filled), with its own method.
+  for (const definition of definitions) {
+    const path = definition.path.replace(/:[^/]+/g, "zz-value");
+    const found = router.match(definition.method, path.split("/").slice(1));
+    t.equal(found.kind === "found" ? `${found.route.method} ${found.route.path}` : found.kind, `${definition.method} ${definition.path}`, `${definition.method} ${path}`);
+  }
+});
+
+t.test("the tree agrees with the linear scan on random tables, whatever their order", async (t) => {
+  let seed = 7;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  const words = ["a", "b", "c", "bulk", ""];
+  for (let table = 0; table < 200; table++) {
+    const definitions: RouteDefinition[] = [];
+    const count = 2 + Math.floor(random() * 10);
+    for (let i = 0; i < count; i++) {
+      const length = 1 + Math.floor(random() * 4);
+      const segments = Array.from({ length }, (_, position) => (random() < 0.35 ? `:p${position}${pick(["", "x"])}` : pick(words)));
+      definitions.push(route(pick(["GET", "POST", "DELETE"] as const), `/${segments.join("/")}`));
+    }
+    const router = new Router(definitions);
+    for (const path of probePaths(definitions)) {
+      for (const method of ["GET", "HEAD", "POST", "PUT"]) {
+        const expected = scanMatch(definitions, method, path.split("/").slice(1));
+        const actual = matched(router, method, path);
+        if (actual !== expected) t.equal(actual, expected, `table ${table} (${definitions.map((d) => `${d.method} ${d.path}`).join("; ")}): ${method} ${path}`);
+      }
+    }
+  }
+  t.pass("200 random tables compared");
+});

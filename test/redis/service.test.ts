@@ -47,3 +47,42 @@ t.test("with Redis: headers count down from the shared bucket, a 304 costs nothi
   t.ok(Number(refused.headers.get("retry-after")) >= 1, `Retry-After ${refused.headers.get("retry-after")}`);
   t.match(await refused.json(), { error: { code: "RATE_LIMIT_EXCEEDED", details: { limit: 5 } } });
 });
+
+t.test("with Redis: requests let in together by one answer of the shared store each get their own bytes, cache on or off", { skip: missing ?? false }, async (t) => {
+  // Distinct pages and searches of different lengths: rendered one after another into the scratch
+  // buffer when the lease arrives, each must still be whole and its own when written.
+  const paths = [
+    ...[3, 7, 12, 20, 31, 45].map((limit, i) => `/api/players?limit=${limit}&sort=${i % 2 === 0 ? "name" : "overall:asc"}`),
+    ...["a", "e", "jo", "an", "mi"].map((q) => `/api/players/search?q=${q}&limit=${q.length * 7}`),
+  ];
+  for (const cacheMb of ["0", "64"]) {
+    // A Redis of its own each (the keys a service publishes there are its keys file's).
+    const redis = await startRedis();
+    t.teardown(() => redis.stop());
+    const h = await startHarness({ env: { REDIS_URL: redis.url, RESPONSE_CACHE_MB: cacheMb } });
+    t.teardown(() => h.close());
+    t.equal(h.service.sharedState(), "shared");
+    // The key has no lease yet and Redis is frozen: every request waits for the same answer (the
+    // lease, or the command's timeout), which lets them all in at once.
+    redis.pause();
+    const pending = Promise.all(paths.map(async (path) => {
+      // Identity: a compressed body is a buffer of its own, never the scratch buffer.
+      const response = await h.get(path, { "accept-encoding": "identity" });
+      return { status: response.status, body: Buffer.from(await response.arrayBuffer()).toString("utf8") };
+    }));
+    // Time for every request to reach the server and wait (not an assertion: the test fails only on wrong bytes).
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    redis.resume();
+    const together = await pending;
+    for (const [i, path] of paths.entries()) {
+      const alone = await h.get(path, { "accept-encoding": "identity" });
+      const body = Buffer.from(await alone.arrayBuffer()).toString("utf8");
+      const answered = together[i] as { status: number; body: string };
+      t.equal(answered.status, 200, `${path}, cache ${cacheMb} MB`);
+      // The timestamp of a search is the request's own: compare everything else.
+      const comparable = (text: string) => text.replace(/"timestamp":"[^"]*"/, '"timestamp":""');
+      t.doesNotThrow(() => JSON.parse(answered.body), `${path}, cache ${cacheMb} MB: whole JSON`);
+      t.equal(comparable(answered.body), comparable(body), `${path}, cache ${cacheMb} MB: the same bytes as asked alone`);
+    }
+  }
+});

@@ -7,6 +7,7 @@ import { executeQuery } from "../../query/execute.js";
 import { compileParams, playerFilterParams, type ValuesOf } from "../../query/params.js";
 import { appliedFilters, planQuery, selectPlayers, type PlayerSelection } from "../../query/player-params.js";
 import type { Edition } from "../../store/edition.js";
+import { renderOwned } from "../../store/scratch.js";
 import type { RequestContext } from "../context.js";
 import { cacheKey } from "../cache-key.js";
 import { encodedBody } from "../encoding.js";
@@ -63,7 +64,8 @@ function bulkReply(context: RequestContext, edition: Edition, selection: PlayerS
   // would be rendered and compressed again, about 1.6 s of a worker's time each time.
   let reply = edition.memo.get(key) as Reply | undefined;
   if (!reply) {
-    reply = ownedReply(build());
+    // Kept with the edition: rendered straight into bytes of its own.
+    reply = ownedReply(renderOwned(build));
     encodedBody(reply, "br", BULK_BROTLI_QUALITY);
     encodedBody(reply, "gzip");
     edition.memo.set(key, reply);

@@ -50,9 +50,14 @@ function searchPlayers(context: RequestContext<ValuesOf<typeof searchSchemas>>):
   // The ranked page depends only on the data and the query: it is cached as a template whose
   // timestamp is written per request.
   const template = context.cached(cacheKey("/api/players/search", edition, [eraMask, limit, q]), () => {
-    const rendered = renderSearch(edition, q, eraMask, limit, TIMESTAMP_PLACEHOLDER);
+    const rendered = renderSearch(edition, q, eraMask, limit, TIMESTAMP_PLACEHOLDER, true);
     return { ...rendered, etag: weakEtag(hashBytes(rendered.body), rendered.body.length) };
   });
+  if (template.isScratch === true) {
+    // Rendered for this request alone (the response cache is off): the timestamp goes in place.
+    template.body.write(timestamp, template.timestampAt ?? 0, "latin1");
+    return { status: 200, body: template.body, isScratch: true, cacheControl: SEARCH_CACHE_CONTROL, ...(template.etag === undefined ? {} : { etag: template.etag }) };
+  }
   const { buffer: body, isScratch } = scratchBuffer(template.body.length);
   template.body.copy(body);
   body.write(timestamp, template.timestampAt ?? 0, "latin1");
@@ -62,12 +67,17 @@ function searchPlayers(context: RequestContext<ValuesOf<typeof searchSchemas>>):
 /** `toISOString()` of any date in years 0–9999: 24 ASCII characters. */
 const TIMESTAMP_PLACEHOLDER = "0000-00-00T00:00:00.000Z";
 
-function renderSearch(edition: Edition, q: string, eraMask: number, limit: number, timestamp: string): Reply {
+/** `isScratch`: into the scratch buffer, for a body written out at once (or, inside `renderOwned`, into its own). */
+function renderSearch(edition: Edition, q: string, eraMask: number, limit: number, timestamp: string, isScratch = false): Reply {
   const { rows, total } = edition.nameIndex.search(q, eraMask, limit);
   const suffixHead = `,"meta":${JSON.stringify({ count: rows.length, total, truncated: total > rows.length, timestamp: "" }).slice(0, -2)}`;
   const suffix = Buffer.from(`${suffixHead}${timestamp}",${JSON.stringify({ query: q }).slice(1)}}`);
-  const { body } = edition.fragments.renderRows(rows, FULL_SHAPE, DATA_PREFIX, suffix);
-  return { status: 200, body, cacheControl: SEARCH_CACHE_CONTROL, timestampAt: body.length - suffix.length + Buffer.byteLength(suffixHead) };
+  const rendered = edition.fragments.renderRows(rows, FULL_SHAPE, DATA_PREFIX, suffix, isScratch);
+  const { body } = rendered;
+  return {
+    status: 200, body, cacheControl: SEARCH_CACHE_CONTROL, timestampAt: body.length - suffix.length + Buffer.byteLength(suffixHead),
+    ...(rendered.isScratch ? { isScratch: true } : {}),
+  };
 }
 
 export const searchRoutes: RouteDefinition[] = [
