@@ -3,8 +3,9 @@
 // validates, looks up the precomputed holder runs / trending windows / id map and renders from
 // fragments. Grouped by route; one pass of warm-up, then `--rounds` timed passes.
 // `--mix i` measures load mix (i) the same way instead: the profile routes (similar players,
-// comparisons, team profiles), recorded as the `profiles` section.
-// Usage: node dist/bench/parity.js [-- --rounds 20 --mix g|i --no-readme]
+// comparisons, team profiles), recorded as the `profiles` section. `--mix percentiles`: 1,000
+// /api/players/:id/percentiles URLs (any player, each cohort kind a third), section `percentiles`.
+// Usage: node dist/bench/parity.js [-- --rounds 20 --mix g|i|percentiles --no-readme]
 
 import { parseArgs } from "node:util";
 import { createDispatcher } from "../src/http/routes/route-table.js";
@@ -25,9 +26,19 @@ const { values: flags } = parseArgs({
 });
 
 const editions = loadEditionSet(flags["data-dir"]);
-const mixName = flags.mix === "i" ? "i" : "g";
-const sectionName = mixName === "g" ? "parity" : "profiles";
-const paths = buildMixes(editions.current).find((mix) => mix.name === mixName)?.paths ?? [];
+const mixName = flags.mix === "i" || flags.mix === "percentiles" ? flags.mix : "g";
+const sectionName = mixName === "g" ? "parity" : mixName === "i" ? "profiles" : "percentiles";
+const paths = mixName === "percentiles" ? percentilePaths(1000) : buildMixes(editions.current).find((mix) => mix.name === mixName)?.paths ?? [];
+
+/** `count` percentile URLs of the current edition: players spread evenly over its rows, the cohort kinds in turn. */
+function percentilePaths(count: number): string[] {
+  const edition = editions.current;
+  const kinds = ["position", "era", "all"];
+  return Array.from({ length: count }, (_, i) => {
+    const row = Math.floor((i * edition.rowCount) / count);
+    return `/api/players/${edition.record(row)._id}/percentiles?cohort=${kinds[i % 3] as string}`;
+  });
+}
 const KEY = "bench";
 const dispatcher = createDispatcher({
   editions: () => editions,
@@ -81,8 +92,10 @@ const rows = [...byRoute].sort(([a], [b]) => (a < b ? -1 : 1)).map(([route, samp
 const all = [...byRoute.values()].flat().sort((a, b) => a - b);
 const section = [
   `Last run: ${today()} on ${machine()}${flags.note ? ` — ${flags.note}` : ""}.`,
-  `The ${paths.length} URLs of load mix (${mixName}) through the dispatcher in process (no sockets), response cache off, ${rounds} passes after one warm-up pass;`,
-  mixName === "g"
+  `The ${paths.length} URLs of ${mixName === "percentiles" ? "percentile requests" : `load mix (${mixName})`} through the dispatcher in process (no sockets), response cache off, ${rounds} passes after one warm-up pass;`,
+  mixName === "percentiles"
+    ? `each request is validated, its player resolved and answered by two binary searches per value in the cohort's sorted values (built once per edition and cohort kind, in the warm-up pass) and rendered (${editions.current.key}, ${editions.current.rowCount} players).`
+    : mixName === "g"
     ? "each request is validated, looked up in the precomputed structures (badge holder runs, trending windows, the _id map, weekly series) and rendered."
     : "each request is validated and answered from the columns (similar: a search of the profile index build-index stored in the snapshot; the per-edition spreads and team group means are computed once, in the warm-up pass) and rendered.",
   "",
