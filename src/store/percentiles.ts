@@ -94,10 +94,18 @@ export function primaryPositionOf(edition: Edition, row: number): Position | und
 function primaryPositions(edition: Edition): Uint8Array {
   const built = editionTables(edition);
   if (built.primaryPosition !== undefined) return built.primaryPosition;
-  // The position column is a bit mask (order lost): read each row's list from its fragment, once.
+  // The position column is a bit mask of the known positions: with none or one, it is the
+  // answer; with several (their order lost), the row's list is read from its fragment, once.
   const primary = new Uint8Array(edition.rowCount).fill(NO_POSITION);
   const shape = { fieldMask: FIELD_BIT.positions, isVersioned: false };
+  const mask = edition.payload.columns.positions;
   for (let row = 0; row < edition.rowCount; row++) {
+    const bits = mask[row] as number;
+    if (bits === 0) continue;
+    if ((bits & (bits - 1)) === 0) {
+      primary[row] = 31 - Math.clz32(bits);
+      continue;
+    }
     const { positions } = JSON.parse(edition.fragments.rowJson(row, shape)) as { positions?: string[] };
     const first = knownPositions(positions)[0];
     if (first !== undefined) primary[row] = POSITIONS.indexOf(first);

@@ -5,6 +5,7 @@
 
 import { ERAS } from "../../model/eras.js";
 import { displayLabel } from "../../model/labels.js";
+import { FIELD_BIT, type PlayerRecord } from "../../model/player.js";
 import { POSITIONS } from "../../model/positions.js";
 import type { ParamSchemas } from "../../query/params.js";
 import { attributeGroupsOf, attributeKeysOf } from "../../store/attribute-profile.js";
@@ -32,6 +33,11 @@ const params: ParamSchemas = {
   team: { type: "string", maxLength: 100, description: "Exact full team name, or its slug: which roster's version of the player (narrows like teamType)" },
 };
 
+const PLAYER_SHAPE = {
+  fieldMask: (["_id", "name", "slug", "team", "teamType", "positions"] as const).reduce((mask, field) => mask | FIELD_BIT[field], 0),
+  isVersioned: false,
+};
+
 const round1 = (value: number) => Math.round(value * 10) / 10;
 
 /** The player's row: an `_id` or slug narrowed by teamType, then by team (404 PLAYER_NOT_FOUND naming its rosters). */
@@ -49,7 +55,8 @@ function percentiles(context: RequestContext): Reply {
   const row = rowOfPlayer(edition, context.pathParams.id ?? "", context);
   const kind = (typeof context.values.cohort === "string" ? context.values.cohort : "position") as CohortKind;
   return context.cached(`percentiles|${edition.checksum}|${row}|${kind}`, () => {
-    const player = edition.record(row);
+    // The six fields named, not the whole record (a parse of a full record is most of a request's cost).
+    const player = JSON.parse(edition.fragments.rowJson(row, PLAYER_SHAPE)) as Pick<PlayerRecord, "_id" | "name" | "slug" | "team" | "teamType" | "positions">;
     const standing = playerPercentiles(edition, row, kind);
     const cell = (value: number | null, { percentile, size, mean }: Standing) =>
       ({ value, percentile, cohortSize: size, cohortMean: Number.isNaN(mean) ? null : round1(mean) });
