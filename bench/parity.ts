@@ -3,10 +3,11 @@
 // validates, looks up the precomputed holder runs / trending windows / id map and renders from
 // fragments. Grouped by route; one pass of warm-up, then `--rounds` timed passes.
 // `--mix i` measures load mix (i) the same way instead: the profile routes (similar players,
-// comparisons, team profiles), recorded as the `profiles` section.
+// comparisons, team profiles), recorded as the `profiles` section. `--mix percentiles`: 1,000
+// /api/players/:id/percentiles URLs (any player, each cohort kind a third), section `percentiles`.
 // Any other mix (`--mix b`, the filtered pages) is measured the same way and printed only.
 // `--cache-mib 64` turns the response cache on instead (the repeated, cached path; never written to the README).
-// Usage: node dist/bench/parity.js [-- --rounds 20 --mix g|i --cache-mib 0 --no-readme]
+// Usage: node dist/bench/parity.js [-- --rounds 20 --mix g|i|percentiles|b… --cache-mib 0 --no-readme]
 
 import { parseArgs } from "node:util";
 import { createDispatcher } from "../src/http/routes/route-table.js";
@@ -30,10 +31,20 @@ const { values: flags } = parseArgs({
 
 const editions = loadEditionSet(flags["data-dir"]);
 const mixName = flags.mix;
-/** The README section of a run with the cache off: (g) and (i) only; another mix (b, c, f …) is printed, not recorded. */
-const sectionName = mixName === "g" ? "parity" : mixName === "i" ? "profiles" : undefined;
-const paths = buildMixes(editions.current).find((mix) => mix.name === mixName)?.paths ?? [];
+/** The README section of a run with the cache off: (g), (i) and percentiles only; another mix (b, c, f …) is printed, not recorded. */
+const sectionName = mixName === "g" ? "parity" : mixName === "i" ? "profiles" : mixName === "percentiles" ? "percentiles" : undefined;
+const paths = mixName === "percentiles" ? percentilePaths(1000) : buildMixes(editions.current).find((mix) => mix.name === mixName)?.paths ?? [];
 if (paths.length === 0) throw new Error(`no load mix named ${mixName}`);
+
+/** `count` percentile URLs of the current edition: players spread evenly over its rows, the cohort kinds in turn. */
+function percentilePaths(count: number): string[] {
+  const edition = editions.current;
+  const kinds = ["position", "era", "all"];
+  return Array.from({ length: count }, (_, i) => {
+    const row = Math.floor((i * edition.rowCount) / count);
+    return `/api/players/${edition.record(row)._id}/percentiles?cohort=${kinds[i % 3] as string}`;
+  });
+}
 const KEY = "bench";
 const dispatcher = createDispatcher({
   editions: () => editions,
@@ -57,6 +68,12 @@ function request(path: string): IncomingRequest {
 }
 
 const requests = paths.map((path) => ({ path, request: request(path) }));
+/** Percentiles: each cohort kind's first request, which builds that kind's sorted values (and, for position, reads every row's primary position). */
+const firstUse = mixName !== "percentiles" ? [] : requests.slice(0, 3).map(({ path, request: incoming }) => {
+  const started = process.hrtime.bigint();
+  dispatcher.dispatch(incoming);
+  return `${/cohort=(\w+)/.exec(path)?.[1] ?? "?"} ${(Number(process.hrtime.bigint() - started) / 1e6).toFixed(1)} ms`;
+});
 const byRoute = new Map<string, number[]>();
 const bytesByRoute = new Map<string, number>();
 const rounds = Number(flags.rounds);
@@ -87,8 +104,10 @@ const rows = [...byRoute].sort(([a], [b]) => (a < b ? -1 : 1)).map(([route, samp
 const all = [...byRoute.values()].flat().sort((a, b) => a - b);
 const section = [
   `Last run: ${today()} on ${machine()}${flags.note ? ` — ${flags.note}` : ""}.`,
-  `The ${paths.length} URLs of load mix (${mixName}) through the dispatcher in process (no sockets), response cache ${flags["cache-mib"] === "0" ? "off" : `${flags["cache-mib"]} MiB`}, ${rounds} passes after one warm-up pass;`,
-  mixName === "g"
+  `The ${paths.length} URLs of ${mixName === "percentiles" ? "percentile requests" : `load mix (${mixName})`} through the dispatcher in process (no sockets), response cache ${flags["cache-mib"] === "0" ? "off" : `${flags["cache-mib"]} MiB`}, ${rounds} passes after one warm-up pass;`,
+  mixName === "percentiles"
+    ? `each request is validated, its player resolved and answered by two binary searches per value in the cohort's sorted values (built once per edition and cohort kind, in the warm-up pass) and rendered (${editions.current.key}, ${editions.current.rowCount} players).`
+    : mixName === "g"
     ? "each request is validated, looked up in the precomputed structures (badge holder runs, trending windows, the _id map, weekly series) and rendered."
     : mixName !== "i"
       ? "each request takes the whole request path in process: routing, validation, the query, rendering (or, with the cache on, the cached answer)."
@@ -97,6 +116,7 @@ const section = [
   table(["route", "URLs", "mean body KiB", "p50 µs", "p99 µs"], rows),
   "",
   `All ${all.length} requests: p50 ${median(all).toFixed(1)} µs, p99 ${percentile(all, 99).toFixed(1)} µs.`,
+  ...(firstUse.length === 0 ? [] : ["", `First request of each cohort kind (builds its tables, once per edition and worker): ${firstUse.join(", ")}.`]),
 ].join("\n");
 process.stdout.write(`${section}\n`);
 if (!flags["no-readme"] && flags["cache-mib"] === "0" && sectionName !== undefined) {

@@ -75,6 +75,9 @@ t.test("the usage example type-checks and runs against a live server", async (t)
   t.same(out.missing, { status: 404, code: "PLAYER_NOT_FOUND" });
   const similar = (await h.json(`/api/players/${expected.data[0]._id}/similar?limit=3`)).body.data;
   t.same(out.similar, similar.map((entry: { player: { slug: string }; similarity: number }) => ({ slug: entry.player.slug, similarity: entry.similarity })), "similar");
+  const standing = (await h.json(`/api/players/${expected.data[0]._id}/percentiles?cohort=era`)).body.data;
+  t.same(out.percentiles, { cohort: standing.cohort, speed: standing.attributes.find((row: { attribute: string }) => row.attribute === "speed").percentile }, "percentiles");
+  t.ok(out.percentiles.speed > 50, "the fastest guard's speed is above the middle of its era");
   t.same(out.compare.players, [expected.data[0].slug, expected.data[1].slug], "compare, in the order asked");
   const profile = (await h.json(`/api/teams/${encodeURIComponent(expected.data[0].team)}/profile`)).body.data;
   t.same(out.profile, { team: expected.data[0].team, groups: profile.groups.map((group: { group: string }) => group.group) }, "teamProfile");

@@ -65,6 +65,23 @@ if (!hasChromium) {
     await page.locator("#player-name", { hasText: target.name }).waitFor();
     await page.locator("#similar-list li a").first().waitFor();
     t.ok(await page.locator("#attribute-groups canvas").count() >= 5, "attributes drawn as bars per group");
+    // Beside each bar its percentile in the player's era and position, as the API answers it; another cohort redraws them.
+    const barsSay = async () => String(await page.evaluate(`[...document.querySelectorAll("#attribute-groups canvas")].map((canvas) => canvas.getAttribute("aria-label")).join("; ")`));
+    for (const cohort of ["position", "all"]) {
+      const standing = (await h.json(`/api/players/${target._id}/percentiles?cohort=${cohort}`)).body.data;
+      if (cohort !== "position") {
+        await page.getByLabel("Percentiles among", { exact: true }).selectOption(cohort);
+        await page.locator("#cohort-note", { hasText: `${standing.cohort.size} every player of` }).waitFor();
+      }
+      t.match(await page.locator("#cohort-note").textContent(), new RegExp(`\\(${standing.cohort.size} `), `${cohort}: the cohort's size is named`);
+      const said = await barsSay();
+      const shown = (standing.attributes as { label: string; value: number | null; percentile: number }[]).filter((row) => row.value !== null);
+      const ordinal = (n: number) => `${n}${n % 100 >= 11 && n % 100 <= 13 ? "th" : (["th", "st", "nd", "rd"][n % 10] ?? "th")}`;
+      const missing = shown.filter((row) => !said.includes(`${row.label} ${row.value} (${ordinal(row.percentile)} pct`));
+      t.same(missing.map((row) => row.label), [], `${cohort}: every bar's percentile is the API's (${shown.length} bars)`);
+    }
+    await page.getByLabel("Percentiles among", { exact: true }).selectOption("position");
+    await page.locator("#cohort-note", { hasNotText: "every player of" }).waitFor();
     t.ok(await page.locator("#badge-tiers .tier").count() >= 1 || (await page.locator("#badge-tiers").textContent())!.length > 0, "badges by tier");
     const drawn = await page.evaluate(`["player-radar", "zone-chart", "week-chart", "edition-chart"].map((id) => document.getElementById(id).width > 0)`);
     t.same(drawn, [true, true, true, true], "radar, hot zones, weekly and edition history are drawn");
@@ -113,6 +130,7 @@ if (!hasChromium) {
     const origin = new URL(h.base).origin;
     t.same(requested.filter((url) => !url.startsWith("data:") && new URL(url).origin !== origin), [], `no request left the service's host (${requested.length} requests)`);
     t.ok(requested.some((url) => url.includes("/similar")) && requested.some((url) => url.includes("/compare")) && requested.some((url) => url.includes("/profile")), "it used the three routes");
+    t.ok(requested.some((url) => url.includes("/percentiles?") && url.includes("cohort=all")), "and the percentiles, in the cohort chosen");
     t.same(problems, [], "no JavaScript errors");
   });
 

@@ -106,6 +106,16 @@ const SAMPLES: Readonly<Record<string, (f: Fixture) => Sample[]>> = {
     { path: `/api/versions/${f.archived}/players/${f.archivedSlug}/similar?limit=2`, status: 200 },
     { path: "/api/versions/2K99/players/x/similar", status: 404, code: "VERSION_NOT_FOUND" },
   ],
+  "GET /api/players/:id/percentiles": (f) => [
+    { path: `/api/players/${f.id}/percentiles`, status: 200 },
+    { path: `/api/players/${f.slug}/percentiles?cohort=all&gameVersion=${f.current}`, status: 200 },
+    { path: "/api/players/nobody-at-all/percentiles", status: 404, code: "PLAYER_NOT_FOUND" },
+    { path: `/api/players/${f.id}/percentiles?cohort=team`, status: 400, code: "INVALID_PARAMETER" },
+  ],
+  "GET /api/versions/:version/players/:id/percentiles": (f) => [
+    { path: `/api/versions/${f.archived}/players/${f.archivedSlug}/percentiles?cohort=era`, status: 200 },
+    { path: "/api/versions/2K99/players/x/percentiles", status: 404, code: "VERSION_NOT_FOUND" },
+  ],
   "GET /api/players/compare": (f) => [
     { path: `/api/players/compare?ids=${f.id},${f.otherSlug}`, status: 200 },
     { path: `/api/players/compare?ids=${f.id},${f.slug}`, status: 400, code: "INVALID_PARAMETER" },

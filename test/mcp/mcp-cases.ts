@@ -12,6 +12,8 @@ export function goodCases(sample: Sample): { tool: string; args: Record<string, 
     { tool: "get_player", args: { slug: sample.slug }, rest: `/api/players/slug/${sample.slug}` },
     { tool: "compare_players", args: { ids: `${sample.id},${sample.otherId}` }, rest: `/api/players/compare?ids=${sample.id},${sample.otherId}` },
     { tool: "similar_players", args: { id: sample.id }, rest: `/api/players/${sample.id}/similar` },
+    { tool: "player_percentiles", args: { id: sample.id }, rest: `/api/players/${sample.id}/percentiles` },
+    { tool: "player_percentiles", args: { id: sample.slug, cohort: "era" }, rest: `/api/players/${sample.slug}/percentiles?cohort=era` },
     { tool: "team_profile", args: { teamName: sample.team }, rest: `/api/teams/${team}/profile` },
     { tool: "team_roster", args: { teamName: sample.team }, rest: `/api/teams/${team}/roster` },
     { tool: "player_history", args: { id: sample.id }, rest: `/api/players/${sample.id}/history` },
@@ -29,6 +31,8 @@ export const BAD_CASES: { tool: string; args: Record<string, unknown>; names: st
   { tool: "get_player", args: { id: "x", gameVersion: "2K26" }, names: "gameVersion" },
   { tool: "compare_players", args: { ids: "only-one" }, names: "ids" },
   { tool: "similar_players", args: {}, names: "id" },
+  { tool: "player_percentiles", args: {}, names: "id" },
+  { tool: "player_percentiles", args: { id: "x", cohort: "team" }, names: "cohort" },
   { tool: "team_profile", args: { teamName: "" }, names: "teamName" },
   { tool: "team_roster", args: { teamType: "curr" }, names: "teamName" },
   { tool: "player_history", args: { id: 5 }, names: "id" },
@@ -36,7 +40,7 @@ export const BAD_CASES: { tool: string; args: Record<string, unknown>; names: st
   { tool: "no_such_tool", args: {}, names: "no_such_tool" },
 ];
 
-export const TOOL_NAMES = ["search_players", "find_players", "get_player", "compare_players", "similar_players", "team_profile", "team_roster", "player_history", "list_editions"];
+export const TOOL_NAMES = ["search_players", "find_players", "get_player", "compare_players", "similar_players", "player_percentiles", "team_profile", "team_roster", "player_history", "list_editions"];
 
 /** The REST envelope as a tool's structured result: { data, meta } without success. */
 export function asStructured(body: { data: unknown; meta?: unknown }): Record<string, unknown> {

@@ -48,6 +48,9 @@ t.test("the SDK client over Streamable HTTP: tools listed, answers equal to REST
     const [content] = result.content as { type: string; text: string }[];
     t.ok(content?.type === "text" && content.text.length > 0, `${tool} has a text summary`);
   }
+  const standing = await client.callTool({ name: "player_percentiles", arguments: { id: sample.id, cohort: "all" } });
+  const rest = (await harness.json(`/api/players/${sample.id}/percentiles?cohort=all`)).body.data;
+  t.match((standing.content as { text: string }[])[0]?.text, `among ${rest.cohort.size} (every player): overall percentile ${rest.overall.percentile}`, "the percentile summary names the cohort and the overall percentile");
   for (const { tool, args, names } of BAD_CASES) {
     const result = await client.callTool({ name: tool, arguments: args });
     t.equal(result.isError, true, `${tool} ${JSON.stringify(args)} is a tool error`);

@@ -15,6 +15,7 @@ const again = await api.bulk({ era: "curr" });
 const resolved = await api.batch([fastest?.name ?? "", "Nobody Atall"], { fields: "name,slug" });
 const teams = await api.GET("/api/teams", { params: { query: { era: "allt" } } });
 const alike = await api.similar(fastest?._id ?? "", { limit: 3 });
+const standing = await api.percentiles(fastest?._id ?? "", { cohort: "era" });
 const sideBySide = await api.compare([fastest?._id ?? "", page.data[1]?.slug ?? ""]);
 const profile = await api.teamProfile(fastest?.team ?? "");
 
@@ -35,6 +36,7 @@ console.log(JSON.stringify({
   teams: teams.data?.data.map((team) => team.teamName),
   missing,
   similar: alike.data.map((entry) => ({ slug: entry.player.slug, similarity: entry.similarity })),
+  percentiles: { cohort: standing.data.cohort, speed: standing.data.attributes.find((row) => row.attribute === "speed")?.percentile },
   compare: { players: sideBySide.data.players.map((player) => player.slug), best: sideBySide.data.overall.best },
   profile: { team: profile.data.team.teamName, groups: profile.data.groups.map((group) => group.group) },
 }));

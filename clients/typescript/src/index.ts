@@ -34,6 +34,8 @@ export type BatchBody = NonNullable<Operation<"/api/players/batch", "post">["req
 export type BatchResult = SuccessOf<Operation<"/api/players/batch", "post">>;
 export type SimilarQuery = QueryOf<Operation<"/api/players/{id}/similar", "get">>;
 export type SimilarResult = SuccessOf<Operation<"/api/players/{id}/similar", "get">>;
+export type PercentilesQuery = QueryOf<Operation<"/api/players/{id}/percentiles", "get">>;
+export type PercentilesResult = SuccessOf<Operation<"/api/players/{id}/percentiles", "get">>;
 export type CompareQuery = QueryOf<Operation<"/api/players/compare", "get">>;
 export type CompareResult = SuccessOf<Operation<"/api/players/compare", "get">>;
 export type TeamProfileQuery = QueryOf<Operation<"/api/teams/{teamName}/profile", "get">>;
@@ -87,6 +89,8 @@ export interface CourtsideHelpers {
   batch(names: readonly string[], options?: Omit<BatchBody, "names">): Promise<BatchResult>;
   /** GET /api/players/{id}/similar: the closest attribute profiles to one player's (`id`: _id or slug). */
   similar(id: string, options?: SimilarQuery): Promise<SimilarResult>;
+  /** GET /api/players/{id}/percentiles: where one player (`id`: _id or slug) stands in its era and position (`cohort`: position, era, all), per attribute, group and overall. */
+  percentiles(id: string, options?: PercentilesQuery): Promise<PercentilesResult>;
   /** GET /api/players/compare: two to four players (ids or slugs) side by side. */
   compare(ids: readonly string[], options?: Omit<CompareQuery, "ids">): Promise<CompareResult>;
   /** GET /api/teams/{teamName}/profile: a roster's means, bests, group ranks, badges and positions. */
@@ -176,6 +180,9 @@ export function createClient(options: ClientOptions): CourtsideClient {
     },
     async similar(id, options = {}) {
       return unwrap(await client.GET("/api/players/{id}/similar", { params: { path: { id }, query: options } }));
+    },
+    async percentiles(id, options = {}) {
+      return unwrap(await client.GET("/api/players/{id}/percentiles", { params: { path: { id }, query: options } }));
     },
     async compare(ids, options = {}) {
       return unwrap(await client.GET("/api/players/compare", { params: { query: { ...options, ids: ids.join(",") } } }));

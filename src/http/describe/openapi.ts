@@ -25,12 +25,12 @@ const CACHEABLE_PATHS = [
   /^\/api\/stats$/, /^\/api\/players\/\{id\}(\/versions|\/attribute\/\{attr\}|\/history)?$/,
   /^\/api\/players\/search$/, /^\/api\/players\/slug\/\{slug\}$/,
   /^\/api\/trending$/, /^\/api\/changes$/, /^\/api\/badges(\/.*)?$/, /^\/api\/public\/players$/,
-  /^\/api\/players\/\{id\}\/similar$/, /^\/api\/players\/compare$/, /^\/api\/teams\/\{teamName\}\/profile$/,
+  /^\/api\/players\/\{id\}\/(similar|percentiles)$/, /^\/api\/players\/compare$/, /^\/api\/teams\/\{teamName\}\/profile$/,
 ];
 
 const PATH_PARAMS: Readonly<Record<string, Schema & { description: string }>> = {
   slug: { type: "string", description: "Player slug: lebron-james, michael-jordan-1995-96-chicago-bulls" },
-  id: { type: "string", description: "The player's _id (24 hexadecimal characters); on /versions, /history and /attribute also its slug" },
+  id: { type: "string", description: "The player's _id (24 hexadecimal characters); on /versions, /history, /attribute, /similar and /percentiles also its slug" },
   attr: { type: "string", description: "An attribute's camelCase key (threePointShot), snake_case name (three_point_shot), alias (three_ball) or overall" },
   teamName: { type: "string", description: "Full team name (Boston Celtics) or team slug (boston-celtics)" },
   version: { type: "string", pattern: "^2[Kk]\\d{2}$", description: "Edition key: 2K and two digits, any case (2K26)" },

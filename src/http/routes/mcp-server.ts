@@ -8,7 +8,7 @@ import { packageVersion } from "../../assets.js";
 import type { McpTools, ToolEnvironment } from "./mcp-tools.js";
 
 export const MCP_INSTRUCTIONS = "Courtside serves basketball video-game player ratings (2K editions). "
-  + "Find players with search_players (by name) or find_players (filters), then get_player, similar_players, compare_players or player_history; "
+  + "Find players with search_players (by name) or find_players (filters), then get_player, similar_players, player_percentiles, compare_players or player_history; "
   + "teams with team_roster and team_profile; editions with list_editions. Results are the REST API's { data, meta }.";
 
 export function createMcpServer(tools: McpTools, environment: ToolEnvironment, requestIdOf: () => string): Server {

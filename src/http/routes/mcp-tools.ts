@@ -106,6 +106,18 @@ const SPECS: readonly ToolSpec[] = [
     summarise: ({ data, meta }) => `${count(data)} players most like ${(meta?.player as any)?.name}: ${names(data, (row) => row?.player?.name)}`,
   },
   {
+    name: "player_percentiles", path: "/api/players/:id/percentiles", pathArgs: { id: "The player's _id or slug" },
+    description: "Where one player stands among its era and position (cohort=position, default), its era (era) or the whole edition (all): the percentile, cohort size and mean of overall, every attribute and every attribute group. Same parameters as GET /api/players/:id/percentiles.",
+    summarise: ({ data }) => {
+      const standing = data as any;
+      const cohort = standing?.cohort ?? {};
+      const among = [cohort.era, cohort.position, cohort.kind === "all" ? "every player" : undefined].filter((part) => typeof part === "string").join(" ");
+      const top = [...(standing?.attributes ?? [])].filter((row: any) => typeof row?.percentile === "number")
+        .sort((a: any, b: any) => b.percentile - a.percentile).slice(0, 3).map((row: any) => `${row.label} ${row.percentile}`);
+      return `${standing?.player?.name} among ${cohort.size} (${among}): overall percentile ${standing?.overall?.percentile ?? "none"}${top.length > 0 ? `; highest: ${top.join(", ")}` : ""}`;
+    },
+  },
+  {
     name: "team_profile", path: "/api/teams/:teamName/profile", pathArgs: { teamName: "Full team name or its slug" },
     description: "One team's profile: ratings, strengths, badges. Same parameters as GET /api/teams/:teamName/profile.",
     summarise: ({ data }) => `Profile of ${(data as any)?.team ?? (data as any)?.name ?? "the team"}`,

@@ -49,7 +49,7 @@ function variantOf(edition: Edition, row: number): { _id: string; teamType: stri
 }
 
 /** The rows on the team named (exact name or slug); nothing left is 404 PLAYER_NOT_FOUND, as the hosted service answers. */
-function rowsOnTeam(edition: Edition, rows: readonly number[], slug: string, team: string, era: Era | undefined): readonly number[] {
+export function rowsOnTeam(edition: Edition, rows: readonly number[], slug: string, team: string, era: Era | undefined): readonly number[] {
   const codes = new Set(edition.findTeams(team, era).map((info) => info.code));
   const teamColumn = edition.payload.columns.team;
   const kept = rows.filter((row) => codes.has(teamColumn[row] as number));

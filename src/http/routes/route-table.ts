@@ -16,6 +16,7 @@ import { exploreRoutes } from "./explore.js";
 import { historyRoutes } from "./history.js";
 import { keyRoutes, type KeyServices } from "./keys.js";
 import { playerIdRoutes } from "./player-id.js";
+import { percentileRoutes } from "./percentiles.js";
 import { publicRoutes } from "./public-players.js";
 import { playerRoutes } from "./players.js";
 import { searchRoutes } from "./search.js";
@@ -35,7 +36,7 @@ export function buildRoutes(isReady: () => boolean, keys?: KeyServices, sharedSt
     ...playerRoutes, ...searchRoutes, ...bulkRoutes, ...batchRoutes, ...historyRoutes, ...playerIdRoutes, ...teamRoutes, ...versionedRoutes,
     ...trendingRoutes, ...changesRoutes, ...liveRoutes, ...badgeRoutes, ...publicRoutes, ...aboutRoutes, ...serviceRoutes(isReady, sharedState),
     ...keyRoutes(keys), ...dashboardRoutes(),
-    ...similarRoutes, ...compareRoutes, ...teamProfileRoutes, ...exploreRoutes(),
+    ...similarRoutes, ...percentileRoutes, ...compareRoutes, ...teamProfileRoutes, ...exploreRoutes(),
   ];
   routes.push(...mcpRoutes(() => routes));
   routes.push(...docsRoutes(() => routes));

@@ -52,6 +52,13 @@ interface Comparison {
   badges: { name: string; tiers: (string | null)[] }[];
   hotZones: ({ zone: string; values: (string | null)[] } & Labelled)[];
 }
+interface Standing { value: number | null; percentile: number | null; cohortSize: number; cohortMean: number | null }
+interface Percentiles {
+  cohort: { kind: string; era?: Era; position?: string | null; size: number };
+  overall: Standing;
+  attributes: ({ attribute: string; group: string; groupLabel: string } & Labelled & Standing)[];
+  groups: ({ group: string } & Labelled & Standing)[];
+}
 interface TeamProfile {
   team: { teamName: string; teamType: Era; playerCount: number; averageRating: number };
   attributes: ({ attribute: string; mean: number; best: { value: number; player: { name: string; slug: string } } } & Labelled)[];
@@ -392,8 +399,20 @@ async function showPlayer(slug: string, teamType: string): Promise<void> {
   document.title = `${player.name} · Courtside explorer`;
   heading.focus();
 
-  const similar = await call<SimilarEntry[], { warnings?: { message: string }[] }>(`api/players/${q(player._id)}/similar?gameVersion=${v}&limit=8`);
-  // Groups and grouped attributes come from the server (compare with the most similar player).
+  const cohortSelect = byId("player-cohort", HTMLSelectElement);
+  const [similar, standing] = await Promise.all([
+    call<SimilarEntry[], { warnings?: { message: string }[] }>(`api/players/${q(player._id)}/similar?gameVersion=${v}&limit=8`),
+    call<Percentiles>(`api/players/${q(player._id)}/percentiles?gameVersion=${v}&cohort=${cohortSelect.value}`),
+  ]);
+  learn(standing.data.attributes);
+  learn(standing.data.groups);
+  drawAttributeBars(standing.data);
+  // Another cohort redraws the bars only.
+  cohortSelect.onchange = () => {
+    call<Percentiles>(`api/players/${q(player._id)}/percentiles?gameVersion=${v}&cohort=${cohortSelect.value}`)
+      .then((answer) => drawAttributeBars(answer.data), (error: unknown) => fail(describeError(error)));
+  };
+  // Group scores come from the server (compare with the most similar player).
   const partner = similar.data[0]?.player;
   const comparison = partner ? (await call<Comparison>(`api/players/compare?ids=${q(player._id)},${q(partner._id)}&gameVersion=${v}`)).data : undefined;
   if (comparison) {
@@ -401,7 +420,6 @@ async function showPlayer(slug: string, teamType: string): Promise<void> {
     learn(comparison.groups);
     learn(comparison.hotZones);
   }
-  drawAttributeBars(comparison);
   if (comparison && partner) {
     drawRadar("player-radar", comparison.groups, [player.name, `${partner.name} (most similar)`]);
   } else {
@@ -422,20 +440,39 @@ async function showPlayer(slug: string, teamType: string): Promise<void> {
   if (similar.data.length === 0) list.append(el("li", similar.meta.warnings?.[0]?.message ?? "No similar players in scope."));
 }
 
-function drawAttributeBars(comparison: Comparison | undefined): void {
+/** 1st, 2nd, 3rd, 11th, 92nd. */
+function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : ["th", "st", "nd", "rd"][n % 10] ?? "th";
+  return `${n}${suffix}`;
+}
+
+/** What the cohort is, in words: “current PGs”, “the current era”, “all of 2K26”. */
+function cohortWords(cohort: Percentiles["cohort"]): string {
+  const era = cohort.era === "curr" ? "current" : cohort.era === "class" ? "classic" : "all-time";
+  if (cohort.kind === "position") return cohort.position ? `${era} ${cohort.position}s` : `${era} players of its position`;
+  return cohort.kind === "era" ? `${era} players` : `every player of ${edition()}`;
+}
+
+/** Each attribute as a bar per group, its percentile in the chosen cohort (and the cohort's mean) beside it. */
+function drawAttributeBars(standing: Percentiles): void {
   const holder = byId("attribute-groups", HTMLElement);
   holder.textContent = "";
-  if (!comparison) {
+  const words = cohortWords(standing.cohort);
+  byId("cohort-note", HTMLElement).textContent = standing.cohort.size === 0
+    ? "(no cohort: the player names no known position)"
+    : `(${standing.cohort.size} ${words}; overall ${standing.overall.value}, ${ordinal(standing.overall.percentile ?? 0)} percentile)`;
+  const byGroup = new Map<string, { value: number; label: string; beside: string; said: string }[]>();
+  for (const row of standing.attributes) {
+    if (row.value === null) continue;
+    const rows = byGroup.get(row.groupLabel) ?? [];
+    const beside = row.percentile === null ? "–" : ordinal(row.percentile);
+    rows.push({ value: row.value, label: row.label, beside, said: `${beside} pct · avg ${row.cohortMean ?? "–"}` });
+    byGroup.set(row.groupLabel, rows);
+  }
+  if (byGroup.size === 0) {
     holder.append(el("p", "No attributes recorded for this player."));
     return;
-  }
-  const byGroup = new Map<string, { value: number; label: string }[]>();
-  for (const row of comparison.attributes) {
-    const value = row.values[0];
-    if (value === null || value === undefined) continue;
-    const rows = byGroup.get(row.groupLabel) ?? [];
-    rows.push({ value, label: row.label });
-    byGroup.set(row.groupLabel, rows);
   }
   let i = 0;
   for (const [group, rows] of byGroup) {
@@ -444,7 +481,7 @@ function drawAttributeBars(comparison: Comparison | undefined): void {
     const canvas = el("canvas");
     canvas.id = id;
     canvas.setAttribute("role", "img");
-    canvas.setAttribute("aria-label", `${group}: ${rows.map((row) => `${row.label} ${row.value}`).join(", ")}`);
+    canvas.setAttribute("aria-label", `${group}, percentiles among ${words}: ${rows.map((row) => `${row.label} ${row.value} (${row.said})`).join(", ")}`);
     const area = el("div", undefined, "chart-area");
     // CSSOM, which the page's style-src 'self' allows: a bar per attribute, whatever the group's size.
     area.style.height = `${3 + rows.length * 1.6}rem`;
@@ -454,7 +491,11 @@ function drawAttributeBars(comparison: Comparison | undefined): void {
     draw(id, {
       type: "bar",
       data: { labels: rows.map((row) => row.label), datasets: [{ label: group, data: rows.map((row) => row.value), backgroundColor: COLOURS[0] }] },
-      options: { indexAxis: "y", plugins: { legend: { display: false } }, scales: { x: { min: 0, max: 99 } } },
+      options: {
+        indexAxis: "y", plugins: { legend: { display: false } },
+        // The percentiles on a second category axis: each beside its bar, on the right.
+        scales: { x: { min: 0, max: 99 }, percentile: { type: "category", position: "right", labels: rows.map((row) => row.beside), grid: { drawOnChartArea: false } } },
+      },
     });
   }
 }
