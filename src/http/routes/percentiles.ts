@@ -7,31 +7,33 @@ import { ERAS } from "../../model/eras.js";
 import { displayLabel } from "../../model/labels.js";
 import { FIELD_BIT, type PlayerRecord } from "../../model/player.js";
 import { POSITIONS } from "../../model/positions.js";
-import type { ParamSchemas } from "../../query/params.js";
 import { attributeGroupsOf, attributeKeysOf } from "../../store/attribute-profile.js";
 import type { Edition } from "../../store/edition.js";
 import { COHORT_KINDS, playerPercentiles, type CohortKind, type Standing } from "../../store/percentiles.js";
 import type { RequestContext } from "../context.js";
+import { cacheKey } from "../cache-key.js";
 import { successReply, type Reply } from "../reply.js";
 import type { RouteDefinition, JsonSchema, RouteResponse } from "../router.js";
 import { arrayOf, era, exactObject, gameVersion, integer, text } from "../describe/response-schemas.js";
-import { everyEditionRoutes, requestedEdition } from "./edition-param.js";
+import { everyEditionRoutes, requestedEdition, type EveryEditionValues } from "./edition-param.js";
 import { rowOfIdOrSlug } from "./player-ref.js";
-import { rowsForSlug, teamTypeOf } from "./player-rows.js";
+import { rowsForSlug } from "./player-rows.js";
 import { rowsOnTeam } from "./players.js";
 
 export const PERCENTILE_METHOD =
   "percentile = round((below + equal / 2) / n × 100) over the cohort's players that have the value (the player among them); " +
   "an attribute a player lacks is left out of its cohort, and the player's own is null; a group score is the mean of the group's attributes the player has.";
 
-const params: ParamSchemas = {
+const params = {
   cohort: {
-    type: "string", enum: COHORT_KINDS, "x-normalise": "lower",
+    type: "string", enum: COHORT_KINDS, default: "position", "x-normalise": "lower",
     description: "position (default): the player's era and primary position (the first of its list); era: its era; all: the whole edition",
   },
   teamType: { type: "string", enum: ERAS, description: "curr, class or allt: narrows a slug", "x-normalise": "lower" },
   team: { type: "string", maxLength: 100, description: "Exact full team name, or its slug: which roster's version of the player (narrows like teamType)" },
-};
+} as const;
+
+type PercentileValues = EveryEditionValues<typeof params>;
 
 const PLAYER_SHAPE = {
   fieldMask: (["_id", "name", "slug", "team", "teamType", "positions"] as const).reduce((mask, field) => mask | FIELD_BIT[field], 0),
@@ -41,20 +43,19 @@ const PLAYER_SHAPE = {
 const round1 = (value: number) => Math.round(value * 10) / 10;
 
 /** The player's row: an `_id` or slug narrowed by teamType, then by team (404 PLAYER_NOT_FOUND naming its rosters). */
-function rowOfPlayer(edition: Edition, id: string, context: RequestContext): number {
-  const era = teamTypeOf(context.values);
-  const team = typeof context.values.team === "string" ? context.values.team : undefined;
+function rowOfPlayer(edition: Edition, id: string, values: PercentileValues): number {
+  const { teamType: era, team } = values;
   if (team === undefined) return rowOfIdOrSlug(edition, id, era);
   const byId = edition.rowById.get(id);
   const rows = byId !== undefined && (era === undefined || edition.record(byId).teamType === era) ? [byId] : rowsForSlug(edition, id, era);
   return rowsOnTeam(edition, rows, id, team, era)[0] as number;
 }
 
-function percentiles(context: RequestContext): Reply {
+function percentiles(context: RequestContext<PercentileValues>): Reply {
   const edition = requestedEdition(context.editions, context.pathParams.version, context.values.gameVersion);
-  const row = rowOfPlayer(edition, context.pathParams.id ?? "", context);
-  const kind = (typeof context.values.cohort === "string" ? context.values.cohort : "position") as CohortKind;
-  return context.cached(`percentiles|${edition.checksum}|${row}|${kind}`, () => {
+  const row = rowOfPlayer(edition, context.pathParams.id ?? "", context.values);
+  const kind: CohortKind = context.values.cohort;
+  return context.cached(cacheKey("/api/players/:id/percentiles", edition, [row, kind]), () => {
     // The six fields named, not the whole record (a parse of a full record is most of a request's cost).
     const player = JSON.parse(edition.fragments.rowJson(row, PLAYER_SHAPE)) as Pick<PlayerRecord, "_id" | "name" | "slug" | "team" | "teamType" | "positions">;
     const standing = playerPercentiles(edition, row, kind);
