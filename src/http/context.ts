@@ -23,6 +23,8 @@ export interface RequestContext {
    */
   changes: () => ChangeLog | undefined;
   requestId: string;
+  /** The Accept header as sent ("" when absent): the bulk routes choose their export format by it. */
+  accept?: string;
   body: Buffer | undefined;
   contentType: string;
   /** Returns the cached reply for `key` or builds, stores and returns it. */

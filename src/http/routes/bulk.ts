@@ -2,6 +2,8 @@
 // GET /api/versions/:version/players/bulk (one edition, era default curr). At most 10,000 rows,
 // overall desc then name. An unfiltered full-edition body is memoised on its edition so it is
 // rendered and compressed once per edition, not per request and not subject to LRU eviction.
+// Both answer CSV, Parquet or Arrow instead (`format=` or Accept; docs/exports.md): the same rows,
+// one flat typed row each, the whole edition (or era) encoded once and kept like the JSON body.
 
 import { executeQuery } from "../../query/execute.js";
 import { compileParams, playerFilterParams } from "../../query/params.js";
@@ -15,15 +17,34 @@ import { exactObject, filtersMeta, gameVersion, integer, playerRows, text, times
 import { resolveEdition } from "./edition-param.js";
 import { ALL_FIELDS_MASK } from "../../model/player.js";
 import { playerPage } from "./player-rows.js";
+import { encodeArrow } from "../../export/arrow.js";
+import { encodeCsv } from "../../export/csv.js";
+import { EXPORT_FORMATS, EXPORT_MEDIA, formatOf, type ExportFormat } from "../../export/format.js";
+import { encodeParquet, isParquetAvailable } from "../../export/parquet.js";
+import { exportTableOf } from "../../export/table.js";
+import { ApiError, invalidParameter } from "../../query/api-error.js";
+import { hashBytes } from "../../store/hash.js";
+import { weakEtag } from "../reply.js";
+import type { ParamSchema } from "../../query/params.js";
 
 export const BULK_MAX_ROWS = 10_000;
 /** Full bodies are compressed harder than per-request ones: it happens once per edition. */
 const BULK_BROTLI_QUALITY = 9;
 
+const FORMAT_PARAM: ParamSchema = {
+  type: "string",
+  enum: EXPORT_FORMATS,
+  "x-normalise": "lower",
+  description: "json (default), csv, parquet or arrow (an Arrow IPC stream): one flat row per player, the columns of docs/exports.md. Without it, Accept chooses (text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream)",
+};
+
 function withoutSort(schemas: ReturnType<typeof playerFilterParams>) {
   const { sort: _sort, ...rest } = schemas;
-  return rest;
+  return { ...rest, format: FORMAT_PARAM };
 }
+
+/** The answer depends on Accept (JSON or an export): caches in between keep them apart. */
+const VARY_ACCEPT = ["Vary", "Accept"] as const;
 
 const bulkParams = compileParams(withoutSort(playerFilterParams({ withAllEras: true })));
 const versionedBulkParams = compileParams(withoutSort(playerFilterParams({ withAllEras: false })));
@@ -46,6 +67,8 @@ function filtersOf(selection: PlayerSelection): Record<string, unknown> {
 }
 
 function bulkReply(context: RequestContext, edition: Edition, selection: PlayerSelection, isVersioned: boolean): Reply {
+  const format = formatOf(typeof context.values.format === "string" ? context.values.format : undefined, context.accept ?? "");
+  if (format !== "json") return exportReply(context, edition, selection, format, isVersioned);
   const { sort: _sort, ...applied } = selection.filters;
   const canonical = JSON.stringify(applied);
   const filters = filtersOf(selection);
@@ -56,7 +79,8 @@ function bulkReply(context: RequestContext, edition: Edition, selection: PlayerS
     const meta = isVersioned
       ? { gameVersion: edition.key, count: rows.length, total, filters, capturedAt: edition.payload.meta.capturedAt, source: edition.payload.meta.source }
       : { count: rows.length, total, filters };
-    return playerPage(edition, rows, { fieldMask: selection.fieldMask, isVersioned }, meta);
+    const page = playerPage(edition, rows, { fieldMask: selection.fieldMask, isVersioned }, meta);
+    return { ...page, headers: [VARY_ACCEPT] };
   };
   // Only the era is set: the whole era (or edition) in full, the body most clients download.
   const isFullEdition = Object.keys(applied).length === 1 && selection.fieldMask === ALL_FIELDS_MASK;
@@ -67,6 +91,59 @@ function bulkReply(context: RequestContext, edition: Edition, selection: PlayerS
     reply = ownedReply(build());
     encodedBody(reply, "br", BULK_BROTLI_QUALITY);
     encodedBody(reply, "gzip");
+    edition.memo.set(memoKey, reply);
+  }
+  return reply;
+}
+
+/** The body of an export of `rows` (edition rows, in order). */
+function encodeExport(format: Exclude<ExportFormat, "json">, edition: Edition, rows: ArrayLike<number>): Buffer {
+  switch (format) {
+    case "csv": return encodeCsv(edition, rows);
+    case "parquet": return encodeParquet(exportTableOf(edition), rows);
+    case "arrow": return encodeArrow(exportTableOf(edition), rows);
+  }
+}
+
+/**
+ * CSV, Parquet or Arrow of the same rows as the JSON (overall desc, then name): the whole era or
+ * edition when nothing else is filtered (encoded once and kept with the edition, like the JSON
+ * body), else at most BULK_MAX_ROWS through the response cache. `X-Total-Count` says how many
+ * matched. Byte ranges are answered (DuckDB reads a remote Parquet file by them).
+ */
+function exportReply(context: RequestContext, edition: Edition, selection: PlayerSelection, format: Exclude<ExportFormat, "json">, isVersioned: boolean): Reply {
+  if (context.values.fields !== undefined) {
+    throw invalidParameter("fields", context.values.fields, `an export (${format}) carries every column: fields= selects the fields of JSON rows only`);
+  }
+  if (format === "parquet" && !isParquetAvailable()) throw new ApiError("SERVICE_UNAVAILABLE", { format }, "Parquet is unavailable in this process: its writer did not load");
+  const { sort: _sort, ...applied } = selection.filters;
+  const query = planQuery(edition, selection, context.warnings);
+  const isFullEdition = Object.keys(applied).length === 1;
+  const media = EXPORT_MEDIA[format];
+  const build = (limit: number): Reply => {
+    const { total, rows } = executeQuery(edition, query, 0, limit);
+    const body = encodeExport(format, edition, rows);
+    const era = applied.era === undefined || applied.era === "all" ? "" : `-${applied.era}`;
+    return {
+      status: 200,
+      body,
+      etag: weakEtag(hashBytes(body), body.length),
+      contentType: media.type,
+      acceptsRanges: true,
+      ...(format === "parquet" ? { isPrecompressed: true } : {}),
+      headers: [VARY_ACCEPT, ["Content-Disposition", `attachment; filename="courtside-${edition.key}${era}-players.${media.extension}"`], ["X-Total-Count", String(total)]],
+    };
+  };
+  const canonical = JSON.stringify(applied);
+  if (!isFullEdition) return context.cached(`bulk|${format}|${edition.checksum}|${isVersioned}|${canonical}`, () => build(BULK_MAX_ROWS));
+  const memoKey = `bulk|${format}|${canonical}`;
+  let reply = edition.memo.get(memoKey) as Reply | undefined;
+  if (!reply) {
+    reply = build(edition.rowCount);
+    if (format !== "parquet") {
+      encodedBody(reply, "br", BULK_BROTLI_QUALITY);
+      encodedBody(reply, "gzip");
+    }
     edition.memo.set(memoKey, reply);
   }
   return reply;
