@@ -51,6 +51,9 @@ const HEADERS: Record<string, Schema> = {
   ETag: { description: "Weak validator; changes exactly when the body would", schema: { type: "string" } },
   "Cache-Control": { description: "`private, max-age=3600` on cacheable replies unless the route says otherwise, `no-store` on the rest", schema: { type: "string" } },
   "X-Content-Type-Options": { description: "`nosniff` on every answer with a body: it is what its Content-Type says", schema: { type: "string", enum: ["nosniff"] } },
+  "Accept-Ranges": { description: "`bytes`: an export answers `Range: bytes=…` with a 206 (what DuckDB's httpfs reads a remote file by)", schema: { type: "string", enum: ["bytes"] } },
+  "Content-Range": { description: "The bytes of a 206 (`bytes 0-3/52311`), or the length a 416 could not satisfy (`bytes */52311`)", schema: { type: "string" } },
+  "X-Total-Count": { description: "How many players matched the export's filters (an export holds at most 10,000 of them unless it is a whole edition or era)", schema: { type: "integer" } },
 };
 
 const headerRefs = (names: readonly string[]): Record<string, Schema> =>
@@ -257,7 +260,8 @@ function success(route: RouteDefinition): { status: number; description: string;
   if (response.kind === "body") {
     return { status: response.status ?? 200, description: response.description, content: Object.fromEntries(Object.entries(response.content).map(([type, schema]) => [type, { schema }])) };
   }
-  return { status: response.status ?? 200, description: response.description, content: { "application/json": { schema: envelopeSchema(response) } } };
+  const exported = Object.entries(response.exports ?? {}).map(([type, schema]) => [type, { schema }]);
+  return { status: response.status ?? 200, description: response.description, content: { "application/json": { schema: envelopeSchema(response) }, ...Object.fromEntries(exported) } };
 }
 
 function responses(route: RouteDefinition, pathNames: readonly string[], isCacheable: boolean): Record<string, Schema> {
@@ -273,6 +277,19 @@ function responses(route: RouteDefinition, pathNames: readonly string[], isCache
       content,
     },
   };
+  const exportTypes = route.response?.kind === "envelope" ? Object.keys(route.response.exports ?? {}) : [];
+  if (exportTypes.length > 0) {
+    result[200] = { ...result[200], headers: { ...(result[200] as { headers: Record<string, Schema> }).headers, ...headerRefs(["Accept-Ranges", "X-Total-Count"]) } };
+    result[206] = {
+      description: "Partial Content: one byte range of an export (`Range: bytes=first-last`, `bytes=first-` or `bytes=-suffix`), of its identity body; several ranges get the whole body (200)",
+      headers: headerRefs(["X-Request-Id", "Content-Range", "Accept-Ranges", "ETag", "Cache-Control", ...answerLimitHeaders]),
+      content: Object.fromEntries(exportTypes.map((type) => [type, { schema: { type: "string", format: "binary" } }])),
+    };
+    result[416] = {
+      description: "Range Not Satisfiable: the range starts at or past the export's end; no body",
+      headers: headerRefs(["X-Request-Id", "Content-Range", ...answerLimitHeaders]),
+    };
+  }
   if (isCacheable) {
     result[304] = {
       description: "Not Modified: If-None-Match matched the ETag; no body, and no token taken",

@@ -43,6 +43,13 @@ function withoutSort(schemas: ReturnType<typeof playerFilterParams>) {
   return { ...rest, format: FORMAT_PARAM };
 }
 
+/** What the exports' bodies are, for the API description (the columns: docs/exports.md). */
+const EXPORT_SCHEMAS = {
+  [EXPORT_MEDIA.csv.type.split(";")[0] as string]: { type: "string", description: "format=csv: RFC 4180 CSV, UTF-8, a header row, one line per player (docs/exports.md)" },
+  [EXPORT_MEDIA.parquet.type]: { type: "string", format: "binary", description: "format=parquet: a Parquet file, one row per player (docs/exports.md)" },
+  [EXPORT_MEDIA.arrow.type]: { type: "string", format: "binary", description: "format=arrow: an Arrow IPC stream, one row per player (docs/exports.md)" },
+};
+
 /** The answer depends on Accept (JSON or an export): caches in between keep them apart. */
 const VARY_ACCEPT = ["Vary", "Accept"] as const;
 
@@ -158,6 +165,7 @@ export const bulkRoutes: RouteDefinition[] = [
       description: "Every matching player (at most 10,000), overall desc then name",
       data: playerRows,
       meta: exactObject({ count: integer("Rows returned"), total: integer("Players matching"), filters: filtersMeta }),
+      exports: EXPORT_SCHEMAS,
     },
     handle: (context) => bulkReply(context, context.editions.current, selectPlayers(context.values, { era: "all" }, context.warnings), false),
   },
@@ -172,6 +180,7 @@ export const bulkRoutes: RouteDefinition[] = [
         gameVersion, count: integer("Rows returned"), total: integer("Players matching"), filters: filtersMeta,
         capturedAt: timestamp("When the edition's data was captured"), source: text("Where the edition's data came from"),
       }),
+      exports: EXPORT_SCHEMAS,
     },
     handle: (context) => {
       const edition = resolveEdition(context.editions, context.pathParams.version ?? "");
