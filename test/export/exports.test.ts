@@ -154,6 +154,18 @@ for (const path of EXPORTS) {
   });
 }
 
+t.test("docs/exports.md lists the columns in the order the files hold them", async (t) => {
+  const doc = readFileSync(new URL("../../docs/exports.md", import.meta.url), "utf8");
+  const list = doc.slice(doc.indexOf("The names, in order"), doc.indexOf("A badge column is"));
+  const documented = [...list.matchAll(/`([^`]+)`/g)].map((match) => match[1]!).filter((name) => name !== "test/export/exports.test.ts");
+  t.equal(documented.length, LEADING.length + ATTRIBUTE_KEYS.length + 6 + BADGES.length + HOT_ZONE_KEYS.length);
+  for (const path of ["/api/players/bulk?format=csv", "/api/versions/2K20/players/bulk?format=csv"]) {
+    const csv = await bytesOf(path);
+    const header = csv.body.subarray(0, csv.body.indexOf("\r\n")).toString("utf8").split(",");
+    t.same(header.slice(0, documented.length), documented, `${path}: the documented columns first, in order`);
+  }
+});
+
 t.test("a filtered export: the JSON's rows (at most 10,000), X-Total-Count, and Accept chooses the format", async (t) => {
   const path = "/api/players/bulk?position=PG&minRating=70";
   const json = await h.json(path);
@@ -294,4 +306,3 @@ t.test("pandas reads the CSV over HTTP with the key in a header", {
   t.match(refused, /401/, "with a wrong key pandas gets the 401");
 });
 
-void readFileSync;
