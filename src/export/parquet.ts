@@ -1,6 +1,7 @@
 // Parquet, written by hyparquet-writer: one row group, Snappy-compressed pages, dictionary
-// encoding where it pays (the writer keeps a dictionary while it at least halves a column). Ratings
-// are INT32 annotated INT_16, badge counts INT32, text UTF-8 strings; every column optional.
+// encoding where it pays (the writer keeps a dictionary while it at least halves a column), no
+// column statistics. Ratings are INT32 annotated INT_16, badge counts INT32, text UTF-8 strings;
+// every column optional.
 // (hyparquet-writer 0.17's explicit annotation of other integer widths writes files DuckDB 1.5
 // rejects: INT_16 is the one test/export/exports.test.ts reads back with DuckDB.)
 //
@@ -48,6 +49,8 @@ export function encodeParquet(table: ExportTable, rows: ArrayLike<number>): Buff
     { name: "root", num_children: table.columns.length },
     ...table.columns.map((column) => schemaElement(column.name, column.kind)),
   ];
-  const bytes = writer.parquetWriteBuffer({ columnData, schema, rowGroupSize: Math.max(1, rows.length), createdBy: "courtside" });
+  // No column statistics: one row group of at most an edition has nothing for a reader to skip,
+  // and writing them was half the encode time (bench/README.md#exports-issue-34).
+  const bytes = writer.parquetWriteBuffer({ columnData, schema, rowGroupSize: Math.max(1, rows.length), statistics: false, createdBy: "courtside" });
   return Buffer.from(bytes);
 }
