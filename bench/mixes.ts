@@ -6,7 +6,7 @@ import { foldName } from "../src/model/names.js";
 import type { Edition } from "../src/store/edition.js";
 import { mulberry32 } from "../test/fixtures/random-edition.js";
 
-export const MIX_NAMES = ["a", "b", "c", "d", "e", "f", "g", "h", "i"] as const;
+export const MIX_NAMES = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"] as const;
 export type MixName = (typeof MIX_NAMES)[number];
 
 export interface Mix {
@@ -154,6 +154,23 @@ export function buildMixes(edition: Edition, seed = 5): Mix[] {
     }
   }
 
+  // (j) The exports of the whole edition and each era (docs/exports.md), Parquet and CSV: encoded
+  // once, served from memory. (k) Filtered CSV exports (drawn after every other mix, so theirs stay
+  // as they were): a position, a rating floor, an era, sometimes a team or an attribute bound.
+  const wholeExports = ["", "era=curr&", "era=class&", "era=allt&"].flatMap((era) => ["parquet", "csv"].map((format) => `/api/players/bulk?${era}format=${format}`));
+  const filteredExports = new Set<string>();
+  while (filteredExports.size < 500) {
+    const params: [string, string | number][] = [];
+    const era = chance(0.6) ? undefined : pick(["class", "allt", "all"]);
+    if (era !== undefined) params.push(["era", era]);
+    if (chance(0.15)) params.push(["team", pick(teamsOfEra(era === undefined || era === "all" ? "curr" : era)).slug]);
+    if (chance(0.6)) params.push(["position", pick(["PG", "SG", "SF", "PF", "C", "guard", "wing", "big"])]);
+    if (chance(0.5)) params.push(["minRating", int(60, 88)]);
+    if (chance(0.3)) params.push([`${pick(ATTRIBUTE_PARAM_NAMES)}_gte`, int(55, 90)]);
+    params.push(["format", "csv"]);
+    filteredExports.add(`/api/players/bulk${query(params)}`);
+  }
+
   return [
     defaultPage,
     { name: "b", title: "2,000 distinct filtered/sorted/paged queries, cache off", isCacheOn: false, acceptEncoding: "", paths: [...filtered], hasPeer: true },
@@ -168,5 +185,7 @@ export function buildMixes(edition: Edition, seed = 5): Mix[] {
     // trending windows and renders from fragments; this is the routes' own cost per request.
     { name: "h", title: "the same 1,000 parity URLs, cache off", isCacheOn: false, acceptEncoding: "", paths: [...parity], hasPeer: false },
     { name: "i", title: `${profiles.size} profile URLs: similar players, comparisons, team profiles, cache off (no peer: it has no such routes)`, isCacheOn: false, acceptEncoding: "", paths: [...profiles], hasPeer: false },
+    { name: "j", title: "exports of the whole edition and each era, Parquet and CSV, cache on (no peer: it has no exports)", isCacheOn: true, acceptEncoding: "", paths: wholeExports, hasPeer: false },
+    { name: "k", title: `${filteredExports.size} filtered CSV exports, cache off (no peer: it has no exports)`, isCacheOn: false, acceptEncoding: "", paths: [...filteredExports], hasPeer: false },
   ];
 }

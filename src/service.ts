@@ -17,6 +17,7 @@ import { RequestStats, type StatsSnapshot } from "./ops/request-stats.js";
 import type { Logger } from "./ops/log.js";
 import type { Config } from "./config.js";
 import { KeyChanges, KeyRegistry } from "./keys/key-registry.js";
+import { loadParquetWriter } from "./export/parquet.js";
 
 const DRAIN_QUIET_MS = 150;
 /** At boot, how long to wait for Redis before starting alone (keys from the keys file). */
@@ -71,6 +72,8 @@ export interface ServiceOptions {
 const NOT_WATCHING: ReloadWatcher = { check: () => [], close: () => undefined };
 
 export async function startService(config: Config, options: ServiceOptions = {}): Promise<Service> {
+  // Before the first request: the exports' Parquet writer is imported once (src/export/parquet.ts).
+  await loadParquetWriter();
   const logger = options.logger;
   let editions = options.editions ?? loadEditionSet(config.dataDir, config.maxSnapshotBytes);
   // Built on first use (GET /api/changes, a live subscription or a swap), not at boot nor by other routes.

@@ -24,6 +24,8 @@ export interface RequestContext<V = ParamValues> {
    */
   changes: () => ChangeLog | undefined;
   requestId: string;
+  /** The Accept header as sent ("" when absent): the bulk routes choose their export format by it. */
+  accept?: string;
   body: Buffer | undefined;
   contentType: string;
   /** Returns the cached reply for `key` (cacheKey: route, data versions, canonical values) or builds, stores and returns it. */

@@ -13,6 +13,7 @@ import type { ChangeLog } from "../store/change-log.js";
 import type { EditionSet } from "../store/editions.js";
 import { renderOwned } from "../store/scratch.js";
 import { chooseEncoding, encodedBody, matchesIfNoneMatch, type Encoding } from "./encoding.js";
+import { byteRangeOf } from "./ranges.js";
 import { cacheControlOf, errorReply, ownedReply, withWarnings, type Reply } from "./reply.js";
 import type { RouteDefinition, Router } from "./router.js";
 import type { Admission, VerifiedKey } from "./context.js";
@@ -26,6 +27,11 @@ export interface IncomingRequest {
   apiKey: string;
   ifNoneMatch: string;
   acceptEncoding: string;
+  /** The Accept header (the bulk routes' exports are chosen by it); "" when absent. */
+  accept?: string;
+  /** A Range header and its If-Range, read where a reply may answer ranges (src/http/ranges.ts). */
+  range?: string;
+  ifRange?: string;
   contentType: string;
   origin: string;
   /** The peer's address, read only when a route needs it (one syscall). */
@@ -232,7 +238,7 @@ export class Dispatcher {
       const values = validateParams(route.params, query, warnings);
       const editions = this.options.editions();
       const handled = route.handle({
-        method: request.method, path: request.url, pathParams, query, values, warnings, editions, changes: this.changes, requestId,
+        method: request.method, path: request.url, pathParams, query, values, warnings, editions, changes: this.changes, requestId, accept: request.accept ?? "",
         body: request.body, contentType: request.contentType, now, caller: limit,
         cached: (key, build) => this.cached(key, build),
       });
@@ -287,8 +293,11 @@ export class Dispatcher {
       this.answered.clear();
       this.answeredFor = editions;
     }
-    if (request.url.length + request.rawQuery.length > ANSWERED_MAX_LINE) return undefined;
-    return `${request.url}?${request.rawQuery}`;
+    // An answer may depend on Accept (the bulk routes' exports): a request with one of its own is remembered apart.
+    const accept = request.accept ?? "";
+    const isPlainAccept = accept.length === 0 || accept === "*/*" || accept === "application/json";
+    if (request.url.length + request.rawQuery.length + (isPlainAccept ? 0 : accept.length) > ANSWERED_MAX_LINE) return undefined;
+    return isPlainAccept ? `${request.url}?${request.rawQuery}` : `${request.url}?${request.rawQuery}\n${accept}`;
   }
 
   /** Checks the key (or the address) and takes a token; throws (or rejects with) 401/429. */
@@ -377,9 +386,24 @@ export class Dispatcher {
     const shouldClose = this.options.isDraining();
     const keySlot = limit?.key === undefined ? -1 : limit.key.slot;
     if (isNotModified) return { status: 304, headers: headers + representationLines(reply, undefined), body: null, contentLength: 0, route, requestId, shouldClose, keySlot };
-    const { body, encoding } = encodedBody(reply, chooseEncoding(request.acceptEncoding));
-    headers += representationLines(reply, encoding);
     const isHead = request.method === "HEAD";
+    if (reply.acceptsRanges === true && reply.status === 200 && request.range !== undefined && request.range.length > 0) {
+      // A byte range of the identity body (what DuckDB's httpfs reads a file by); If-Range with a
+      // weak ETag never matches (RFC 9110 §13.1.5), so it gets the whole body below.
+      const range = request.ifRange !== undefined && request.ifRange.length > 0 ? undefined : byteRangeOf(request.range, reply.body.length);
+      if (range === "unsatisfiable") {
+        headers += `${representationLines(reply, "identity")}\r\nContent-Range: bytes */${reply.body.length}`;
+        return { status: 416, headers, body: null, contentLength: 0, route, requestId, shouldClose, keySlot };
+      }
+      if (range !== undefined) {
+        const [first, last] = range;
+        headers += `${representationLines(reply, "identity")}\r\nContent-Range: bytes ${first}-${last}/${reply.body.length}`;
+        const part = reply.body.subarray(first, last + 1);
+        return { status: 206, headers, body: isHead ? null : part, contentLength: part.length, route, requestId, shouldClose, keySlot };
+      }
+    }
+    const { body, encoding } = encodedBody(reply, reply.isPrecompressed === true ? "identity" : chooseEncoding(request.acceptEncoding));
+    headers += representationLines(reply, encoding);
     return { status: reply.status, headers, body: isHead ? null : body, contentLength: body.length, route, requestId, shouldClose, isScratch: body === reply.body && reply.isScratch === true, keySlot };
   }
 
@@ -417,6 +441,7 @@ function representationLines(reply: Reply, encoding: Encoding | undefined): stri
   let lines = `\r\nCache-Control: ${cacheControlOf(reply)}`;
   if (reply.etag !== undefined) lines += `\r\nETag: ${reply.etag}`;
   lines += "\r\nVary: Accept-Encoding";
+  if (reply.acceptsRanges === true) lines += "\r\nAccept-Ranges: bytes";
   if (encoding !== undefined) {
     // Every body is what its Content-Type says, never sniffed into something else (a JSON answer quoting markup).
     lines += `\r\nContent-Type: ${reply.contentType ?? JSON_TYPE}\r\nX-Content-Type-Options: nosniff`;

@@ -29,6 +29,10 @@ export interface Reply {
   timestampAt?: number;
   /** Its representation header lines per coding (and for a 304), built once on first use. */
   headerLines?: { br?: string; gzip?: string; identity?: string; notModified?: string };
+  /** Answers `Range: bytes=…` (206, 416) on its identity body and says `Accept-Ranges: bytes` (the exports). */
+  acceptsRanges?: boolean;
+  /** Sent as it is whatever Accept-Encoding says (a Parquet file is compressed inside already). */
+  isPrecompressed?: boolean;
   /** Encoded bodies, filled once on first use and kept with a cached reply. */
   encoded?: { br?: Buffer; gzip?: Buffer };
 }

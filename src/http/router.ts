@@ -19,6 +19,8 @@ export type RouteResponse =
     kind: "envelope"; status?: 200 | 201; description: string; data: JsonSchema; meta?: JsonSchema;
     /** Keys beside the envelope's own (`/` and `/api/health` carry the hosted service's unenveloped keys there, docs/compatibility.md#fidelity-rules). */
     topLevel?: Readonly<Record<string, JsonSchema>>;
+    /** Other media types the route answers instead of the envelope (the bulk routes' exports), whose bodies also answer byte ranges (206, 416). */
+    exports?: Readonly<Record<string, JsonSchema>>;
   }
   | { kind: "body"; status?: 101; description: string; content: Readonly<Record<string, JsonSchema>> };
 

@@ -9,9 +9,9 @@ import { loadUws, uwsInfo } from "./uws.js";
 import { attachLive, type LiveHub, type LiveOptions } from "./live.js";
 
 const STATUS_TEXT: Readonly<Record<number, string>> = {
-  200: "200 OK", 201: "201 Created", 204: "204 No Content", 304: "304 Not Modified", 400: "400 Bad Request", 401: "401 Unauthorized",
+  200: "200 OK", 201: "201 Created", 204: "204 No Content", 206: "206 Partial Content", 304: "304 Not Modified", 400: "400 Bad Request", 401: "401 Unauthorized",
   403: "403 Forbidden", 404: "404 Not Found", 405: "405 Method Not Allowed", 408: "408 Request Timeout", 413: "413 Payload Too Large",
-  415: "415 Unsupported Media Type", 426: "426 Upgrade Required", 429: "429 Too Many Requests", 431: "431 Request Header Fields Too Large", 500: "500 Internal Server Error", 503: "503 Service Unavailable",
+  415: "415 Unsupported Media Type", 416: "416 Range Not Satisfiable", 426: "426 Upgrade Required", 429: "429 Too Many Requests", 431: "431 Request Header Fields Too Large", 500: "500 Internal Server Error", 503: "503 Service Unavailable",
 };
 
 /**
@@ -94,6 +94,7 @@ export function startServer(options: ServerOptions): Promise<HttpServer> {
   /** `forwardedFor`: the X-Forwarded-For lines joined, when the caller walked the headers already. */
   const readRequest = (res: HttpResponse, req: HttpRequest, forwardedFor = isProxyTrusted ? forwardedForOf(req) : ""): IncomingRequest => {
     // Read now (req is only valid in this call), and only when it can matter.
+    const range = req.getHeader("range");
     return {
       method: req.getCaseSensitiveMethod().toUpperCase(),
       url: req.getUrl(),
@@ -101,6 +102,9 @@ export function startServer(options: ServerOptions): Promise<HttpServer> {
       apiKey: req.getHeader("x-api-key") || bearerKey(req.getUrl(), req.getHeader("authorization")),
       ifNoneMatch: req.getHeader("if-none-match"),
       acceptEncoding: req.getHeader("accept-encoding"),
+      accept: req.getHeader("accept"),
+      range,
+      ifRange: range.length === 0 ? "" : req.getHeader("if-range"),
       contentType: req.getHeader("content-type"),
       origin: req.getHeader("origin"),
       // Valid while the response is: the dispatcher runs before any answer is written.

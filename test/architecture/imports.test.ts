@@ -17,8 +17,8 @@ const LAYERS: LayerOrder = [
   ["limits"],
   // The in-memory store and its snapshot file.
   ["store"],
-  // Queries over the store; the configuration (which bounds snapshots and limits).
-  ["query", "config.ts"],
+  // Queries over the store; the configuration (which bounds snapshots and limits); the exports' encoders (CSV, Parquet, Arrow).
+  ["query", "config.ts", "export"],
   // API keys; logging and metrics; the demo generator.
   ["keys", "ops", "pipeline/demo"],
   // The offline pipeline (importers, builds); the shared store (Redis) for limits and keys.

@@ -69,6 +69,7 @@ t.test("the usage example type-checks and runs against a live server", async (t)
   t.ok(out.player.editions >= 1);
   const bulk = (await h.json("/api/players/bulk?era=curr")).body;
   t.same(out.bulk, { count: bulk.meta.count, total: bulk.meta.total, isSameObject: true }, "the second bulk is the first, revalidated");
+  t.same(out.csv, { header: "_id", lines: bulk.meta.count }, "exportBulk: the CSV's header and a line per row");
   t.equal(out.batch.matched, 1);
   t.same(out.batch.unmatched, ["Nobody Atall"]);
   t.same(out.teams, (await h.json("/api/teams?era=allt")).body.data.map((team: { teamName: string }) => team.teamName));

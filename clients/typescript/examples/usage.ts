@@ -12,6 +12,7 @@ const found = await api.search(fastest?.name ?? "a", { limit: 3 });
 const detail = await api.player(fastest?.slug ?? "", { teamType: "curr" });
 const everyone = await api.bulk({ era: "curr" });
 const again = await api.bulk({ era: "curr" });
+const csv = new TextDecoder().decode(await api.exportBulk("csv", { era: "curr" }));
 const resolved = await api.batch([fastest?.name ?? "", "Nobody Atall"], { fields: "name,slug" });
 const teams = await api.GET("/api/teams", { params: { query: { era: "allt" } } });
 const alike = await api.similar(fastest?._id ?? "", { limit: 3 });
@@ -32,6 +33,7 @@ console.log(JSON.stringify({
   search: { first: found.data[0]?.name, total: found.meta.total },
   player: { slug: detail.data.slug, zones: Object.keys(detail.data.hotZones ?? {}).length, editions: detail.data.ratingHistory?.length ?? 0 },
   bulk: { count: everyone.meta.count, total: everyone.meta.total, isSameObject: again === everyone },
+  csv: { header: csv.slice(0, csv.indexOf(",")), lines: csv.split("\r\n").length - 2 },
   batch: { matched: resolved.meta.matched, unmatched: resolved.meta.unmatched.map((entry) => entry.query) },
   teams: teams.data?.data.map((team) => team.teamName),
   missing,

@@ -30,6 +30,8 @@ export type PlayerQuery = QueryOf<Operation<"/api/players/slug/{slug}", "get">>;
 export type PlayerResult = SuccessOf<Operation<"/api/players/slug/{slug}", "get">>;
 export type BulkQuery = QueryOf<Operation<"/api/players/bulk", "get">>;
 export type BulkResult = SuccessOf<Operation<"/api/players/bulk", "get">>;
+/** The formats of GET /api/players/bulk's exports (docs/exports.md). */
+export type ExportFormat = "csv" | "parquet" | "arrow";
 export type BatchBody = NonNullable<Operation<"/api/players/batch", "post">["requestBody"]>["content"]["application/json"];
 export type BatchResult = SuccessOf<Operation<"/api/players/batch", "post">>;
 export type SimilarQuery = QueryOf<Operation<"/api/players/{id}/similar", "get">>;
@@ -85,6 +87,11 @@ export interface CourtsideHelpers {
    */
   bulk(query?: BulkQuery & { fields?: never }): Promise<FullRows<BulkResult>>;
   bulk(query: BulkQuery): Promise<BulkResult>;
+  /**
+   * GET /api/players/bulk as a file: CSV, Parquet or an Arrow IPC stream (docs/exports.md), one flat
+   * row per player, the same filters as bulk(). Its bytes, for a CSV parser, hyparquet, DuckDB or Arrow.
+   */
+  exportBulk(format: ExportFormat, query?: Omit<BulkQuery, "format" | "fields">): Promise<ArrayBuffer>;
   /** POST /api/players/batch: resolve up to 100 names (and slugs, with `options.slugs`). */
   batch(names: readonly string[], options?: Omit<BatchBody, "names">): Promise<BatchResult>;
   /** GET /api/players/{id}/similar: the closest attribute profiles to one player's (`id`: _id or slug). */
@@ -170,10 +177,14 @@ export function createClient(options: ClientOptions): CourtsideClient {
         params: { query, ...(kept === undefined ? {} : { header: { "If-None-Match": kept.etag } }) },
       });
       if (answer.response.status === 304 && kept !== undefined) return kept.body as FullRows<BulkResult>;
-      const body = unwrap(answer);
+      const body = unwrap(answer) as BulkResult;
       const etag = answer.response.headers.get("etag");
       if (etag !== null) bulkCache.set(key, { etag, body });
       return body as FullRows<BulkResult>;
+    },
+    async exportBulk(format, query = {}) {
+      const answer = await client.GET("/api/players/bulk", { params: { query: { ...query, format } }, parseAs: "arrayBuffer" });
+      return unwrap(answer as Answer<ArrayBuffer>);
     },
     async batch(names, options = {}) {
       return unwrap(await client.POST("/api/players/batch", { body: { ...options, names: [...names] } }));

@@ -96,12 +96,13 @@ function responseSections(document: Json, operation: Json): string[] {
   const answers: string[] = [];
   const errors: string[] = [];
   statuses.forEach((status, index) => {
-    if (Number(status) < 400) {
+    const schema = (operation.responses[status] as Json).content?.["application/json"]?.schema;
+    const codes = (schema?.allOf?.[1]?.properties?.error?.properties?.code?.enum ?? []) as string[];
+    // A 4xx without an error envelope (an export's 416) is an answer of its own.
+    if (Number(status) < 400 || codes.length === 0) {
       answers.push(lines[index] as string);
       return;
     }
-    const schema = (operation.responses[status] as Json).content?.["application/json"]?.schema;
-    const codes = (schema?.allOf?.[1]?.properties?.error?.properties?.code?.enum ?? []) as string[];
     errors.push(`- ${status}: ${codes.map((code) => `\`${code}\``).join(", ")}`);
   });
   return ["**Responses**", "", ...answers, "", ...(errors.length > 0 ? ["**Errors**", "", ...errors, ""] : [])];

@@ -137,6 +137,7 @@ export function renderLlmsTxt(document: Json): string {
   lines.push(
     "Every JSON answer is an envelope: `{ success: true, data, meta }` or `{ success: false, error: { code, message, details?, timestamp } }`.",
     "Send the API key in the `X-API-Key` header on routes marked (key).",
+    "The two bulk routes also answer CSV, Parquet or Arrow (`format=csv|parquet|arrow`): one flat, typed row per player, for pandas, DuckDB or a spreadsheet.",
     "",
     "## Routes",
     "",

@@ -51,6 +51,9 @@ const HEADERS: Record<string, Schema> = {
   ETag: { description: "Weak validator; changes exactly when the body would", schema: { type: "string" } },
   "Cache-Control": { description: "`private, max-age=3600` on cacheable replies unless the route says otherwise, `no-store` on the rest", schema: { type: "string" } },
   "X-Content-Type-Options": { description: "`nosniff` on every answer with a body: it is what its Content-Type says", schema: { type: "string", enum: ["nosniff"] } },
+  "Accept-Ranges": { description: "`bytes`: an export answers `Range: bytes=…` with a 206 (what DuckDB's httpfs reads a remote file by)", schema: { type: "string", enum: ["bytes"] } },
+  "Content-Range": { description: "The bytes of a 206 (`bytes 0-3/52311`), or the length a 416 could not satisfy (`bytes */52311`)", schema: { type: "string" } },
+  "X-Total-Count": { description: "How many players matched the export's filters (an export holds at most 10,000 of them unless it is a whole edition or era)", schema: { type: "integer" } },
 };
 
 const headerRefs = (names: readonly string[]): Record<string, Schema> =>
@@ -72,6 +75,7 @@ const DESCRIPTION = [
   `**Rate limits.** A token bucket per key (free tier: ${KEY_POLICY.capacity} requests per hour, refilled continuously). Every keyed response carries \`X-RateLimit-*\` and \`RateLimit\`/\`RateLimit-Policy\` headers; a 429 adds \`Retry-After\`. A 304 takes no token.`,
   "**Caching.** Cacheable replies carry `Cache-Control: private, max-age=3600` (search and history: 300 s) and a weak `ETag`; send it back in `If-None-Match` for a 304.",
   "**Drop-in for the hosted service's clients.** As the hosted NBA 2K Ratings API does: an empty value is an absent one (`team=`; but `limit=` is a 400); numbers may carry spaces or decimals (`minRating=75.5` compares exactly, `limit=2.5` is 2); a `sort` direction is read in any case, anything but asc meaning desc; `fields` may hold spaces and empty entries; an unknown `position`, `badge`, `badgeTier`, badge `category` or `tier`, and `minRating` over `maxRating`, answer 200 with an empty page; `cursor=abc` reads as 0. What was read leniently is said in `meta.warnings: [{ parameter, value, message, suggestions? }]`. Unknown parameters are ignored (with a warning, silently for names starting with `_`, such as the cache buster `?_=…`) on `/`, `/api/health`, `/api/stats`, `/api/dashboard/usage`, `/api/players/{id}/history`, `/attribute/{attr}`, `/versions`, `/api/trending`, the badge routes and the batch route's query; elsewhere they are a 400.",
+  "**Exports.** `GET /api/players/bulk` and `GET /api/versions/{version}/players/bulk` also answer CSV, Parquet or an Arrow IPC stream (`format=csv|parquet|arrow`, or `Accept: text/csv`, `application/vnd.apache.parquet`, `application/vnd.apache.arrow.stream`): one flat, typed row per player with every attribute, badge tier and hot zone as a column, in a fixed order (docs/exports.md). Same filters, key and token as the JSON; `ETag`/304 alike; byte ranges (`Range`, 206, 416) for remote readers such as DuckDB; pandas reads the CSV URL directly: `pd.read_csv(url, storage_options={\"X-API-Key\": key})`.",
   "**Errors.** Every error is `{ success: false, error: { code, message, details?, timestamp } }` (`timestamp`: when it was answered, ISO 8601). Checks run in this order: route (404, or 405 with an `Allow` header for a known path and another method) → API key (401) → rate limit (429) → parameters (400). An unknown query parameter is a 400 `UNKNOWN_PARAMETERS` with a suggestion the route accepts: the hosted service's names (`page`, `offset`, `skip` → `cursor`, or `offset` where pages are offsets; `per_page`, `pagesize`, `page_size`, `count` → `limit`; `rating`, `overall`, `min_rating` → `minRating`; `max_rating` → `maxRating`; `type`, `roster_type`, `team_type`, `roster` → `teamType`; `pos`, `positions` → `position`; `team_name`, `teamname` → `team`; `query` → `q` or the `search` filter; `name`, `player`, `search` where it is no filter → `/api/players/search`), otherwise the closest valid name.",
   "**Protocol.** HEAD works wherever GET does. Bodies over 1 KiB are compressed with brotli or gzip by `Accept-Encoding`.",
 ].join("\n\n");
@@ -257,7 +261,8 @@ function success(route: RouteDefinition): { status: number; description: string;
   if (response.kind === "body") {
     return { status: response.status ?? 200, description: response.description, content: Object.fromEntries(Object.entries(response.content).map(([type, schema]) => [type, { schema }])) };
   }
-  return { status: response.status ?? 200, description: response.description, content: { "application/json": { schema: envelopeSchema(response) } } };
+  const exported = Object.entries(response.exports ?? {}).map(([type, schema]) => [type, { schema }]);
+  return { status: response.status ?? 200, description: response.description, content: { "application/json": { schema: envelopeSchema(response) }, ...Object.fromEntries(exported) } };
 }
 
 function responses(route: RouteDefinition, pathNames: readonly string[], isCacheable: boolean): Record<string, Schema> {
@@ -273,6 +278,19 @@ function responses(route: RouteDefinition, pathNames: readonly string[], isCache
       content,
     },
   };
+  const exportTypes = route.response?.kind === "envelope" ? Object.keys(route.response.exports ?? {}) : [];
+  if (exportTypes.length > 0) {
+    result[200] = { ...result[200], headers: { ...(result[200] as { headers: Record<string, Schema> }).headers, ...headerRefs(["Accept-Ranges", "X-Total-Count"]) } };
+    result[206] = {
+      description: "Partial Content: one byte range of an export (`Range: bytes=first-last`, `bytes=first-` or `bytes=-suffix`), of its identity body; several ranges get the whole body (200)",
+      headers: headerRefs(["X-Request-Id", "Content-Range", "Accept-Ranges", "ETag", "Cache-Control", ...answerLimitHeaders]),
+      content: Object.fromEntries(exportTypes.map((type) => [type, { schema: { type: "string", format: "binary" } }])),
+    };
+    result[416] = {
+      description: "Range Not Satisfiable: the range starts at or past the export's end; no body",
+      headers: headerRefs(["X-Request-Id", "Content-Range", ...answerLimitHeaders]),
+    };
+  }
   if (isCacheable) {
     result[304] = {
       description: "Not Modified: If-None-Match matched the ETag; no body, and no token taken",

@@ -2,6 +2,8 @@
 // GET /api/versions/:version/players/bulk (one edition, era default curr). At most 10,000 rows,
 // overall desc then name. An unfiltered full-edition body is memoised on its edition so it is
 // rendered and compressed once per edition, not per request and not subject to LRU eviction.
+// Both answer CSV, Parquet or Arrow instead (`format=` or Accept; docs/exports.md): the same rows,
+// one flat typed row each, the whole edition (or era) encoded once and kept like the JSON body.
 
 import { executeQuery } from "../../query/execute.js";
 import { compileParams, playerFilterParams, type ValuesOf } from "../../query/params.js";
@@ -17,16 +19,47 @@ import { exactObject, filtersMeta, gameVersion, integer, playerRows, text, times
 import { resolveEdition } from "./edition-param.js";
 import { ALL_FIELDS_MASK } from "../../model/player.js";
 import { playerPage } from "./player-rows.js";
+import { encodeArrow } from "../../export/arrow.js";
+import { encodeCsv } from "../../export/csv.js";
+import { EXPORT_FORMATS, EXPORT_MEDIA, formatOf, type ExportFormat } from "../../export/format.js";
+import { encodeParquet, isParquetAvailable } from "../../export/parquet.js";
+import { exportTableOf } from "../../export/table.js";
+import { ApiError, invalidParameter } from "../../query/api-error.js";
+import { HASH_SEED, hashString, mixHash } from "../../store/hash.js";
+import { weakEtag } from "../reply.js";
 
 export const BULK_MAX_ROWS = 10_000;
 /** Full bodies are compressed harder than per-request ones: it happens once per edition. */
 const BULK_BROTLI_QUALITY = 9;
 
+const FORMAT_PARAM = {
+  type: "string",
+  enum: EXPORT_FORMATS,
+  "x-normalise": "lower",
+  description: "json (default), csv, parquet or arrow (an Arrow IPC stream): one flat row per player, the columns of docs/exports.md. Without it, Accept chooses (text/csv, application/vnd.apache.parquet, application/vnd.apache.arrow.stream)",
+} as const;
+
 // Bulk is in one order (overall desc, then name): no sort.
-const { sort: _sort, ...bulkSchemas } = playerFilterParams({ withAllEras: true });
-const { sort: _versionedSort, ...versionedBulkSchemas } = playerFilterParams({ withAllEras: false });
+function withoutSort<S extends { sort: unknown }>(schemas: S) {
+  const { sort: _sort, ...rest } = schemas;
+  return { ...rest, format: FORMAT_PARAM };
+}
+
+/** What the exports' bodies are, for the API description (the columns: docs/exports.md). */
+const EXPORT_SCHEMAS = {
+  [EXPORT_MEDIA.csv.type.split(";")[0] as string]: { type: "string", description: "format=csv: RFC 4180 CSV, UTF-8, a header row, one line per player (docs/exports.md)" },
+  [EXPORT_MEDIA.parquet.type]: { type: "string", format: "binary", description: "format=parquet: a Parquet file, one row per player (docs/exports.md)" },
+  [EXPORT_MEDIA.arrow.type]: { type: "string", format: "binary", description: "format=arrow: an Arrow IPC stream, one row per player (docs/exports.md)" },
+};
+
+/** The answer depends on Accept (JSON or an export): caches in between keep them apart. */
+const VARY_ACCEPT = ["Vary", "Accept"] as const;
+
+const bulkSchemas = withoutSort(playerFilterParams({ withAllEras: true }));
+const versionedBulkSchemas = withoutSort(playerFilterParams({ withAllEras: false }));
 const bulkParams = compileParams(bulkSchemas);
 const versionedBulkParams = compileParams(versionedBulkSchemas);
+type BulkValues = ValuesOf<typeof bulkSchemas> | ValuesOf<typeof versionedBulkSchemas>;
 
 /**
  * `meta.filters`: the hosted service's five keys, every one present (null when unset), then every
@@ -44,8 +77,10 @@ function filtersOf(applied: Record<string, string | number>): Record<string, unk
   };
 }
 
-function bulkReply(context: RequestContext, edition: Edition, selection: PlayerSelection, isVersioned: boolean): Reply {
+function bulkReply(context: RequestContext<BulkValues>, edition: Edition, selection: PlayerSelection, isVersioned: boolean): Reply {
+  const format = formatOf(context.values.format, context.accept ?? "");
   const { sort: _sort, ...applied } = appliedFilters(selection);
+  if (format !== "json") return exportReply(context, edition, selection, applied, format, isVersioned);
   const filters = filtersOf(applied);
   // Planned before the caches: what the edition lacks is a 400 or a warning on every request, not only the first.
   const query = planQuery(edition, selection, context.warnings);
@@ -54,11 +89,12 @@ function bulkReply(context: RequestContext, edition: Edition, selection: PlayerS
     const meta = isVersioned
       ? { gameVersion: edition.key, count: rows.length, total, filters, capturedAt: edition.payload.meta.capturedAt, source: edition.payload.meta.source }
       : { count: rows.length, total, filters };
-    return playerPage(edition, rows, { fieldMask: selection.fieldMask, isVersioned }, meta);
+    const page = playerPage(edition, rows, { fieldMask: selection.fieldMask, isVersioned }, meta);
+    return { ...page, headers: [VARY_ACCEPT] };
   };
   // Only the era is set: the whole era (or edition) in full, the body most clients download.
   const isFullEdition = Object.keys(applied).length === 1 && selection.fieldMask === ALL_FIELDS_MASK;
-  const key = cacheKey(isVersioned ? "/api/versions/:version/players/bulk" : "/api/players/bulk", edition, [applied, selection.fieldMask]);
+  const key = cacheKey(bulkRoute(isVersioned), edition, [applied, selection.fieldMask]);
   if (!isFullEdition) return context.cached(key, build);
   // Kept apart from the LRU (bench/README.md, issue 33): evicted by ordinary traffic, the body
   // would be rendered and compressed again, about 1.6 s of a worker's time each time.
@@ -73,6 +109,75 @@ function bulkReply(context: RequestContext, edition: Edition, selection: PlayerS
   return reply;
 }
 
+function bulkRoute(isVersioned: boolean): string {
+  return isVersioned ? "/api/versions/:version/players/bulk" : "/api/players/bulk";
+}
+
+/** The body of an export of `rows` (edition rows, in order). */
+function encodeExport(format: Exclude<ExportFormat, "json">, edition: Edition, rows: ArrayLike<number>): Buffer {
+  switch (format) {
+    case "csv": return encodeCsv(edition, rows);
+    case "parquet": return encodeParquet(exportTableOf(edition), rows);
+    case "arrow": return encodeArrow(exportTableOf(edition), rows);
+  }
+}
+
+/** Bumped when an encoder's output changes for the same rows: the ETags of what clients kept change with it. */
+const EXPORT_ENCODING_VERSION = 1;
+
+/**
+ * An export's ETag, folded from what its bytes are a function of (the edition, the format, the
+ * rows in order, the encoders' version) instead of from its bytes: a filtered CSV is hundreds of
+ * KiB, and hashing it cost more than building it (measured: mix (k), bench/README.md).
+ */
+function exportEtag(edition: Edition, format: string, rows: ArrayLike<number>, length: number): string {
+  let hash = hashString(`${edition.checksum}|${format}|${EXPORT_ENCODING_VERSION}`, HASH_SEED);
+  for (let i = 0; i < rows.length; i++) hash = mixHash(hash, rows[i] as number);
+  return weakEtag(hash, length);
+}
+
+/**
+ * CSV, Parquet or Arrow of the same rows as the JSON (overall desc, then name): the whole era or
+ * edition when nothing else is filtered (encoded once and kept with the edition, like the JSON
+ * body), else at most BULK_MAX_ROWS through the response cache. `X-Total-Count` says how many
+ * matched. Byte ranges are answered (DuckDB reads a remote Parquet file by them).
+ */
+function exportReply(context: RequestContext<BulkValues>, edition: Edition, selection: PlayerSelection, applied: Record<string, string | number>, format: Exclude<ExportFormat, "json">, isVersioned: boolean): Reply {
+  if (context.values.fields !== undefined) {
+    throw invalidParameter("fields", context.values.fields, `an export (${format}) carries every column: fields= selects the fields of JSON rows only`);
+  }
+  if (format === "parquet" && !isParquetAvailable()) throw new ApiError("SERVICE_UNAVAILABLE", { format }, "Parquet is unavailable in this process: its writer did not load");
+  const query = planQuery(edition, selection, context.warnings);
+  const isFullEdition = Object.keys(applied).length === 1;
+  const media = EXPORT_MEDIA[format];
+  const build = (limit: number): Reply => {
+    const { total, rows } = executeQuery(edition, query, 0, limit);
+    const body = encodeExport(format, edition, rows);
+    const era = applied.era === undefined || applied.era === "all" ? "" : `-${applied.era}`;
+    return {
+      status: 200,
+      body,
+      etag: exportEtag(edition, format, rows, body.length),
+      contentType: media.type,
+      acceptsRanges: true,
+      ...(format === "parquet" ? { isPrecompressed: true } : {}),
+      headers: [VARY_ACCEPT, ["Content-Disposition", `attachment; filename="courtside-${edition.key}${era}-players.${media.extension}"`], ["X-Total-Count", String(total)]],
+    };
+  };
+  const key = cacheKey(bulkRoute(isVersioned), edition, [format, applied]);
+  if (!isFullEdition) return context.cached(key, () => build(BULK_MAX_ROWS));
+  let reply = edition.memo.get(key) as Reply | undefined;
+  if (!reply) {
+    reply = build(edition.rowCount);
+    if (format !== "parquet") {
+      encodedBody(reply, "br", BULK_BROTLI_QUALITY);
+      encodedBody(reply, "gzip");
+    }
+    edition.memo.set(key, reply);
+  }
+  return reply;
+}
+
 export const bulkRoutes: RouteDefinition[] = [
   {
     method: "GET", path: "/api/players/bulk", access: "key", params: bulkParams,
@@ -82,6 +187,7 @@ export const bulkRoutes: RouteDefinition[] = [
       description: "Every matching player (at most 10,000), overall desc then name",
       data: playerRows,
       meta: exactObject({ count: integer("Rows returned"), total: integer("Players matching"), filters: filtersMeta }),
+      exports: EXPORT_SCHEMAS,
     },
     handle: (context: RequestContext<ValuesOf<typeof bulkSchemas>>) => bulkReply(context, context.editions.current, selectPlayers(context.values, { era: "all" }, context.warnings), false),
   },
@@ -96,6 +202,7 @@ export const bulkRoutes: RouteDefinition[] = [
         gameVersion, count: integer("Rows returned"), total: integer("Players matching"), filters: filtersMeta,
         capturedAt: timestamp("When the edition's data was captured"), source: text("Where the edition's data came from"),
       }),
+      exports: EXPORT_SCHEMAS,
     },
     handle: (context: RequestContext<ValuesOf<typeof versionedBulkSchemas>>) => {
       const edition = resolveEdition(context.editions, context.pathParams.version ?? "");
