@@ -74,7 +74,7 @@ interface ProfileTables {
   contrastGaps: Float64Array;
   /** The nearest-profile index, built on first use. */
   profileIndex: ProfileIndex | undefined;
-  /** Per target column: its 256-entry table of squared standardised differences (request scratch). */
+  /** The reference scan's 256-entry table of one column's squared standardised differences (its scratch). */
   squared: Float32Array | undefined;
   /** The reference scan's scratch, one slot per row (only similarRowsByScan allocates it). */
   sums: Float32Array | undefined;
@@ -186,21 +186,13 @@ export function storedProfileIndexOf(edition: Edition): StoredProfileIndex {
   return storedPart(buildProfileIndex(edition, built.profileColumns, built.spread.stddev, built.keys.length));
 }
 
-/** The target's columns and its per-column tables of squared standardised differences; undefined when it has none. */
+/** The target's columns and values, with the edition's squared standardised gaps; undefined when it has none. */
 function profileTarget(edition: Edition, built: ProfileTables, query: SimilarQuery): ProfileTarget | undefined {
   const columns = Int32Array.from(built.profileColumns.filter((column) =>
     attributeValue(edition, query.row, column) !== undefined && (built.spread.stddev[column] as number) > 0));
   if (columns.length === 0) return undefined;
-  const squared = (built.squared ??= new Float32Array(built.keys.length * 256));
-  const { squaredGap } = built.precomputed;
-  columns.forEach((column, k) => {
-    const target = attributeValue(edition, query.row, column) as number;
-    // ((value − target) / stddev)², read from the column's table of squared standardised gaps.
-    const gaps = column * GAP_COUNT;
-    for (let value = 0; value < 256; value++) squared[k * 256 + value] = squaredGap[gaps + (value < target ? target - value : value - target)] as number;
-    squared[k * 256 + ABSENT_RATING] = 0;
-  });
-  return { row: query.row, columns, squared, eraMask: query.eraMask, positionMask: query.positionMask };
+  const values = columns.map((column) => attributeValue(edition, query.row, column) as number);
+  return { row: query.row, columns, values, squaredGap: built.precomputed.squaredGap, eraMask: query.eraMask, positionMask: query.positionMask };
 }
 
 /** The best `limit` rows offered so far, closest first, ties by name. */
@@ -256,8 +248,12 @@ export function similarRowsByScan(edition: Edition, query: SimilarQuery): Simila
   // One pass per target column over the rows in scope. Measured against rows in blocks of 2,048
   // (sums and counts kept in L1 across the columns): the plain passes took 8.2 ms of CPU at
   // 80,000 rows in scope, the blocked ones 14.4 ms, with identical results.
+  const squared = (built.squared ??= new Float32Array(256));
   target.columns.forEach((column, k) => {
-    const squared = target.squared.subarray(k * 256, (k + 1) * 256);
+    // ((value − target) / stddev)² per byte value, from the column's squared gaps; 0 where absent.
+    const own = target.values[k] as number;
+    for (let value = 0; value < 256; value++) squared[value] = target.squaredGap[column * GAP_COUNT + (value < own ? own - value : value - own)] as number;
+    squared[ABSENT_RATING] = 0;
     const base = column * rows;
     for (const [start, end] of ranges) {
       // for each row in scope: sums[row] += ((value - target) / stddev)², counts[row] += has value

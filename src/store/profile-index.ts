@@ -17,6 +17,7 @@
 
 import type { SnapshotColumns } from "./edition-tables.js";
 import { ABSENT_RATING } from "../model/attributes.js";
+import { GAP_COUNT } from "./profile-tables.js";
 
 /** Principal axes the tree splits on. At 100,000 players, 4–16 axes × leaves of 16–64 rows took about the same time (bench/README.md); 8 × 32 kept. */
 const AXES = 8;
@@ -85,8 +86,13 @@ export interface ProfileTarget {
   row: number;
   /** The target's columns C (profile columns it holds with spread), column order. */
   columns: Int32Array;
-  /** k * 256 + value: ((value − target's value of columns[k]) / spread)², as float32, 0 at ABSENT_RATING. */
-  squared: Float32Array;
+  /** The target's value of columns[k]. */
+  values: Int32Array;
+  /**
+   * The edition's squared standardised gaps (store/profile-tables.ts): columns[k] · 256 + |value −
+   * values[k]| → ((value − values[k]) / spread)², as float32. Read directly: nothing is built per target.
+   */
+  squaredGap: Float32Array;
   eraMask: number;
   positionMask: number;
 }
@@ -211,7 +217,7 @@ export function storedPart(index: ProfileIndex): StoredProfileIndex {
  */
 export function searchProfileIndex(index: ProfileIndex, edition: ProfileRows, keyCount: number, target: ProfileTarget, kthDistance: () => number, visit: ProfileVisitor): void {
   const { attributes, positions } = edition.payload.columns;
-  const { columns: targetColumns, squared, positionMask } = target;
+  const { columns: targetColumns, values: targetValues, squaredGap, positionMask } = target;
   const needed = Math.ceil(targetColumns.length / 2);
   const { work } = index;
   work.rows = 0;
@@ -229,7 +235,7 @@ export function searchProfileIndex(index: ProfileIndex, edition: ProfileRows, ke
     if (row === target.row) return;
     if (positionMask !== 0 && ((positions[row] as number) & positionMask) === 0) return;
     const base = row * keyCount;
-    // the scan's sums[row]: Σ over the target's columns the row holds of squared[k][value], in
+    // the scan's sums[row]: Σ over the target's columns the row holds of the squared gap, in
     // float32, in column order. Partial sums only grow and shared ≤ |C|, so once one passes
     // kthSquared · |C| the row cannot enter the answer.
     let sum = 0;
@@ -237,7 +243,8 @@ export function searchProfileIndex(index: ProfileIndex, edition: ProfileRows, ke
     for (let k = 0; k < targetColumns.length; k++) {
       const value = attributes[base + (targetColumns[k] as number)] as number;
       if (value === ABSENT_RATING) continue;
-      sum = Math.fround(sum + (squared[k * 256 + value] as number));
+      const own = targetValues[k] as number;
+      sum = Math.fround(sum + (squaredGap[(targetColumns[k] as number) * GAP_COUNT + (value < own ? own - value : value - own)] as number));
       if (sum > ceiling) return;
       shared++;
     }

@@ -13,7 +13,7 @@ import type { RouteDefinition, JsonSchema, RouteResponse } from "../router.js";
 import { arrayOf, era, exactObject, gameVersion, integer, ref, text } from "../describe/response-schemas.js";
 import { everyEditionRoutes, requestedEdition } from "./edition-param.js";
 import { rowObjectsReply, rowOfIdOrSlug } from "./player-ref.js";
-import { SUMMARY_FIELDS_MASK } from "../../model/player.js";
+import { FIELD_BIT, SUMMARY_FIELDS_MASK, type PlayerRecord } from "../../model/player.js";
 import { teamTypeOf } from "./player-rows.js";
 
 export const SIMILAR_METHOD =
@@ -28,11 +28,14 @@ const scopeParams: ParamSchemas = {
   limit: limitParam(50, 10),
 };
 
+const PLAYER_SHAPE = { fieldMask: FIELD_BIT._id | FIELD_BIT.name | FIELD_BIT.slug | FIELD_BIT.team | FIELD_BIT.teamType | FIELD_BIT.attributes, isVersioned: false };
+
 function similarPlayers(context: RequestContext): Reply {
   const edition = requestedEdition(context.editions, context.pathParams.version, context.values.gameVersion);
   const id = context.pathParams.id ?? "";
   const row = rowOfIdOrSlug(edition, id, teamTypeOf(context.values));
-  const player = edition.record(row);
+  // Only the fields the answer names (not the whole record: its badges and history are most of it).
+  const player = JSON.parse(edition.fragments.rowJson(row, PLAYER_SHAPE)) as Pick<PlayerRecord, "_id" | "name" | "slug" | "team" | "teamType" | "attributes">;
   const scope = (typeof context.values.era === "string" ? context.values.era : teamTypeOf(context.values) ?? player.teamType) as Era | "all";
   const eraMask = scope === "all" ? ALL_ERAS_MASK : 1 << ERA_CODE[scope];
   const position = typeof context.values.position === "string" ? context.values.position : undefined;
