@@ -16,7 +16,9 @@ import { TIER_COUNT_KEYS } from "../model/badges.js";
 import { ABSENT_RATING } from "../model/attributes.js";
 import type { PlayerRecord } from "../model/player.js";
 import { POSITIONS, knownPositions } from "../model/positions.js";
-import type { Edition } from "./edition.js";
+import type { Catalogue } from "../model/catalogue.js";
+import type { Era } from "../model/eras.js";
+import type { SnapshotColumns } from "./edition-tables.js";
 import { buildStringTable, type StringTable } from "./string-table.js";
 
 /** Gaps between two ratings a table covers: every byte value. */
@@ -52,6 +54,16 @@ export interface StoredProfileTables {
   teamHasLists: Uint8Array;
 }
 
+/** What the tables are built from: an Edition, described here so the snapshot module, which stores them, need not import it. */
+export interface ProfileSource {
+  readonly rowCount: number;
+  readonly payload: { readonly columns: Pick<SnapshotColumns, "attributes" | "attributeColumns" | "team" | "overall" | "nameRank"> };
+  /** By team code; a team's rows are contiguous, [firstRow, endRow). */
+  readonly teams: readonly { code: number; teamType: Era; playerCount: number; firstRow: number; endRow: number }[];
+  readonly catalogue: Pick<Catalogue, "badges" | "badgeOf">;
+  record(row: number): PlayerRecord;
+}
+
 export interface ProfileColumns {
   keyCount: number;
   /** The attribute groups: their member columns, in column order. */
@@ -62,7 +74,7 @@ export interface ProfileColumns {
 export type ColumnProfileTables = Omit<StoredProfileTables, "teamCounts" | "teamHasLists">;
 
 /** Every table from the edition's columns but the team counts (a few passes over the rows). */
-export function buildColumnProfileTables(edition: Edition, shape: ProfileColumns): ColumnProfileTables {
+export function buildColumnProfileTables(edition: ProfileSource, shape: ProfileColumns): ColumnProfileTables {
   const { mean, stddev } = columnSpread(edition, shape.keyCount);
   const { gap, squaredGap } = gapTables(stddev);
   const groupScores = rowGroupScores(edition, shape);
@@ -74,7 +86,7 @@ export function buildColumnProfileTables(edition: Edition, shape: ProfileColumns
 }
 
 /** Every table, as build-index stores it: the column tables and each team's counts (every record read once). */
-export function buildProfileTables(edition: Edition, columnTables: ColumnProfileTables): StoredProfileTables {
+export function buildProfileTables(edition: ProfileSource, columnTables: ColumnProfileTables): StoredProfileTables {
   const counts = edition.teams.map((team) => teamCountsOf(edition, team.code));
   return {
     ...columnTables,
@@ -99,7 +111,7 @@ export function isProfileTablesShape(tables: StoredProfileTables, rows: number, 
     tables.teamHasLists instanceof Uint8Array && tables.teamHasLists.length === teamCount;
 }
 
-function columnSpread(edition: Edition, keyCount: number): { mean: Float64Array; stddev: Float64Array } {
+function columnSpread(edition: ProfileSource, keyCount: number): { mean: Float64Array; stddev: Float64Array } {
   const { attributeColumns } = edition.payload.columns;
   const rows = edition.rowCount;
   const mean = new Float64Array(keyCount);
@@ -137,7 +149,7 @@ function gapTables(stddev: Float64Array): { gap: Float64Array; squaredGap: Float
   return { gap, squaredGap };
 }
 
-function rowGroupScores(edition: Edition, { keyCount, groups }: ProfileColumns): Float64Array {
+function rowGroupScores(edition: ProfileSource, { keyCount, groups }: ProfileColumns): Float64Array {
   const { attributes } = edition.payload.columns;
   const scores = new Float64Array(edition.rowCount * groups.length);
   for (let row = 0; row < edition.rowCount; row++) {
@@ -156,14 +168,14 @@ function rowGroupScores(edition: Edition, { keyCount, groups }: ProfileColumns):
 }
 
 /** Whether `row` comes before `other` in roster order (overall desc, then name). */
-function isEarlierInRoster(edition: Edition, row: number, other: number): boolean {
+function isEarlierInRoster(edition: ProfileSource, row: number, other: number): boolean {
   const { overall, nameRank } = edition.payload.columns;
   const a = overall[row] as number;
   const b = overall[other] as number;
   return a > b || (a === b && (nameRank[row] as number) < (nameRank[other] as number));
 }
 
-function teamAttributeTables(edition: Edition, keyCount: number): Pick<StoredProfileTables, "teamHolders" | "teamMean" | "teamBest" | "teamBestRow"> {
+function teamAttributeTables(edition: ProfileSource, keyCount: number): Pick<StoredProfileTables, "teamHolders" | "teamMean" | "teamBest" | "teamBestRow"> {
   const { attributes } = edition.payload.columns;
   const size = edition.teams.length * keyCount;
   const teamHolders = new Uint32Array(size);
@@ -197,14 +209,14 @@ function teamAttributeTables(edition: Edition, keyCount: number): Pick<StoredPro
 }
 
 /** The team's rows (contiguous, by team code) in roster order. */
-function rosterOrder(edition: Edition, firstRow: number, endRow: number, code: number): number[] {
+function rosterOrder(edition: ProfileSource, firstRow: number, endRow: number, code: number): number[] {
   const { team } = edition.payload.columns;
   const rows: number[] = [];
   for (let row = firstRow; row < endRow; row++) if ((team[row] as number) === code) rows.push(row);
   return rows.sort((a, b) => (isEarlierInRoster(edition, a, b) ? -1 : isEarlierInRoster(edition, b, a) ? 1 : 0));
 }
 
-function teamGroupTables(edition: Edition, groupCount: number, groupScores: Float64Array): Pick<StoredProfileTables, "teamGroupMean" | "teamGroupBestRow" | "teamGroupRank" | "teamGroupOf"> {
+function teamGroupTables(edition: ProfileSource, groupCount: number, groupScores: Float64Array): Pick<StoredProfileTables, "teamGroupMean" | "teamGroupBestRow" | "teamGroupRank" | "teamGroupOf"> {
   const teamCount = edition.teams.length;
   const { team } = edition.payload.columns;
   // Means: summed over the edition's rows in row order (as the per-team means always were).
@@ -263,7 +275,7 @@ const TIER_KEY: Readonly<Record<string, (typeof TIER_COUNT_KEYS)[number]>> = {
  * One team's badge counts (by tier; by category and tier where every player has a badge list)
  * and players per position, as `{"badges":…,"positions":…}` JSON, from its records in roster order.
  */
-export function teamCountsOf(edition: Edition, code: number): { json: string; hasLists: boolean } {
+export function teamCountsOf(edition: ProfileSource, code: number): { json: string; hasLists: boolean } {
   const info = edition.teams[code];
   const roster = info === undefined || info.playerCount === 0 ? [] : rosterOrder(edition, info.firstRow, info.endRow, code);
   const records: PlayerRecord[] = roster.map((row) => edition.record(row));
