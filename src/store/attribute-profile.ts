@@ -9,7 +9,7 @@
 import { GROUP_OF_ATTRIBUTE, GROUP_SCORE_KEYS, ABSENT_RATING } from "../model/attributes.js";
 import { displayLabel } from "../model/labels.js";
 import type { Edition } from "./edition.js";
-import { buildColumnProfileTables, buildProfileTables, GAP_COUNT, teamCountsOf, type ColumnProfileTables, type StoredProfileTables } from "./profile-tables.js";
+import { buildColumnProfileTables, buildProfileTables, GAP_COUNT, SIGNED_GAP_COUNT, teamCountsOf, type ColumnProfileTables, type StoredProfileTables } from "./profile-tables.js";
 import { stringAt } from "./string-table.js";
 import {
   buildProfileIndex, searchProfileIndex, storedPart, withScratch, type ProfileCandidate, type ProfileIndex, type ProfileTarget, type StoredProfileIndex,
@@ -61,6 +61,8 @@ interface ProfileTables {
   keys: readonly string[];
   /** Each column's display name. */
   labels: readonly string[];
+  /** Each column's contrast as JSON up to its value: `{"attribute":…,"label":…,"value":`. */
+  contrastPrefixes: readonly string[];
   groups: readonly AttributeGroupColumns[];
   /** The columns a profile compares: every attribute but the group scores (means of the others). */
   profileColumns: readonly number[];
@@ -100,6 +102,7 @@ function tables(edition: Edition): ProfileTables {
     const precomputed = edition.payload.profileTables ?? buildColumnProfileTables(edition, { keyCount: keys.length, groups });
     built = {
       keys, labels: keys.map((key) => displayLabel(key)), profileColumns, groups, precomputed,
+      contrastPrefixes: keys.map((key) => `{"attribute":${JSON.stringify(key)},"label":${JSON.stringify(displayLabel(key))},"value":`),
       spread: { mean: precomputed.mean, stddev: precomputed.stddev },
       teamCounts: new Map(), contrastColumns: new Int32Array(keys.length), contrastGaps: new Float64Array(keys.length),
       profileIndex: undefined, squared: undefined, sums: undefined, counts: undefined,
@@ -191,8 +194,8 @@ function profileTarget(edition: Edition, built: ProfileTables, query: SimilarQue
   const columns = Int32Array.from(built.profileColumns.filter((column) =>
     attributeValue(edition, query.row, column) !== undefined && (built.spread.stddev[column] as number) > 0));
   if (columns.length === 0) return undefined;
-  const values = columns.map((column) => attributeValue(edition, query.row, column) as number);
-  return { row: query.row, columns, values, squaredGap: built.precomputed.squaredGap, eraMask: query.eraMask, positionMask: query.positionMask };
+  const offsets = columns.map((column) => column * SIGNED_GAP_COUNT + GAP_COUNT - 1 - (attributeValue(edition, query.row, column) as number));
+  return { row: query.row, columns, offsets, squaredGap: built.precomputed.squaredGap, eraMask: query.eraMask, positionMask: query.positionMask };
 }
 
 /** The best `limit` rows offered so far, closest first, ties by name. */
@@ -251,8 +254,7 @@ export function similarRowsByScan(edition: Edition, query: SimilarQuery): Simila
   const squared = (built.squared ??= new Float32Array(256));
   target.columns.forEach((column, k) => {
     // ((value − target) / stddev)² per byte value, from the column's squared gaps; 0 where absent.
-    const own = target.values[k] as number;
-    for (let value = 0; value < 256; value++) squared[value] = target.squaredGap[column * GAP_COUNT + (value < own ? own - value : value - own)] as number;
+    for (let value = 0; value < 256; value++) squared[value] = target.squaredGap[(target.offsets[k] as number) + value] as number;
     squared[ABSENT_RATING] = 0;
     const base = column * rows;
     for (const [start, end] of ranges) {
@@ -299,6 +301,35 @@ export function contrastProfiles(edition: Edition, row: number, other: number): 
   const built = tables(edition);
   const { attributes } = edition.payload.columns;
   const keyCount = built.keys.length;
+  const { agrees, differs } = contrastColumns(edition, built, row, other);
+  const contrast = (column: number): AttributeContrast => ({
+    attribute: built.keys[column] as string, label: built.labels[column] as string,
+    value: attributes[row * keyCount + column] as number, otherValue: attributes[other * keyCount + column] as number,
+  });
+  return { agreesMost: agrees.map(contrast), differsMost: differs.map(contrast) };
+}
+
+/** contrastProfiles as JSON, each list exactly as JSON.stringify writes it (from per-column fragments: what `similar` renders). */
+export function contrastProfilesJson(edition: Edition, row: number, other: number): { agreesMost: string; differsMost: string } {
+  const built = tables(edition);
+  const { attributes } = edition.payload.columns;
+  const keyCount = built.keys.length;
+  const { agrees, differs } = contrastColumns(edition, built, row, other);
+  const json = (columns: readonly number[]): string => {
+    let text = "[";
+    for (let i = 0; i < columns.length; i++) {
+      const column = columns[i] as number;
+      text += `${i === 0 ? "" : ","}${built.contrastPrefixes[column] as string}${attributes[row * keyCount + column] as number},"otherValue":${attributes[other * keyCount + column] as number}}`;
+    }
+    return `${text}]`;
+  };
+  return { agreesMost: json(agrees), differsMost: json(differs) };
+}
+
+/** The columns of contrastProfiles' two lists. */
+function contrastColumns(edition: Edition, built: ProfileTables, row: number, other: number): { agrees: number[]; differs: number[] } {
+  const { attributes } = edition.payload.columns;
+  const keyCount = built.keys.length;
   const { gap, stddev } = built.precomputed;
   const { contrastColumns: columns, contrastGaps: gaps } = built;
   let n = 0;
@@ -311,13 +342,7 @@ export function contrastProfiles(edition: Edition, row: number, other: number): 
     n++;
   }
   // Candidates come in column order, so a later one displaces a kept one only when strictly closer (or farther).
-  const agrees = pickThree(columns, gaps, n, (a, b) => a < b);
-  const differs = pickThree(columns, gaps, n, (a, b) => a > b);
-  const contrast = (column: number): AttributeContrast => ({
-    attribute: built.keys[column] as string, label: built.labels[column] as string,
-    value: attributes[row * keyCount + column] as number, otherValue: attributes[other * keyCount + column] as number,
-  });
-  return { agreesMost: agrees.map(contrast), differsMost: differs.map(contrast) };
+  return { agrees: pickThree(columns, gaps, n, (a, b) => a < b), differs: pickThree(columns, gaps, n, (a, b) => a > b) };
 }
 
 /** The columns of the (up to) three candidates first by `isBefore` on their gaps, ties to the earlier candidate. */

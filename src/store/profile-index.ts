@@ -17,7 +17,6 @@
 
 import type { SnapshotColumns } from "./edition-tables.js";
 import { ABSENT_RATING } from "../model/attributes.js";
-import { GAP_COUNT } from "./profile-tables.js";
 
 /** Principal axes the tree splits on. At 100,000 players, 4–16 axes × leaves of 16–64 rows took about the same time (bench/README.md); 8 × 32 kept. */
 const AXES = 8;
@@ -86,12 +85,12 @@ export interface ProfileTarget {
   row: number;
   /** The target's columns C (profile columns it holds with spread), column order. */
   columns: Int32Array;
-  /** The target's value of columns[k]. */
-  values: Int32Array;
   /**
-   * The edition's squared standardised gaps (store/profile-tables.ts): columns[k] · 256 + |value −
-   * values[k]| → ((value − values[k]) / spread)², as float32. Read directly: nothing is built per target.
+   * Per target column k: where its row of the edition's squared standardised gaps sits, shifted by
+   * the target's value, so `squaredGap[offsets[k] + value]` = ((value − target's value) / spread)²
+   * as float32 (store/profile-tables.ts). Read directly: nothing is built per target.
    */
+  offsets: Int32Array;
   squaredGap: Float32Array;
   eraMask: number;
   positionMask: number;
@@ -217,7 +216,7 @@ export function storedPart(index: ProfileIndex): StoredProfileIndex {
  */
 export function searchProfileIndex(index: ProfileIndex, edition: ProfileRows, keyCount: number, target: ProfileTarget, kthDistance: () => number, visit: ProfileVisitor): void {
   const { attributes, positions } = edition.payload.columns;
-  const { columns: targetColumns, values: targetValues, squaredGap, positionMask } = target;
+  const { columns: targetColumns, offsets, squaredGap, positionMask } = target;
   const needed = Math.ceil(targetColumns.length / 2);
   const { work } = index;
   work.rows = 0;
@@ -243,8 +242,7 @@ export function searchProfileIndex(index: ProfileIndex, edition: ProfileRows, ke
     for (let k = 0; k < targetColumns.length; k++) {
       const value = attributes[base + (targetColumns[k] as number)] as number;
       if (value === ABSENT_RATING) continue;
-      const own = targetValues[k] as number;
-      sum = Math.fround(sum + (squaredGap[(targetColumns[k] as number) * GAP_COUNT + (value < own ? own - value : value - own)] as number));
+      sum = Math.fround(sum + (squaredGap[(offsets[k] as number) + value] as number));
       if (sum > ceiling) return;
       shared++;
     }

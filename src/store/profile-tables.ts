@@ -23,6 +23,8 @@ import { buildStringTable, type StringTable } from "./string-table.js";
 
 /** Gaps between two ratings a table covers: every byte value. */
 export const GAP_COUNT = 256;
+/** Signed differences a − b of two byte values, −255 … 255: a row of `squaredGap`. */
+export const SIGNED_GAP_COUNT = 2 * GAP_COUNT - 1;
 
 export interface StoredProfileTables {
   /** [K]: each column's mean over the rows that have it (NaN where none has). */
@@ -31,7 +33,11 @@ export interface StoredProfileTables {
   stddev: Float64Array;
   /** [K × 256]: column · 256 + |a − b| → |a − b| / stddev (the standardised gap of two values; Infinity or NaN where stddev is 0). */
   gap: Float64Array;
-  /** [K × 256]: column · 256 + |a − b| → ((a − b) / stddev)² in float32 (what a similar search sums; 0 where stddev is 0). */
+  /**
+   * [K × 511]: column · 511 + 255 + (a − b) → ((a − b) / stddev)² in float32 (what a similar search
+   * sums; 0 where stddev is 0). Signed, so a search adds one offset per target column (column · 511
+   * + 255 − target's value) to a row's value: no branch in its inner loop.
+   */
   squaredGap: Float32Array;
   /** [R × G]: row · G + g → the row's group score: the mean of the group's attributes it has, NaN where none. */
   groupScores: Float64Array;
@@ -99,7 +105,7 @@ export function buildProfileTables(edition: ProfileSource, columnTables: ColumnP
 export function isProfileTablesShape(tables: StoredProfileTables, rows: number, keyCount: number, teamCount: number): boolean {
   const groupCount = rows === 0 ? 0 : tables.groupScores?.length / rows;
   return tables.mean instanceof Float64Array && tables.mean.length === keyCount && tables.stddev instanceof Float64Array && tables.stddev.length === keyCount &&
-    tables.gap instanceof Float64Array && tables.gap.length === keyCount * GAP_COUNT && tables.squaredGap instanceof Float32Array && tables.squaredGap.length === keyCount * GAP_COUNT &&
+    tables.gap instanceof Float64Array && tables.gap.length === keyCount * GAP_COUNT && tables.squaredGap instanceof Float32Array && tables.squaredGap.length === keyCount * SIGNED_GAP_COUNT &&
     tables.groupScores instanceof Float64Array && Number.isInteger(groupCount) &&
     tables.teamHolders instanceof Uint32Array && tables.teamHolders.length === teamCount * keyCount &&
     tables.teamMean instanceof Float64Array && tables.teamMean.length === teamCount * keyCount &&
@@ -136,15 +142,13 @@ function columnSpread(edition: ProfileSource, keyCount: number): { mean: Float64
 
 function gapTables(stddev: Float64Array): { gap: Float64Array; squaredGap: Float32Array } {
   const gap = new Float64Array(stddev.length * GAP_COUNT);
-  const squaredGap = new Float32Array(stddev.length * GAP_COUNT);
+  const squaredGap = new Float32Array(stddev.length * SIGNED_GAP_COUNT);
   stddev.forEach((spread, column) => {
     if (!(spread > 0)) return;
     const scale = 1 / spread;
-    for (let d = 0; d < GAP_COUNT; d++) {
-      gap[column * GAP_COUNT + d] = d / spread;
-      // ((a − b) · scale)² equals (|a − b| · scale)² exactly: negation is exact.
-      squaredGap[column * GAP_COUNT + d] = (d * scale) ** 2;
-    }
+    for (let d = 0; d < GAP_COUNT; d++) gap[column * GAP_COUNT + d] = d / spread;
+    // ((a − b) · scale)², as the search computed it per target before (same float32 values).
+    for (let d = 1 - GAP_COUNT; d < GAP_COUNT; d++) squaredGap[column * SIGNED_GAP_COUNT + GAP_COUNT - 1 + d] = (d * scale) ** 2;
   });
   return { gap, squaredGap };
 }

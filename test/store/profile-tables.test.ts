@@ -16,7 +16,7 @@ import type { IncomingRequest, Outgoing } from "../../src/http/dispatch.js";
 import { TokenBuckets } from "../../src/limits/token-buckets.js";
 import { executeQuery } from "../../src/query/execute.js";
 import { defaultQuery } from "../../src/query/plan.js";
-import { contrastProfiles, groupScores, teamGroupMean } from "../../src/store/attribute-profile.js";
+import { attributeSpreadOf, contrastProfiles, contrastProfilesJson, groupScores, teamGroupMean } from "../../src/store/attribute-profile.js";
 import { Edition, teamRowOf, type TeamInfo } from "../../src/store/edition.js";
 import { EditionSet } from "../../src/store/editions.js";
 import { decodeSnapshot, encodeSnapshot, type SnapshotPayload } from "../../src/store/snapshot.js";
@@ -218,10 +218,31 @@ t.test("every demo edition: the tables answer what the per-request computation a
         for (const other of [row + 1, Math.floor(random() * edition.rowCount), Math.floor(random() * edition.rowCount)]) {
           if (other >= edition.rowCount || other === row) continue;
           pairs++;
-          if (JSON.stringify(contrastProfiles(edition, row, other)) !== JSON.stringify(naive.contrast(row, other))) mismatched++;
+          const expected = naive.contrast(row, other) as { agreesMost: unknown; differsMost: unknown };
+          const json = contrastProfilesJson(edition, row, other);
+          if (JSON.stringify(contrastProfiles(edition, row, other)) !== JSON.stringify(expected) ||
+            json.agreesMost !== JSON.stringify(expected.agreesMost) || json.differsMost !== JSON.stringify(expected.differsMost)) mismatched++;
         }
       }
-      t.equal(mismatched, 0, `${label}: contrasts of ${pairs} pairs (every row with three others)`);
+      t.equal(mismatched, 0, `${label}: contrasts of ${pairs} pairs (every row with three others), as objects and as JSON`);
+      t.ok(sameBits(attributeSpreadOf(edition).stddev, naive.stddev), `${label}: every column's spread`);
+
+      // The similar search's squared standardised differences, for every target value and every byte value.
+      const squaredGap = (edition.payload.profileTables ?? (edition as any)).squaredGap as Float32Array | undefined;
+      if (squaredGap !== undefined) {
+        mismatched = 0;
+        naive.profileColumns.forEach((column) => {
+          const stddev = naive.stddev[column] as number;
+          if (!(stddev > 0)) return;
+          const scale = 1 / stddev;
+          for (let target = 0; target < 256; target++) {
+            for (let value = 0; value < 256; value++) {
+              if (squaredGap[column * 511 + 255 - target + value] !== Math.fround(((value - target) * scale) ** 2)) mismatched++;
+            }
+          }
+        });
+        t.equal(mismatched, 0, `${label}: squared gaps equal ((value − target) / stddev)² for every pair of byte values`);
+      }
 
       const means = naive.teamGroupMeans();
       t.ok(sameBits(Array.from({ length: means.length }, (_, i) => teamGroupMean(edition, Math.floor(i / naive.groups.length), i % naive.groups.length)), means), `${label}: every team's group means`);

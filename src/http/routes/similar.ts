@@ -6,7 +6,7 @@ import { ERA_CODE, ERAS, type Era } from "../../model/eras.js";
 import { parsePositionMask } from "../../model/positions.js";
 import { limitParam, playerFilterParams, type ParamSchemas } from "../../query/params.js";
 import { ALL_ERAS_MASK } from "../../query/plan.js";
-import { contrastProfiles, similarRows } from "../../store/attribute-profile.js";
+import { contrastProfilesJson, similarRows } from "../../store/attribute-profile.js";
 import type { RequestContext } from "../context.js";
 import type { Reply } from "../reply.js";
 import type { RouteDefinition, JsonSchema, RouteResponse } from "../router.js";
@@ -45,7 +45,7 @@ function similarPlayers(context: RequestContext): Reply {
   const key = `similar|${edition.checksum}|${row}|${eraMask}|${positionMask}|${limit}`;
   return context.cached(key, () => {
     const matches = positionMask === undefined ? [] : similarRows(edition, { row, eraMask, positionMask, limit });
-    const contrasts = matches.map((match) => contrastProfiles(edition, row, match.row));
+    const contrasts = matches.map((match) => contrastProfilesJson(edition, row, match.row));
     const hasAttributes = Object.keys(player.attributes).length > 0;
     const meta = {
       gameVersion: edition.key,
@@ -62,7 +62,7 @@ function similarPlayers(context: RequestContext): Reply {
       after: (i) => {
         const match = matches[i] as (typeof matches)[number];
         const contrast = contrasts[i] as (typeof contrasts)[number];
-        return `,"similarity":${match.similarity},"sharedAttributes":${match.shared},"agreesMost":${JSON.stringify(contrast.agreesMost)},"differsMost":${JSON.stringify(contrast.differsMost)}}`;
+        return `,"similarity":${match.similarity},"sharedAttributes":${match.shared},"agreesMost":${contrast.agreesMost},"differsMost":${contrast.differsMost}}`;
       },
     }, meta, { isCacheable: true });
   });
