@@ -294,8 +294,8 @@ function eraRanges(edition: Edition, eraMask: number): [number, number][] {
 
 /**
  * The three shared attributes where two rows agree most and the three where they differ most,
- * by the standardised difference |a − b| / stddev (ties in column order). Reads the edition's
- * table of standardised gaps; no per-call sort.
+ * by the standardised difference |a − b| / stddev (ties in column order), over the edition's
+ * stored spreads; no per-call sort.
  */
 export function contrastProfiles(edition: Edition, row: number, other: number): { agreesMost: AttributeContrast[]; differsMost: AttributeContrast[] } {
   const built = tables(edition);
@@ -330,15 +330,16 @@ export function contrastProfilesJson(edition: Edition, row: number, other: numbe
 function contrastColumns(edition: Edition, built: ProfileTables, row: number, other: number): { agrees: number[]; differs: number[] } {
   const { attributes } = edition.payload.columns;
   const keyCount = built.keys.length;
-  const { gap, stddev } = built.precomputed;
+  const { stddev } = built.precomputed;
   const { contrastColumns: columns, contrastGaps: gaps } = built;
   let n = 0;
   for (const column of built.profileColumns) {
     const value = attributes[row * keyCount + column] as number;
     const otherValue = attributes[other * keyCount + column] as number;
-    if (value === ABSENT_RATING || otherValue === ABSENT_RATING || !((stddev[column] as number) > 0)) continue;
+    const spread = stddev[column] as number;
+    if (value === ABSENT_RATING || otherValue === ABSENT_RATING || !(spread > 0)) continue;
     columns[n] = column;
-    gaps[n] = gap[column * GAP_COUNT + (value < otherValue ? otherValue - value : value - otherValue)] as number;
+    gaps[n] = Math.abs(value - otherValue) / spread;
     n++;
   }
   // Candidates come in column order, so a later one displaces a kept one only when strictly closer (or farther).

@@ -7,7 +7,8 @@
 // before they existed gets them built once per thread on first use (attribute-profile.ts).
 //
 // Layouts (K attribute columns, the catalogue's; G attribute groups, attributeGroupsOf's order;
-// R rows; T teams, by team code). Everything is exact: each value is computed with the same
+// R rows; T teams, by team code). A contrast's standardised gap, |a − b| / stddev, is one division:
+// no table. Everything is exact: each value is computed with the same
 // arithmetic, in the same order, as the per-request code it replaced, so answers are bit-equal.
 // Other routes may read them too (a percentile route wants the spreads and group scores).
 
@@ -31,8 +32,6 @@ export interface StoredProfileTables {
   mean: Float64Array;
   /** [K]: its population standard deviation (0 where fewer than two rows have it or all agree). */
   stddev: Float64Array;
-  /** [K × 256]: column · 256 + |a − b| → |a − b| / stddev (the standardised gap of two values; Infinity or NaN where stddev is 0). */
-  gap: Float64Array;
   /**
    * [K × 511]: column · 511 + 255 + (a − b) → ((a − b) / stddev)² in float32 (what a similar search
    * sums; 0 where stddev is 0). Signed, so a search adds one offset per target column (column · 511
@@ -82,10 +81,10 @@ export type ColumnProfileTables = Omit<StoredProfileTables, "teamCounts" | "team
 /** Every table from the edition's columns but the team counts (a few passes over the rows). */
 export function buildColumnProfileTables(edition: ProfileSource, shape: ProfileColumns): ColumnProfileTables {
   const { mean, stddev } = columnSpread(edition, shape.keyCount);
-  const { gap, squaredGap } = gapTables(stddev);
+  const squaredGap = squaredGapTable(stddev);
   const groupScores = rowGroupScores(edition, shape);
   return {
-    mean, stddev, gap, squaredGap, groupScores,
+    mean, stddev, squaredGap, groupScores,
     ...teamAttributeTables(edition, shape.keyCount),
     ...teamGroupTables(edition, shape.groups.length, groupScores),
   };
@@ -105,7 +104,7 @@ export function buildProfileTables(edition: ProfileSource, columnTables: ColumnP
 export function isProfileTablesShape(tables: StoredProfileTables, rows: number, keyCount: number, teamCount: number): boolean {
   const groupCount = rows === 0 ? 0 : tables.groupScores?.length / rows;
   return tables.mean instanceof Float64Array && tables.mean.length === keyCount && tables.stddev instanceof Float64Array && tables.stddev.length === keyCount &&
-    tables.gap instanceof Float64Array && tables.gap.length === keyCount * GAP_COUNT && tables.squaredGap instanceof Float32Array && tables.squaredGap.length === keyCount * SIGNED_GAP_COUNT &&
+    tables.squaredGap instanceof Float32Array && tables.squaredGap.length === keyCount * SIGNED_GAP_COUNT &&
     tables.groupScores instanceof Float64Array && Number.isInteger(groupCount) &&
     tables.teamHolders instanceof Uint32Array && tables.teamHolders.length === teamCount * keyCount &&
     tables.teamMean instanceof Float64Array && tables.teamMean.length === teamCount * keyCount &&
@@ -140,17 +139,15 @@ function columnSpread(edition: ProfileSource, keyCount: number): { mean: Float64
   return { mean, stddev };
 }
 
-function gapTables(stddev: Float64Array): { gap: Float64Array; squaredGap: Float32Array } {
-  const gap = new Float64Array(stddev.length * GAP_COUNT);
+function squaredGapTable(stddev: Float64Array): Float32Array {
   const squaredGap = new Float32Array(stddev.length * SIGNED_GAP_COUNT);
   stddev.forEach((spread, column) => {
     if (!(spread > 0)) return;
     const scale = 1 / spread;
-    for (let d = 0; d < GAP_COUNT; d++) gap[column * GAP_COUNT + d] = d / spread;
     // ((a − b) · scale)², as the search computed it per target before (same float32 values).
     for (let d = 1 - GAP_COUNT; d < GAP_COUNT; d++) squaredGap[column * SIGNED_GAP_COUNT + GAP_COUNT - 1 + d] = (d * scale) ** 2;
   });
-  return { gap, squaredGap };
+  return squaredGap;
 }
 
 function rowGroupScores(edition: ProfileSource, { keyCount, groups }: ProfileColumns): Float64Array {

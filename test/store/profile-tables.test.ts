@@ -228,7 +228,7 @@ t.test("every demo edition: the tables answer what the per-request computation a
       t.ok(sameBits(attributeSpreadOf(edition).stddev, naive.stddev), `${label}: every column's spread`);
 
       // The similar search's squared standardised differences, for every target value and every byte value.
-      const squaredGap = (edition.payload.profileTables ?? (edition as any)).squaredGap as Float32Array | undefined;
+      const squaredGap = edition.payload.profileTables?.squaredGap;
       if (squaredGap !== undefined) {
         mismatched = 0;
         naive.profileColumns.forEach((column) => {
