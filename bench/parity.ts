@@ -4,7 +4,9 @@
 // fragments. Grouped by route; one pass of warm-up, then `--rounds` timed passes.
 // `--mix i` measures load mix (i) the same way instead: the profile routes (similar players,
 // comparisons, team profiles), recorded as the `profiles` section.
-// Usage: node dist/bench/parity.js [-- --rounds 20 --mix g|i --no-readme]
+// Any other mix (`--mix b`, the filtered pages) is measured the same way and printed only.
+// `--cache-mib 64` turns the response cache on instead (the repeated, cached path; never written to the README).
+// Usage: node dist/bench/parity.js [-- --rounds 20 --mix g|i --cache-mib 0 --no-readme]
 
 import { parseArgs } from "node:util";
 import { createDispatcher } from "../src/http/routes/route-table.js";
@@ -21,13 +23,17 @@ const { values: flags } = parseArgs({
     "data-dir": { type: "string", default: process.env.DATA_DIR ?? "data" },
     "no-readme": { type: "boolean", default: false },
     note: { type: "string", default: "" },
+    /** MiB of response cache (default 0: off); with it on, every pass after the first replays cached answers. */
+    "cache-mib": { type: "string", default: "0" },
   },
 });
 
 const editions = loadEditionSet(flags["data-dir"]);
-const mixName = flags.mix === "i" ? "i" : "g";
-const sectionName = mixName === "g" ? "parity" : "profiles";
+const mixName = flags.mix;
+/** The README section of a run with the cache off: (g) and (i) only; another mix (b, c, f …) is printed, not recorded. */
+const sectionName = mixName === "g" ? "parity" : mixName === "i" ? "profiles" : undefined;
 const paths = buildMixes(editions.current).find((mix) => mix.name === mixName)?.paths ?? [];
+if (paths.length === 0) throw new Error(`no load mix named ${mixName}`);
 const KEY = "bench";
 const dispatcher = createDispatcher({
   editions: () => editions,
@@ -36,7 +42,7 @@ const dispatcher = createDispatcher({
   registrationBuckets: new TokenBuckets(0, 4),
   ownerBuckets: new TokenBuckets(4, 1),
   now: Date.now,
-  responseCacheBytes: 0,
+  responseCacheBytes: Number(flags["cache-mib"]) * 1024 * 1024,
   corsOrigins: [],
   isDraining: () => false,
   maxBodyBytes: 65_536,
@@ -86,17 +92,19 @@ const all = [...byRoute.values()].flat().sort((a, b) => a - b);
 const cpuMeanUs = (cpuSpent.user + cpuSpent.system) / all.length;
 const section = [
   `Last run: ${today()} on ${machine()}${flags.note ? ` — ${flags.note}` : ""}.`,
-  `The ${paths.length} URLs of load mix (${mixName}) through the dispatcher in process (no sockets), response cache off, ${rounds} passes after one warm-up pass;`,
+  `The ${paths.length} URLs of load mix (${mixName}) through the dispatcher in process (no sockets), response cache ${flags["cache-mib"] === "0" ? "off" : `${flags["cache-mib"]} MiB`}, ${rounds} passes after one warm-up pass;`,
   mixName === "g"
     ? "each request is validated, looked up in the precomputed structures (badge holder runs, trending windows, the _id map, weekly series) and rendered."
-    : "each request is validated and answered from the columns (similar: a search of the profile index build-index stored in the snapshot; spreads, standardised gaps, group scores and team profiles read from the tables build-index stored beside it, store/profile-tables.ts) and rendered.",
+    : mixName !== "i"
+      ? "each request takes the whole request path in process: routing, validation, the query, rendering (or, with the cache on, the cached answer)."
+      : "each request is validated and answered from the columns (similar: a search of the profile index build-index stored in the snapshot; spreads, squared standardised differences, group scores and team profiles read from the tables build-index stored beside it, store/profile-tables.ts) and rendered.",
   "",
   table(["route", "URLs", "mean body KiB", "p50 µs", "p99 µs"], rows),
   "",
   `All ${all.length} requests: p50 ${median(all).toFixed(1)} µs, p99 ${percentile(all, 99).toFixed(1)} µs; process CPU (user + system, over the timed passes) ${cpuMeanUs.toFixed(1)} µs a request.`,
 ].join("\n");
 process.stdout.write(`${section}\n`);
-if (!flags["no-readme"]) {
+if (!flags["no-readme"] && flags["cache-mib"] === "0" && sectionName !== undefined) {
   writeResults(sectionName, { rounds, p50Us: median(all), p99Us: percentile(all, 99), cpuMeanUs, routes: Object.fromEntries(rows.map((row) => [row[0], { p50Us: Number(row[3]), p99Us: Number(row[4]) }])) });
   writeSection(sectionName, section);
 }

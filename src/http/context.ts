@@ -7,13 +7,14 @@ import type { ParamValues, ParamWarning } from "../query/params.js";
 import type { Reply } from "./reply.js";
 import type { TakeResult, TokenBuckets } from "../limits/token-buckets.js";
 
-export interface RequestContext {
+/** `V`: the route's typed values (ValuesOf its parameter schemas); code that knows no route sees ParamValues. */
+export interface RequestContext<V = ParamValues> {
   method: string;
   path: string;
   pathParams: Record<string, string>;
   query: QueryParams;
-  /** The query validated against the route's schema. */
-  values: ParamValues;
+  /** The query validated against the route's schema, once: typed, defaults applied (validateParams). */
+  values: V;
   /** docs/compatibility.md#fidelity-rules: what was read leniently; the dispatcher adds them to the answer's `meta.warnings`. */
   warnings: ParamWarning[];
   editions: EditionSet;
@@ -25,7 +26,7 @@ export interface RequestContext {
   requestId: string;
   body: Buffer | undefined;
   contentType: string;
-  /** Returns the cached reply for `key` or builds, stores and returns it. */
+  /** Returns the cached reply for `key` (cacheKey: route, data versions, canonical values) or builds, stores and returns it. */
   cached: (key: string, build: () => Reply) => Reply;
   now: number;
   /** Admission's outcome: on keyed routes the verified key, its bucket and what is left in it. */

@@ -4,7 +4,7 @@
 // a path that matches with another method is a 405 with Allow, and nothing else is a 404.
 
 import type { ErrorCode } from "../query/api-error.js";
-import type { CompiledParams } from "../query/params.js";
+import type { CompiledParams, ParamValues } from "../query/params.js";
 import type { Reply } from "./reply.js";
 import type { RequestContext } from "./context.js";
 
@@ -29,11 +29,12 @@ export type Method = "GET" | "POST" | "DELETE";
  */
 export type Access = "key" | "address" | "registration" | "none";
 
-export interface RouteDefinition {
+/** `V`: the values its parameter schemas give (ValuesOf), what its handler reads. */
+export interface RouteDefinition<V = ParamValues> {
   method: Method;
   path: string;
   access: Access;
-  params: CompiledParams;
+  params: CompiledParams<V>;
   summary: string;
   /**
    * The Cache-Control its cacheable replies carry when it is not the default `private, max-age=3600`
@@ -55,8 +56,12 @@ export interface RouteDefinition {
    * per key (OWNER_POLICY) keeps them from being a way to flood.
    */
   isOwnerAction?: boolean;
-  /** Synchronous for every read; a promise only where the route writes (keys), off the GET path. */
-  handle: (context: RequestContext) => Reply | Promise<Reply>;
+  /**
+   * Synchronous for every read; a promise only where the route writes (keys), off the GET path.
+   * A method, so a route typed by its own values sits in a table of any routes (the dispatcher
+   * hands each handler the values its own `params` produced).
+   */
+  handle(context: RequestContext<V>): Reply | Promise<Reply>;
 }
 
 interface CompiledRoute {

@@ -6,6 +6,9 @@
 // compares as 75.5); an unknown value of a lenient enum (`x-lenient`) matches nothing instead of
 // failing; a cursor that is no number reads as 0. Whatever was not understood as sent is said in
 // `meta.warnings` (ParamWarning); case-insensitive enums are canonicalised first.
+// Validation gives each route a typed value object inferred from its schemas (ValuesOf): numbers
+// are numbers, enums their union, defaults applied once here, attribute bounds parsed once into
+// `bounds`; handlers read it as it is, never re-parse or restate a default.
 
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { ATTRIBUTE_ALIASES } from "../model/attributes.js";
@@ -64,15 +67,61 @@ export function paramWarning(parameter: string, value: string, message: string, 
 
 export type ParamSchemas = Readonly<Record<string, ParamSchema>>;
 
+/**
+ * What one validated parameter holds, read from its schema: a number for an integer (a decimal
+ * kept where `x-decimal: exact`) and for a cursor (the offset it reads as); the enum's union for a
+ * strict enum; a string otherwise (a lenient enum keeps an unknown value as sent).
+ */
+export type ParamValue<S> =
+  S extends { "x-normalise": "cursor" } ? number
+    : S extends { type: "integer" } ? number
+      : S extends { "x-lenient": true } ? string
+        : S extends { enum: readonly (infer E extends string)[] } ? E
+          : string;
+
+/** A parameter always present once validated: its schema has a default (a cursor reads as 0). */
+type IsDefaulted<S> = S extends { default: string | number } ? true : S extends { "x-normalise": "cursor" } ? true : false;
+
+/** The parameters a route names (not the index signature of the attribute bounds, which go to `bounds`). */
+type NamedParams<S> = { [K in keyof S as string extends K ? never : S[K] extends { "x-attribute-bound": true } ? never : K]: S[K] };
+
+/** One attribute bound as sent (`three_ball_gte=80`), its name split once at validation. */
+export interface BoundValue {
+  /** The parameter as sent, for messages. */
+  readonly parameter: string;
+  /** The attribute part of the name, as sent (an alias is resolved by the player selection). */
+  readonly attribute: string;
+  /** `_gte` (a lower bound) or `_lte`. */
+  readonly isLower: boolean;
+  readonly value: number;
+}
+
+/**
+ * The value object of a route whose query parameters are `S`: every named parameter with its type,
+ * required where it has a default, and the attribute bounds sent, in query order.
+ */
+export type ValuesOf<S> =
+  & { readonly [K in keyof NamedParams<S> as IsDefaulted<NamedParams<S>[K]> extends true ? K : never]: ParamValue<NamedParams<S>[K]> }
+  & { readonly [K in keyof NamedParams<S> as IsDefaulted<NamedParams<S>[K]> extends true ? never : K]?: ParamValue<NamedParams<S>[K]> }
+  & { readonly bounds: readonly BoundValue[] };
+
+/** Any route's values, as code that does not know the route sees them. */
+export type ParamValues = { readonly [name: string]: unknown; readonly bounds: readonly BoundValue[] };
+
 const ERA_VALUES = ["curr", "class", "allt"] as const;
-const era = (withAll: boolean): ParamSchema => ({
+const ERA_PARAM = {
   type: "string",
-  enum: withAll ? [...ERA_VALUES, "all"] : ERA_VALUES,
-  description: withAll ? "Era: curr (default), class, allt, or all" : "Era: curr (default), class or allt",
+  enum: ERA_VALUES,
+  description: "Era: curr (default), class or allt",
   "x-normalise": "lower",
   "x-empty": "refuse",
-});
-const rating = (description: string): ParamSchema => ({ type: "integer", minimum: 0, maximum: 99, description: `${description} (a decimal compares exactly)`, "x-decimal": "exact" });
+} as const satisfies ParamSchema;
+const ERA_OR_ALL_PARAM = {
+  ...ERA_PARAM,
+  enum: [...ERA_VALUES, "all"],
+  description: "Era: curr (default), class, allt, or all",
+} as const satisfies ParamSchema;
+const rating = (description: string) => ({ type: "integer", minimum: 0, maximum: 99, description: `${description} (a decimal compares exactly)`, "x-decimal": "exact" }) as const satisfies ParamSchema;
 
 /**
  * `{attribute}_gte` / `{attribute}_lte`, listed for the demo's attributes and the aliases; an
@@ -91,10 +140,11 @@ export const ATTRIBUTE_BOUND_NAME = /^([a-z][a-z0-9_]{0,58})_(gte|lte)$/;
 export const SEARCH_FILTER_MAX_LENGTH = 80;
 
 /** The filters shared by every player-listing route. */
-export function playerFilterParams(options: { withAllEras: boolean }): ParamSchemas {
+export function playerFilterParams(options: { withAllEras: boolean }) {
+  const era = options.withAllEras ? ERA_OR_ALL_PARAM : ERA_PARAM;
   return {
-    era: era(options.withAllEras),
-    teamType: { ...era(options.withAllEras), description: "Alias of era (era wins when both are given)" },
+    era,
+    teamType: { ...era, description: "Alias of era (era wins when both are given)" },
     position: {
       type: "string",
       enum: [...POSITIONS, ...Object.keys(POSITION_GROUPS)],
@@ -136,17 +186,20 @@ export function playerFilterParams(options: { withAllEras: boolean }): ParamSche
       description: "Comma-separated top-level fields to return, e.g. name,overall,attributes (spaces and empty entries are ignored)",
       "x-reason": "must be a comma-separated list of field names",
     },
-  };
+  } as const satisfies ParamSchemas;
 }
 
-export const CURSOR_PARAM: ParamSchema = {
+/** What a player-listing route's values may hold: any of the filters (a route takes all of them, or a few). */
+export type PlayerFilterValues = Partial<ValuesOf<ReturnType<typeof playerFilterParams>>>;
+
+export const CURSOR_PARAM = {
   type: "string", pattern: "^\\d{1,10}$", description: "Offset cursor from meta.pagination.nextCursor (read as the hosted service reads it: its leading digits, otherwise 0, with a warning)",
   "x-reason": "must be a non-negative decimal integer", "x-normalise": "cursor",
-};
-export const OFFSET_PARAM: ParamSchema = { type: "integer", minimum: 0, maximum: 1_000_000_000, default: 0, description: "Rows to skip" };
-export const limitParam = (maximum: number, fallback: number): ParamSchema => ({
+} as const satisfies ParamSchema;
+export const OFFSET_PARAM = { type: "integer", minimum: 0, maximum: 1_000_000_000, default: 0, description: "Rows to skip" } as const satisfies ParamSchema;
+export const limitParam = (maximum: number, fallback: number) => ({
   type: "integer", minimum: 1, maximum, default: fallback, description: `Page size, 1 to ${maximum}, default ${fallback} (a decimal is rounded down; empty is refused)`, "x-empty": "refuse",
-});
+}) as const satisfies ParamSchema;
 /** Cursors past this read as it (an empty page), so a huge number never becomes a float. */
 const MAX_CURSOR = 1_000_000_000;
 
@@ -186,7 +239,7 @@ ajv.addKeyword({ keyword: "x-decimal" });
 ajv.addKeyword({ keyword: "x-lenient" });
 ajv.addKeyword({ keyword: "x-attribute-bound" });
 
-export interface CompiledParams {
+export interface CompiledParams<V = ParamValues> {
   readonly schemas: ParamSchemas;
   /**
    * docs/compatibility.md#fidelity-rules: routes where the hosted service ignores unknown parameters (cache busters such as
@@ -198,6 +251,12 @@ export interface CompiledParams {
   readonly validators: ReadonlyMap<string, ValidateFunction>;
   /** The schema of any attribute bound (ATTRIBUTE_BOUND_NAME) where the route takes them, else undefined. */
   readonly anyBound: { schema: ParamSchema; validate: ValidateFunction } | undefined;
+  /** The listed bound names split once (`three_ball_gte` → three_ball, lower), so a request never matches them. */
+  readonly listedBounds: ReadonlyMap<string, { attribute: string; isLower: boolean }>;
+  /** What an absent parameter reads as, where it reads as something: its default; a cursor 0. */
+  readonly defaults: readonly (readonly [name: string, value: string | number])[];
+  /** Type only, never set: the value object validateParams gives for these schemas. */
+  readonly values?: V;
 }
 
 /** Parameters of the same schema (the ~100 attribute bounds) share one validator, compiled on first use. */
@@ -213,78 +272,123 @@ function compileOne(schema: ParamSchema): ValidateFunction {
   return validate;
 }
 
-export function compileParams(schemas: ParamSchemas, options: { ignoresUnknown?: boolean } = {}): CompiledParams {
-  const bound = Object.values(schemas).find((schema) => schema["x-attribute-bound"] === true);
+export function compileParams<const S extends ParamSchemas>(schemas: S, options: { ignoresUnknown?: boolean } = {}): CompiledParams<ValuesOf<S>> {
+  const entries: [string, ParamSchema][] = Object.entries(schemas);
+  const bound = entries.find(([, schema]) => schema["x-attribute-bound"] === true)?.[1];
+  const listedBounds = new Map<string, { attribute: string; isLower: boolean }>();
+  const defaults: [string, string | number][] = [];
+  for (const [name, schema] of entries) {
+    const match = schema["x-attribute-bound"] === true ? ATTRIBUTE_BOUND_NAME.exec(name) : null;
+    if (match !== null) listedBounds.set(name, { attribute: match[1] as string, isLower: match[2] === "gte" });
+    if (schema.default !== undefined) defaults.push([name, schema.default]);
+    else if (schema["x-normalise"] === "cursor") defaults.push([name, 0]);
+  }
   return {
     schemas,
     ignoresUnknown: options.ignoresUnknown === true,
     names: Object.keys(schemas),
-    validators: new Map(Object.entries(schemas).map(([name, schema]) => [name, compileOne(schema)])),
+    validators: new Map(entries.map(([name, schema]) => [name, compileOne(schema)])),
     anyBound: bound === undefined ? undefined : { schema: { ...bound, description: "Bound on an attribute of the edition" }, validate: compileOne(bound) },
+    listedBounds,
+    defaults,
   };
 }
 
-/** The schema and validator of a parameter the route takes, or undefined. */
-function paramOf(compiled: CompiledParams, name: string): { schema: ParamSchema; validate: ValidateFunction } | undefined {
-  // hasOwn: `__proto__` or `constructor` from a client must not find Object's members.
-  if (Object.hasOwn(compiled.schemas, name)) return { schema: compiled.schemas[name] as ParamSchema, validate: compiled.validators.get(name) as ValidateFunction };
-  return compiled.anyBound !== undefined && ATTRIBUTE_BOUND_NAME.test(name) ? compiled.anyBound : undefined;
-}
-
-export type ParamValues = Record<string, string | number>;
+/** The values of a route that takes no attribute bounds share this empty list. */
+const NO_BOUNDS: readonly BoundValue[] = Object.freeze([]);
 
 /**
  * Unknown names → UNKNOWN_PARAMETERS (or, where the route ignores them, a warning); bad values →
  * INVALID_PARAMETER naming parameter, value and reason. What was accepted leniently (docs/compatibility.md#fidelity-rules)
- * is pushed onto `warnings`.
+ * is pushed onto `warnings`. One pass over the parameters: each name is looked up once (an
+ * attribute bound's name matched at most once); an unknown name still outranks a bad value.
  */
-export function validateParams(compiled: CompiledParams, params: QueryParams, warnings: ParamWarning[] = []): ParamValues {
-  const unknown = [...params.keys()].filter((name) => paramOf(compiled, name) === undefined);
-  if (unknown.length > 0 && compiled.ignoresUnknown) {
+export function validateParams<V>(compiled: CompiledParams<V>, params: QueryParams, warnings: ParamWarning[] = []): V {
+  const values: Record<string, unknown> = {};
+  let bounds: BoundValue[] | undefined;
+  let unknown: string[] | undefined;
+  let failure: unknown;
+  const warnedFrom = warnings.length;
+  for (const [name, raw] of params) {
+    let schema: ParamSchema;
+    let validate: ValidateFunction;
+    let boundName: { attribute: string; isLower: boolean } | undefined;
+    // hasOwn: `__proto__` or `constructor` from a client must not find Object's members.
+    if (Object.hasOwn(compiled.schemas, name)) {
+      schema = compiled.schemas[name] as ParamSchema;
+      validate = compiled.validators.get(name) as ValidateFunction;
+      boundName = schema["x-attribute-bound"] === true ? compiled.listedBounds.get(name) : undefined;
+    } else {
+      const match = compiled.anyBound === undefined ? null : ATTRIBUTE_BOUND_NAME.exec(name);
+      if (match === null || compiled.anyBound === undefined) {
+        (unknown ??= []).push(name);
+        continue;
+      }
+      ({ schema, validate } = compiled.anyBound);
+      boundName = { attribute: match[1] as string, isLower: match[2] === "gte" };
+    }
+    // After a bad value only the names are still read: an unknown one among them is the answer.
+    if (failure !== undefined) continue;
+    // An empty value is an absent one (`team=` from a form left blank), unless the hosted service refuses it.
+    if (raw.trim().length === 0 && schema["x-empty"] !== "refuse") continue;
+    try {
+      if (schema.type === "integer") {
+        const value = readNumber(name, schema, raw, warnings);
+        if (boundName === undefined) values[name] = value;
+        else (bounds ??= []).push({ parameter: name, attribute: boundName.attribute, isLower: boundName.isLower, value });
+        continue;
+      }
+      values[name] = readText(name, schema, validate, raw, warnings);
+    } catch (error) {
+      failure = error;
+    }
+  }
+  if (unknown !== undefined && !compiled.ignoresUnknown) throw unknownParameters(compiled, unknown);
+  if (failure !== undefined) throw failure;
+  if (unknown !== undefined) {
+    // Warned of first, before what was read leniently, as a client reads its query from the left.
+    const ignored: ParamWarning[] = [];
     for (const name of unknown) {
       if (name.startsWith("_")) continue;
       const suggestion = suggestParam(name, compiled.names);
-      warnings.push(paramWarning(name.slice(0, WARNED_VALUE_LENGTH), params.get(name) ?? "", "unknown parameter, ignored", suggestion === undefined ? undefined : [suggestion]));
+      ignored.push(paramWarning(name.slice(0, WARNED_VALUE_LENGTH), params.get(name) ?? "", "unknown parameter, ignored", suggestion === undefined ? undefined : [suggestion]));
     }
-  } else if (unknown.length > 0) {
-    throw new ApiError(
-      "UNKNOWN_PARAMETERS",
-      {
-        unknownParams: unknown.map((param) => {
-          const suggestion = suggestParam(param, compiled.names);
-          return suggestion === undefined ? { param } : { param, suggestion };
-        }),
-        validParams: compiled.names.filter((name) => !/_(gte|lte)$/.test(name)).concat("{attribute}_gte", "{attribute}_lte"),
-      },
-      `Unknown query parameter${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}`,
-    );
+    warnings.splice(warnedFrom, 0, ...ignored);
   }
-  const values: ParamValues = {};
-  for (const [name, raw] of params) {
-    const param = paramOf(compiled, name);
-    // A name the route does not take is ignored here (the route ignores unknown names).
-    if (param === undefined) continue;
-    const { schema, validate } = param;
-    // An empty value is an absent one (`team=` from a form left blank), unless the hosted service refuses it.
-    if (raw.trim().length === 0 && schema["x-empty"] !== "refuse") continue;
-    if (schema.type === "integer") {
-      values[name] = readNumber(name, schema, raw, warnings);
-      continue;
-    }
-    const value = normalise(schema, raw, name, warnings);
-    if (!validate(value)) {
-      const error = validate.errors?.[0];
-      if (error?.keyword === "enum" && schema["x-lenient"] === true && schema.enum !== undefined) {
-        // Kept as sent: the route reads it as matching nothing.
-        warnings.push(paramWarning(name, raw, `${raw.slice(0, WARNED_VALUE_LENGTH)} is not a known ${name}: nothing matches it`, closest(raw, schema.enum, 3)));
-        values[name] = value;
-        continue;
-      }
-      throw describeFailure(name, schema, raw, error);
-    }
-    values[name] = value;
+  for (const [name, value] of compiled.defaults) if (values[name] === undefined) values[name] = value;
+  values.bounds = bounds ?? NO_BOUNDS;
+  // The boundary where the types are proven: every value above was read with the schema its
+  // name has in `compiled`, which is what V is inferred from (ValuesOf).
+  return values as V;
+}
+
+function unknownParameters(compiled: CompiledParams<unknown>, unknown: readonly string[]): ApiError {
+  return new ApiError(
+    "UNKNOWN_PARAMETERS",
+    {
+      unknownParams: unknown.map((param) => {
+        const suggestion = suggestParam(param, compiled.names);
+        return suggestion === undefined ? { param } : { param, suggestion };
+      }),
+      validParams: compiled.names.filter((name) => !/_(gte|lte)$/.test(name)).concat("{attribute}_gte", "{attribute}_lte"),
+    },
+    `Unknown query parameter${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}`,
+  );
+}
+
+/** A string parameter: canonicalised, then validated; a lenient enum keeps an unknown value (warned of). */
+function readText(name: string, schema: ParamSchema, validate: ValidateFunction, raw: string, warnings: ParamWarning[]): string | number {
+  // The hosted service's parseInt: leading digits count, anything else is 0. Always a valid offset.
+  if (schema["x-normalise"] === "cursor") return readCursor(name, raw, warnings);
+  const value = normalise(schema, raw);
+  if (validate(value)) return value;
+  const error = validate.errors?.[0];
+  if (error?.keyword === "enum" && schema["x-lenient"] === true && schema.enum !== undefined) {
+    // Kept as sent: the route reads it as matching nothing.
+    warnings.push(paramWarning(name, raw, `${raw.slice(0, WARNED_VALUE_LENGTH)} is not a known ${name}: nothing matches it`, closest(raw, schema.enum, 3)));
+    return value;
   }
-  return values;
+  throw describeFailure(name, schema, raw, error);
 }
 
 /**
@@ -319,7 +423,7 @@ export function suggestParam(param: string, names: readonly string[]): string | 
   return closest(param, names, 1)[0];
 }
 
-function normalise(schema: ParamSchema, raw: string, name: string, warnings: ParamWarning[]): string {
+function normalise(schema: ParamSchema, raw: string): string {
   switch (schema["x-normalise"]) {
     case "lower": return raw.trim().toLowerCase();
     case "position": {
@@ -327,15 +431,16 @@ function normalise(schema: ParamSchema, raw: string, name: string, warnings: Par
       return /^(pg|sg|sf|pf|c)$/i.test(text) ? text.toUpperCase() : text.toLowerCase();
     }
     case "badgeTier": return parseBadgeTier(raw.trim()) ?? raw.trim();
-    case "cursor": {
-      // The hosted service's parseInt: leading digits count, anything else is 0.
-      const digits = /^\s*\+?(\d+)/.exec(raw)?.[1];
-      const offset = digits === undefined ? 0 : Math.min(Number(digits.slice(0, 10)), MAX_CURSOR);
-      if (digits === undefined || digits !== raw.trim()) warnings.push(paramWarning(name, raw, `not an offset: read as ${offset}`));
-      return String(offset);
-    }
     default: return raw;
   }
+}
+
+/** A cursor as the hosted service reads it (parseInt: its leading digits, otherwise 0), capped at MAX_CURSOR. */
+function readCursor(name: string, raw: string, warnings: ParamWarning[]): number {
+  const digits = /^\s*\+?(\d+)/.exec(raw)?.[1];
+  const offset = digits === undefined ? 0 : Math.min(Number(digits.slice(0, 10)), MAX_CURSOR);
+  if (digits === undefined || digits !== raw.trim()) warnings.push(paramWarning(name, raw, `not an offset: read as ${offset}`));
+  return offset;
 }
 
 function describeFailure(name: string, schema: ParamSchema, value: string, error: ErrorObject | undefined): ApiError {

@@ -4,7 +4,7 @@
 // attribute is known or not only once the edition is.
 
 import { canonicalAttributeParam } from "../model/catalogue.js";
-import { TIER_CODE, type BadgeTier } from "../model/badges.js";
+import { TIER_CODE } from "../model/badges.js";
 import { ERA_CODE, type Era } from "../model/eras.js";
 import { parsePositionMask } from "../model/positions.js";
 import { foldName } from "../model/names.js";
@@ -12,32 +12,48 @@ import { keyOf } from "../store/dictionary-column.js";
 import type { Edition } from "../store/edition.js";
 import { invalidParameter, type ApiError } from "./api-error.js";
 import { closest } from "./suggest.js";
-import { ATTRIBUTE_BOUND_NAME, paramWarning, type ParamValues, type ParamWarning } from "./params.js";
+import { paramWarning, type PlayerFilterValues, type ParamWarning } from "./params.js";
 import { ALL_ERAS_MASK, type AttributeBound, type PlayerQuery, type SortKey } from "./plan.js";
 import { ALL_FIELDS_MASK, FIELD_BIT, PLAYER_FIELDS, type PlayerField } from "../model/player.js";
+
+/** A tier's code by any name a client may send (a name that is no tier finds none). */
+const TIER_BY_NAME: ReadonlyMap<string, number> = TIER_CODE;
 
 /** A bound on an attribute by its canonical snake_case name (an alias is resolved to it). */
 export interface NamedAttributeBound {
   name: string;
   min: number;
   max: number;
+  /** Which ends were given (a bound given is a bound, 0 and 99 included: echoed and keyed). */
+  hasMin: boolean;
+  hasMax: boolean;
 }
 
+/**
+ * The filters, sort and fields of a player listing, each once, canonicalised: what plans the
+ * query (planQuery), echoes it (bulk's meta.filters) and keys the cache (appliedFilters).
+ */
 export interface PlayerSelection {
   era: Era | "all";
+  /** As validated (PG, guard; an unknown one as sent, matching nothing), and its position bits. */
+  position: string | undefined;
   positionMask: number;
   team: string | undefined;
-  /** Folded search text (foldName), archetype and college as given; undefined when not filtered. */
+  /** Folded search text (foldName); undefined when not filtered. */
   search: string | undefined;
+  /** Archetype and college keyed (they match in any case: keyOf); undefined when not filtered. */
   archetype: string | undefined;
   college: string | undefined;
-  minOverall: number;
-  maxOverall: number;
+  /** The overall bounds as sent (a decimal compares exactly: 75.5 keeps 76 and up). */
+  minRating: number | undefined;
+  maxRating: number | undefined;
   /** By canonical name, sorted by it; resolved to columns per edition (planQuery). */
   attributeBounds: NamedAttributeBound[];
-  /** The badge as asked (a slug or a name), resolved per edition; undefined when not filtered. */
+  /** The badge as asked (a slug or a name, trimmed), resolved per edition; undefined when not filtered. */
   badge: string | undefined;
-  badgeTier: number;
+  /** The tier as validated (an unknown one as sent) and its code (0: none or unknown). */
+  badgeTier: string | undefined;
+  badgeTierCode: number;
   /** `overall`, `name`, or an attribute's canonical snake_case name (resolved per edition). */
   sortName: string;
   isDescending: boolean;
@@ -47,62 +63,37 @@ export interface PlayerSelection {
    * over maxRating) answers an empty page with a warning, never a 400.
    */
   matchesNothing: boolean;
-  /** Every applied filter as the client would write it, canonicalised (bulk's meta.filters, cache keys). */
-  filters: Record<string, string | number>;
   /** The sort parameter as sent (for the 400 of a field the edition lacks). */
   sortAsked?: string;
 }
 
-export function selectPlayers(values: ParamValues, defaults: { era: Era | "all" }, warnings: ParamWarning[] = []): PlayerSelection {
-  const text = (name: string) => (typeof values[name] === "string" ? (values[name] as string) : undefined);
-  const number = (name: string) => (typeof values[name] === "number" ? (values[name] as number) : undefined);
-  const filters: Record<string, string | number> = {};
-
+export function selectPlayers(values: PlayerFilterValues, defaults: { era: Era | "all" }, warnings: ParamWarning[] = []): PlayerSelection {
   // era wins over its alias teamType when both are given; a team alone implies its own era.
-  const team = text("team");
-  const era = (text("era") ?? text("teamType") ?? (team === undefined ? defaults.era : "all")) as Era | "all";
-  filters.era = era;
-  if (team !== undefined) filters.team = team;
+  const { team, position, minRating, maxRating, sort } = values;
+  const era = values.era ?? values.teamType ?? (team === undefined ? defaults.era : "all");
 
-  const position = text("position");
   const parsedPosition = position === undefined ? undefined : parsePositionMask(position);
   // An unknown position (warned of when validated) matches nothing.
   let matchesNothing = position !== undefined && parsedPosition === undefined;
-  const positionMask = parsedPosition ?? 0;
-  if (position !== undefined) filters.position = position;
 
   // The search is matched folded (case, accents and punctuation never matter), so it is echoed
   // and keyed folded; archetype and college match in any case, so they are keyed lower-case.
-  const searchText = text("search");
-  const search = searchText === undefined ? undefined : foldName(searchText);
-  if (search === "") throw invalidParameter("search", searchText, "must contain a letter or digit");
-  if (search !== undefined) filters.search = search;
-  const archetype = text("archetype");
-  if (archetype !== undefined) filters.archetype = keyOf(archetype);
-  const college = text("college");
-  if (college !== undefined) filters.college = keyOf(college);
+  const search = values.search === undefined ? undefined : foldName(values.search);
+  if (search === "") throw invalidParameter("search", values.search, "must contain a letter or digit");
 
   // Ratings are whole numbers: a decimal bound compares exactly (75.5 keeps 76 and up).
-  const minRating = number("minRating");
-  const maxRating = number("maxRating");
-  const minOverall = Math.ceil(minRating ?? 0);
-  const maxOverall = Math.floor(maxRating ?? 99);
-  if (minRating !== undefined) filters.minRating = minRating;
-  if (maxRating !== undefined) filters.maxRating = maxRating;
   if (minRating !== undefined && maxRating !== undefined && minRating > maxRating) {
     warnings.push(paramWarning("minRating", String(minRating), `minRating is above maxRating (${maxRating}): nothing matches`, [String(maxRating)]));
   }
-  if (minOverall > maxOverall) matchesNothing = true;
+  if (Math.ceil(minRating ?? 0) > Math.floor(maxRating ?? 99)) matchesNothing = true;
 
   // Every bound given is a bound, 0 and 99 included: it excludes the rows lacking the attribute,
   // so it is echoed (and keys the cache) whatever its value.
-  const bounds = new Map<string, NamedAttributeBound & { hasMin: boolean; hasMax: boolean }>();
-  for (const [name, value] of Object.entries(values)) {
-    const match = ATTRIBUTE_BOUND_NAME.exec(name);
-    if (!match || typeof value !== "number") continue;
-    const attribute = canonicalAttributeParam(match[1] as string);
+  const bounds = new Map<string, NamedAttributeBound>();
+  for (const { parameter, attribute: asked, isLower, value } of values.bounds ?? []) {
+    const attribute = canonicalAttributeParam(asked);
     const bound = bounds.get(attribute) ?? { name: attribute, min: 0, max: 99, hasMin: false, hasMax: false };
-    if (match[2] === "gte") {
+    if (isLower) {
       bound.min = Math.max(bound.min, Math.ceil(value));
       bound.hasMin = true;
     } else {
@@ -110,34 +101,49 @@ export function selectPlayers(values: ParamValues, defaults: { era: Era | "all" 
       bound.hasMax = true;
     }
     if (bound.min > bound.max && !matchesNothing) {
-      warnings.push(paramWarning(name, String(value), `leaves an empty range for ${attribute} (${bound.min} to ${bound.max}): nothing matches`));
+      warnings.push(paramWarning(parameter, String(value), `leaves an empty range for ${attribute} (${bound.min} to ${bound.max}): nothing matches`));
       matchesNothing = true;
     }
     bounds.set(attribute, bound);
   }
-  const attributeBounds: NamedAttributeBound[] = [];
-  for (const { name, min, max, hasMin, hasMax } of [...bounds.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+  const attributeBounds = [...bounds.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+
+  const badgeTier = values.badgeTier;
+  const badgeTierCode = badgeTier === undefined ? 0 : (TIER_BY_NAME.get(badgeTier) ?? 0);
+  if (badgeTier !== undefined && badgeTierCode === 0) matchesNothing = true;
+
+  const { sortName, isDescending } = parseSort(sort, warnings);
+  return {
+    era, position, positionMask: parsedPosition ?? 0, team, search,
+    archetype: values.archetype === undefined ? undefined : keyOf(values.archetype),
+    college: values.college === undefined ? undefined : keyOf(values.college),
+    minRating, maxRating, attributeBounds, badge: values.badge?.trim(), badgeTier, badgeTierCode, sortName, isDescending,
+    fieldMask: parseFields(values.fields), matchesNothing, ...(sort === undefined ? {} : { sortAsked: sort }),
+  };
+}
+
+/**
+ * Every applied filter as the client would write it, canonicalised (the search folded, archetype,
+ * college and badge lower-case, bounds clamped to whole numbers), in one fixed order whatever the
+ * query's: bulk's meta.filters and the cache keys of the listing routes. The sort comes last.
+ */
+export function appliedFilters(selection: PlayerSelection): Record<string, string | number> {
+  const filters: Record<string, string | number> = { era: selection.era };
+  if (selection.team !== undefined) filters.team = selection.team;
+  if (selection.position !== undefined) filters.position = selection.position;
+  if (selection.search !== undefined) filters.search = selection.search;
+  if (selection.archetype !== undefined) filters.archetype = selection.archetype;
+  if (selection.college !== undefined) filters.college = selection.college;
+  if (selection.minRating !== undefined) filters.minRating = selection.minRating;
+  if (selection.maxRating !== undefined) filters.maxRating = selection.maxRating;
+  for (const { name, min, max, hasMin, hasMax } of selection.attributeBounds) {
     if (hasMin) filters[`${name}_gte`] = min;
     if (hasMax) filters[`${name}_lte`] = max;
-    attributeBounds.push({ name, min, max });
   }
-
-  const badge = text("badge")?.trim();
-  if (badge !== undefined) filters.badge = badge.toLowerCase();
-  const tier = text("badgeTier") as BadgeTier | undefined;
-  const badgeTier = tier === undefined ? 0 : (TIER_CODE.get(tier) ?? 0);
-  if (tier !== undefined) filters.badgeTier = tier;
-  if (tier !== undefined && badgeTier === 0) matchesNothing = true;
-
-  const sort = text("sort");
-  const { sortName, isDescending } = parseSort(sort, warnings);
-  filters.sort = `${sortName}:${isDescending ? "desc" : "asc"}`;
-
-  const fieldMask = parseFields(text("fields"));
-  return {
-    era, positionMask, team, search, archetype, college, minOverall, maxOverall, attributeBounds, badge, badgeTier, sortName, isDescending, fieldMask,
-    matchesNothing, filters, ...(sort === undefined ? {} : { sortAsked: sort }),
-  };
+  if (selection.badge !== undefined) filters.badge = selection.badge.toLowerCase();
+  if (selection.badgeTier !== undefined) filters.badgeTier = selection.badgeTier;
+  filters.sort = `${selection.sortName}:${selection.isDescending ? "desc" : "asc"}`;
+  return filters;
 }
 
 /**
@@ -184,12 +190,9 @@ export function parseFields(fields: string | undefined): number {
  */
 export function planQuery(edition: Edition, selection: PlayerSelection, warnings: ParamWarning[] = []): PlayerQuery {
   const { catalogue } = edition;
-  const attributeBounds: AttributeBound[] = selection.attributeBounds.map(({ name, min, max }) => {
+  const attributeBounds: AttributeBound[] = selection.attributeBounds.map(({ name, min, max, hasMin }) => {
     const column = catalogue.columnOfParam(name);
-    if (column === undefined) {
-      const parameter = selection.filters[`${name}_gte`] !== undefined ? `${name}_gte` : `${name}_lte`;
-      throw noSuchAttribute(edition, parameter, String(selection.filters[parameter]), name);
-    }
+    if (column === undefined) throw noSuchAttribute(edition, hasMin ? `${name}_gte` : `${name}_lte`, String(hasMin ? min : max), name);
     return { column, min, max };
   });
   let sortKey: SortKey;
@@ -227,11 +230,11 @@ export function planQuery(edition: Edition, selection: PlayerSelection, warnings
     search: selection.search ?? null,
     archetypeCode: selection.archetype === undefined ? -1 : edition.archetypes.codeOf(selection.archetype),
     collegeCode: selection.college === undefined ? -1 : edition.colleges.codeOf(selection.college),
-    minOverall: selection.minOverall,
-    maxOverall: selection.maxOverall,
+    minOverall: Math.ceil(selection.minRating ?? 0),
+    maxOverall: Math.floor(selection.maxRating ?? 99),
     attributeBounds,
     badge,
-    badgeTier: selection.badgeTier,
+    badgeTier: selection.badgeTierCode,
     sortKey,
     isDescending: selection.isDescending,
   };

@@ -2,10 +2,11 @@
 // GET /api/stats (no key, per-address limit, publicly cacheable): one edition in numbers.
 
 import { ERAS } from "../../model/eras.js";
-import { compileParams } from "../../query/params.js";
+import { compileParams, type ValuesOf } from "../../query/params.js";
 import type { Edition } from "../../store/edition.js";
 import { DOCS_PATH, OPENAPI_PATH } from "../describe/openapi.js";
 import type { RequestContext } from "../context.js";
+import { cacheKey } from "../cache-key.js";
 import { jsonReply, NO_STORE, successReply, type Reply } from "../reply.js";
 import type { RouteDefinition, JsonSchema, RouteResponse } from "../router.js";
 import { arrayOf, exactObject, gameVersion, integer, text, timestamp } from "../describe/response-schemas.js";
@@ -16,12 +17,13 @@ import { uwsInfo } from "../uws.js";
 export const STATS_CACHE_CONTROL = "public, max-age=1800";
 /** docs/compatibility.md#fidelity-rules: these routes ignore unknown parameters (cache busters), as the hosted service does. */
 const noParams = compileParams({}, { ignoresUnknown: true });
-const statsParams = compileParams({
+const statsSchemas = {
   gameVersion: {
     type: "string", pattern: "^2[Kk]\\d{2}$", description: "Edition key (2K26, any case); default the current edition",
     "x-reason": "must be 2K followed by two digits, e.g. 2K26",
   },
-}, { ignoresUnknown: true });
+} as const;
+const statsParams = compileParams(statsSchemas, { ignoresUnknown: true });
 
 const version = packageVersion();
 
@@ -83,10 +85,10 @@ function editionStats(edition: Edition): Record<string, unknown> {
   };
 }
 
-function stats(context: RequestContext): Reply {
+function stats(context: RequestContext<ValuesOf<typeof statsSchemas>>): Reply {
   const asked = context.values.gameVersion;
-  const edition = typeof asked === "string" ? resolveEdition(context.editions, asked) : context.editions.current;
-  return context.cached(`stats|${edition.checksum}`, () =>
+  const edition = asked === undefined ? context.editions.current : resolveEdition(context.editions, asked);
+  return context.cached(cacheKey("/api/stats", edition, []), () =>
     successReply(editionStats(edition), { gameVersion: edition.key }, { isCacheable: true, cacheControl: STATS_CACHE_CONTROL }));
 }
 

@@ -3,16 +3,17 @@
 // badge's holders (best tier first, then overall desc, then name) sliced from the holder runs
 // precomputed at build time (store/badge-holders.ts).
 
-import { BADGE_CATEGORIES, BADGE_TIERS, LEGACY_BADGE_CATEGORIES, TIER_CODE, badgeId, type BadgeTier } from "../../model/badges.js";
+import { BADGE_CATEGORIES, BADGE_TIERS, LEGACY_BADGE_CATEGORIES, TIER_CODE, badgeId } from "../../model/badges.js";
 import type { Catalogue, CatalogueBadge } from "../../model/catalogue.js";
 import { compareText } from "../../model/badge-summary.js";
-import { ERAS, isEra } from "../../model/eras.js";
+import { ERAS } from "../../model/eras.js";
 import { ApiError, invalidParameter } from "../../query/api-error.js";
 import { closest } from "../../query/suggest.js";
-import { compileParams, CURSOR_PARAM, limitParam, paramWarning, type ParamSchema } from "../../query/params.js";
+import { compileParams, CURSOR_PARAM, limitParam, paramWarning, type ParamSchema, type ValuesOf } from "../../query/params.js";
 import { groupOfTierCode, holderCounts, holderRange, type BadgeHolders } from "../../store/badge-holders.js";
 import type { Edition } from "../../store/edition.js";
 import type { RequestContext } from "../context.js";
+import { cacheKey } from "../cache-key.js";
 import { successReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
 import { arrayOf, cursorPagination, era, exactObject, gameVersion, integer, ref, text } from "../describe/response-schemas.js";
@@ -21,14 +22,16 @@ import { rowObjectsReply } from "./player-ref.js";
 import { FIELD_BIT } from "../../model/player.js";
 import { cursorPaging } from "./player-rows.js";
 
+/** A tier's code by any name a client may send (a name that is no tier finds none). */
+const TIER_BY_NAME: ReadonlyMap<string, number> = TIER_CODE;
 /** `,"badgeTier":"Gold"` by tier code (index 0 unused: holders hold a tier). */
 const TIER_FIELD: readonly string[] = ["", ...BADGE_TIERS.map((tier) => `,"badgeTier":${JSON.stringify(tier)}`)];
 const HOLDER_MASK = (["_id", "name", "slug", "team", "teamType", "overall", "playerImage"] as const).reduce((mask, field) => mask | FIELD_BIT[field], 0);
 
-const gameVersionParam: ParamSchema = {
+const gameVersionParam = {
   type: "string", pattern: "^2[Kk]\\d{2}$", description: "Edition key (2K26, any case); default the current edition",
   "x-reason": "must be 2K followed by two digits, e.g. 2K26",
-};
+} as const satisfies ParamSchema;
 /**
  * The edition's category named by `asked` (lower-cased), or undefined: any case, and our names from
  * before docs/compatibility.md#fidelity-rules (`shooting`) still lead to theirs.
@@ -40,16 +43,18 @@ function categoryOf(catalogue: Catalogue, asked: string): string | undefined {
 
 // docs/compatibility.md#fidelity-rules: the four badge routes ignore unknown parameters, and an unknown category or tier
 // matches nothing (a 200 with an empty list and a warning), as the hosted service answers them.
-const listParams = compileParams({
+const listSchemas = {
   gameVersion: gameVersionParam,
   category: {
     type: "string", maxLength: 100,
     description: `Badge category, one of the edition's (the demo's: ${BADGE_CATEGORIES.join(", ")}; GET /api/badges/categories lists them); any case (another matches nothing, with a warning)`,
     "x-normalise": "lower",
   },
-}, { ignoresUnknown: true });
-const oneParams = compileParams({ gameVersion: gameVersionParam }, { ignoresUnknown: true });
-const holdersParams = compileParams({
+} as const;
+const listParams = compileParams(listSchemas, { ignoresUnknown: true });
+const oneSchemas = { gameVersion: gameVersionParam } as const;
+const oneParams = compileParams(oneSchemas, { ignoresUnknown: true });
+const holdersSchemas = {
   gameVersion: gameVersionParam,
   tier: {
     type: "string", enum: BADGE_TIERS, description: "Only holders of this tier (Hall of Fame, hall-of-fame, hallOfFame, any case; another matches nothing, with a warning)",
@@ -58,12 +63,13 @@ const holdersParams = compileParams({
   teamType: { type: "string", enum: ERAS, description: "curr, class or allt; omitted: every era", "x-normalise": "lower" },
   limit: limitParam(100, 50),
   cursor: CURSOR_PARAM,
-}, { ignoresUnknown: true });
+} as const;
+const holdersParams = compileParams(holdersSchemas, { ignoresUnknown: true });
 
 /** The edition asked for, with its holder runs; 400 naming the edition when it keeps no badge lists. */
-function badgeEdition(context: RequestContext): { edition: Edition; holders: BadgeHolders } {
+function badgeEdition(context: RequestContext<{ readonly gameVersion?: string }>): { edition: Edition; holders: BadgeHolders } {
   const asked = context.values.gameVersion;
-  const edition = typeof asked === "string" ? resolveEdition(context.editions, asked) : context.editions.current;
+  const edition = asked === undefined ? context.editions.current : resolveEdition(context.editions, asked);
   const holders = edition.badgeHolders;
   if (holders === null) {
     throw invalidParameter(
@@ -108,16 +114,17 @@ function byCategoryThenName(catalogue: Catalogue): number[] {
     .sort((a, b) => compareText((badges[a] as CatalogueBadge).category, (badges[b] as CatalogueBadge).category) || compareText((badges[a] as CatalogueBadge).name, (badges[b] as CatalogueBadge).name));
 }
 
-function listBadges(context: RequestContext): Reply {
+function listBadges(context: RequestContext<ValuesOf<typeof listSchemas>>): Reply {
   const { edition, holders } = badgeEdition(context);
   const { catalogue } = edition;
-  const asked = typeof context.values.category === "string" ? context.values.category : undefined;
+  const asked = context.values.category;
   const category = asked === undefined ? undefined : categoryOf(catalogue, asked);
   // docs/compatibility.md#fidelity-rules: a category the edition lacks lists nothing, with a warning naming the closest.
   if (asked !== undefined && category === undefined) {
     context.warnings.push(paramWarning("category", asked, `${asked.slice(0, 100)} is not a badge category of ${edition.key}: nothing matches it`, closest(asked, catalogue.categories.map((name) => name.toLowerCase()), 3)));
   }
-  return context.cached(`badges|${edition.checksum}|${asked !== undefined && category === undefined ? "\u0000none" : (category ?? "")}`, () => {
+  // Keyed by the category as asked too: an unknown one is echoed in meta.category as asked.
+  return context.cached(cacheKey("/api/badges", edition, [category, asked]), () => {
     const data = asked !== undefined && category === undefined ? [] : byCategoryThenName(catalogue)
       .filter((i) => category === undefined || (catalogue.badges[i] as CatalogueBadge).category === category)
       .map((i) => badgeObject(edition, holders, catalogue.badges[i] as CatalogueBadge, i));
@@ -125,35 +132,34 @@ function listBadges(context: RequestContext): Reply {
   });
 }
 
-function listCategories(context: RequestContext): Reply {
+function listCategories(context: RequestContext<ValuesOf<typeof oneSchemas>>): Reply {
   const { edition } = badgeEdition(context);
   const { catalogue } = edition;
-  return context.cached(`badge-categories|${edition.checksum}`, () => {
+  return context.cached(cacheKey("/api/badges/categories", edition, []), () => {
     const data = catalogue.categories.map((category) => ({ category, count: catalogue.badges.filter((badge) => badge.category === category).length }));
     return successReply(data, { gameVersion: edition.key, count: data.length }, { isCacheable: true });
   });
 }
 
-function oneBadge(context: RequestContext): Reply {
+function oneBadge(context: RequestContext<ValuesOf<typeof oneSchemas>>): Reply {
   const { edition, holders } = badgeEdition(context);
   const index = badgeIndex(edition, context.pathParams.slug ?? "");
-  return context.cached(`badge|${edition.checksum}|${index}`, () =>
+  return context.cached(cacheKey("/api/badges/:slug", edition, [index]), () =>
     successReply(badgeObject(edition, holders, edition.catalogue.badges[index] as CatalogueBadge, index), { gameVersion: edition.key }, { isCacheable: true }));
 }
 
 /** docs/compatibility.md#fidelity-rules: the holders of an unknown badge are no one (200, `data: []`, a warning naming the closest badges). */
-function noHolders(context: RequestContext, edition: Edition, slug: string, limit: number, offset: number): Reply {
+function noHolders(context: RequestContext<ValuesOf<typeof holdersSchemas>>, edition: Edition, slug: string, limit: number, offset: number): Reply {
   context.warnings.push(paramWarning("slug", slug, `${slug.slice(0, 100)} is not a badge of ${edition.key}: nobody holds it`, closest(slug.toLowerCase(), slugsOf(edition.catalogue), 3)));
   return successReply([], {
-    gameVersion: edition.key, badge: slug.slice(0, 100), tier: typeof context.values.tier === "string" ? context.values.tier : "all",
+    gameVersion: edition.key, badge: slug.slice(0, 100), tier: context.values.tier ?? "all",
     count: 0, pagination: cursorPaging(offset, 0, limit, 0),
   }, { isCacheable: true });
 }
 
-function badgeHolders(context: RequestContext): Reply {
+function badgeHolders(context: RequestContext<ValuesOf<typeof holdersSchemas>>): Reply {
   const { edition, holders } = badgeEdition(context);
-  const limit = (context.values.limit as number | undefined) ?? 50;
-  const offset = Number(context.values.cursor ?? 0);
+  const { limit, cursor: offset, teamType: era } = context.values;
   const slug = context.pathParams.slug ?? "";
   let index: number;
   try {
@@ -162,13 +168,12 @@ function badgeHolders(context: RequestContext): Reply {
     if (!(error instanceof ApiError) || error.code !== "BADGE_NOT_FOUND") throw error;
     return noHolders(context, edition, slug, limit, offset);
   }
-  const asked = typeof context.values.tier === "string" ? context.values.tier : undefined;
-  // An unknown tier (warned of when validated) is held by no one.
-  const isUnknownTier = asked !== undefined && !TIER_CODE.has(asked as BadgeTier);
-  const tier = asked as BadgeTier | undefined;
-  const era = typeof context.values.teamType === "string" && isEra(context.values.teamType) ? context.values.teamType : undefined;
-  return context.cached(`badge-holders|${edition.checksum}|${index}|${tier ?? ""}|${era ?? ""}|${limit}|${offset}`, () => {
-    const group = tier === undefined || isUnknownTier ? undefined : groupOfTierCode(TIER_CODE.get(tier) as number);
+  const tier = context.values.tier;
+  // An unknown tier (warned of when validated; kept as sent) is held by no one.
+  const tierCode = tier === undefined ? undefined : TIER_BY_NAME.get(tier);
+  const isUnknownTier = tier !== undefined && tierCode === undefined;
+  return context.cached(cacheKey("/api/badges/:slug/players", edition, [index, tier, era, limit, offset]), () => {
+    const group = tierCode === undefined ? undefined : groupOfTierCode(tierCode);
     const [start, end] = isUnknownTier ? [0, 0] : holderRange(holders, index, group);
     // The run is in answer order. Without an era the page is a slice of it; with one, rows of
     // other eras are skipped and every match is counted.

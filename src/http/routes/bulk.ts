@@ -4,10 +4,11 @@
 // rendered and compressed once per edition, not per request and not subject to LRU eviction.
 
 import { executeQuery } from "../../query/execute.js";
-import { compileParams, playerFilterParams } from "../../query/params.js";
-import { planQuery, selectPlayers, type PlayerSelection } from "../../query/player-params.js";
+import { compileParams, playerFilterParams, type ValuesOf } from "../../query/params.js";
+import { appliedFilters, planQuery, selectPlayers, type PlayerSelection } from "../../query/player-params.js";
 import type { Edition } from "../../store/edition.js";
 import type { RequestContext } from "../context.js";
+import { cacheKey } from "../cache-key.js";
 import { encodedBody } from "../encoding.js";
 import { ownedReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
@@ -20,20 +21,17 @@ export const BULK_MAX_ROWS = 10_000;
 /** Full bodies are compressed harder than per-request ones: it happens once per edition. */
 const BULK_BROTLI_QUALITY = 9;
 
-function withoutSort(schemas: ReturnType<typeof playerFilterParams>) {
-  const { sort: _sort, ...rest } = schemas;
-  return rest;
-}
-
-const bulkParams = compileParams(withoutSort(playerFilterParams({ withAllEras: true })));
-const versionedBulkParams = compileParams(withoutSort(playerFilterParams({ withAllEras: false })));
+// Bulk is in one order (overall desc, then name): no sort.
+const { sort: _sort, ...bulkSchemas } = playerFilterParams({ withAllEras: true });
+const { sort: _versionedSort, ...versionedBulkSchemas } = playerFilterParams({ withAllEras: false });
+const bulkParams = compileParams(bulkSchemas);
+const versionedBulkParams = compileParams(versionedBulkSchemas);
 
 /**
  * `meta.filters`: the hosted service's five keys, every one present (null when unset), then every
  * other filter applied, as parsed (docs/compatibility.md#fidelity-rules). `teamType` is the era applied (null for every era).
  */
-function filtersOf(selection: PlayerSelection): Record<string, unknown> {
-  const { sort: _sort, ...applied } = selection.filters;
+function filtersOf(applied: Record<string, string | number>): Record<string, unknown> {
   const era = applied.era;
   return {
     teamType: era === undefined || era === "all" ? null : era,
@@ -46,9 +44,8 @@ function filtersOf(selection: PlayerSelection): Record<string, unknown> {
 }
 
 function bulkReply(context: RequestContext, edition: Edition, selection: PlayerSelection, isVersioned: boolean): Reply {
-  const { sort: _sort, ...applied } = selection.filters;
-  const canonical = JSON.stringify(applied);
-  const filters = filtersOf(selection);
+  const { sort: _sort, ...applied } = appliedFilters(selection);
+  const filters = filtersOf(applied);
   // Planned before the caches: what the edition lacks is a 400 or a warning on every request, not only the first.
   const query = planQuery(edition, selection, context.warnings);
   const build = (): Reply => {
@@ -60,14 +57,16 @@ function bulkReply(context: RequestContext, edition: Edition, selection: PlayerS
   };
   // Only the era is set: the whole era (or edition) in full, the body most clients download.
   const isFullEdition = Object.keys(applied).length === 1 && selection.fieldMask === ALL_FIELDS_MASK;
-  if (!isFullEdition) return context.cached(`bulk|${edition.checksum}|${isVersioned}|${canonical}|${selection.fieldMask}`, build);
-  const memoKey = `bulk|${isVersioned}|${canonical}`;
-  let reply = edition.memo.get(memoKey) as Reply | undefined;
+  const key = cacheKey(isVersioned ? "/api/versions/:version/players/bulk" : "/api/players/bulk", edition, [applied, selection.fieldMask]);
+  if (!isFullEdition) return context.cached(key, build);
+  // Kept apart from the LRU (bench/README.md, issue 33): evicted by ordinary traffic, the body
+  // would be rendered and compressed again, about 1.6 s of a worker's time each time.
+  let reply = edition.memo.get(key) as Reply | undefined;
   if (!reply) {
     reply = ownedReply(build());
     encodedBody(reply, "br", BULK_BROTLI_QUALITY);
     encodedBody(reply, "gzip");
-    edition.memo.set(memoKey, reply);
+    edition.memo.set(key, reply);
   }
   return reply;
 }
@@ -82,7 +81,7 @@ export const bulkRoutes: RouteDefinition[] = [
       data: playerRows,
       meta: exactObject({ count: integer("Rows returned"), total: integer("Players matching"), filters: filtersMeta }),
     },
-    handle: (context) => bulkReply(context, context.editions.current, selectPlayers(context.values, { era: "all" }, context.warnings), false),
+    handle: (context: RequestContext<ValuesOf<typeof bulkSchemas>>) => bulkReply(context, context.editions.current, selectPlayers(context.values, { era: "all" }, context.warnings), false),
   },
   {
     method: "GET", path: "/api/versions/:version/players/bulk", access: "key", params: versionedBulkParams,
@@ -96,7 +95,7 @@ export const bulkRoutes: RouteDefinition[] = [
         capturedAt: timestamp("When the edition's data was captured"), source: text("Where the edition's data came from"),
       }),
     },
-    handle: (context) => {
+    handle: (context: RequestContext<ValuesOf<typeof versionedBulkSchemas>>) => {
       const edition = resolveEdition(context.editions, context.pathParams.version ?? "");
       return bulkReply(context, edition, selectPlayers(context.values, { era: "curr" }, context.warnings), true);
     },

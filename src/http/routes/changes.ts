@@ -6,9 +6,10 @@
 import { ERAS, type Era } from "../../model/eras.js";
 import { ApiError, invalidParameter } from "../../query/api-error.js";
 import { LENGTH_LIMITS } from "../../query/limits.js";
-import { compileParams, limitParam } from "../../query/params.js";
+import { compileParams, limitParam, type ValuesOf } from "../../query/params.js";
 import { sinceSequence, type ChangeLog } from "../../store/change-log.js";
 import type { RequestContext } from "../context.js";
+import { cacheKey } from "../cache-key.js";
 import { weakEtag, type Reply } from "../reply.js";
 import { hashBytes } from "../../store/hash.js";
 import type { RouteDefinition } from "../router.js";
@@ -19,7 +20,7 @@ export const CHANGES_CACHE_CONTROL = "private, max-age=60";
 export const TOPIC_VALUE_MAX_LENGTH = LENGTH_LIMITS.identifier;
 export const TOPIC_VALUE_PATTERN = "^[A-Za-z0-9_-]+$";
 
-const changesParams = compileParams({
+const changesSchemas = {
   since: {
     type: "string", minLength: 1, maxLength: 40, pattern: "^(\\d{1,16}|\\d{4}-\\d{2}-\\d{2}([T ][0-9:.]+(Z|[+-]\\d{2}:?\\d{2})?)?)$",
     description: "A sequence number (events after it) or an ISO date or date-time (events of weeks dated after it); omitted: every event kept",
@@ -29,19 +30,16 @@ const changesParams = compileParams({
   team: { type: "string", minLength: 1, maxLength: TOPIC_VALUE_MAX_LENGTH, pattern: TOPIC_VALUE_PATTERN, description: "Team slug, e.g. boston-celtics (a trade counts for both teams)", "x-reason": "must be a team slug (letters, digits, - and _)" },
   player: { type: "string", minLength: 1, maxLength: TOPIC_VALUE_MAX_LENGTH, pattern: TOPIC_VALUE_PATTERN, description: "A player's _id or slug", "x-reason": "must be a player _id or slug (letters, digits, - and _)" },
   limit: limitParam(1000, 100),
-});
+} as const;
+const changesParams = compileParams(changesSchemas);
 
-function changes(context: RequestContext): Reply {
+function changes(context: RequestContext<ValuesOf<typeof changesSchemas>>): Reply {
   const log = context.changes();
-  const raw = context.values.since as string | undefined;
+  const { since: raw, teamType: era, team, player, limit } = context.values;
   const since = raw === undefined ? 0 : sinceSequence(raw);
   if (since === undefined || !Number.isSafeInteger(since)) throw invalidParameter("since", raw, "must be a sequence number or an ISO date (YYYY-MM-DD) or date-time");
   if (log === undefined) throw new ApiError("SERVICE_UNAVAILABLE", undefined, "The change log is not available on this server");
-  const era = context.values.teamType as Era | undefined;
-  const team = context.values.team as string | undefined;
-  const player = context.values.player as string | undefined;
-  const limit = (context.values.limit as number | undefined) ?? 100;
-  return context.cached(`changes|${log.checksum}|${log.newestSequence}|${since}|${era ?? ""}|${team ?? ""}|${player ?? ""}|${limit}`, () => renderChanges(log, since, { ...(era ? { era } : {}), ...(team ? { team } : {}), ...(player ? { player } : {}) }, limit));
+  return context.cached(cacheKey("/api/changes", log, [log.newestSequence, since, era, team, player, limit]), () => renderChanges(log, since, { ...(era ? { era } : {}), ...(team ? { team } : {}), ...(player ? { player } : {}) }, limit));
 }
 
 function renderChanges(log: ChangeLog, since: number, filters: { era?: Era; team?: string; player?: string }, limit: number): Reply {

@@ -8,31 +8,31 @@ import { ERAS } from "../../model/eras.js";
 import { displayLabel } from "../../model/labels.js";
 import type { PlayerRecord } from "../../model/player.js";
 import { invalidParameter } from "../../query/api-error.js";
-import type { ParamSchemas } from "../../query/params.js";
 import { attributeGroupsOf, attributeKeysOf, attributeValue, groupScores, OTHER_GROUP } from "../../store/attribute-profile.js";
 import type { Edition } from "../../store/edition.js";
 import type { EditionSet } from "../../store/editions.js";
 import type { RequestContext } from "../context.js";
+import { cacheKey } from "../cache-key.js";
 import { successReply, type Reply } from "../reply.js";
 import type { RouteDefinition, JsonSchema, RouteResponse } from "../router.js";
 import { arrayOf, exactObject, gameVersion, integer, ref, text } from "../describe/response-schemas.js";
-import { everyEditionRoutes, requestedEdition } from "./edition-param.js";
+import { everyEditionRoutes, requestedEdition, type EveryEditionValues } from "./edition-param.js";
 import { rowOfIdOrSlug } from "./player-ref.js";
-import { playerDetail, teamTypeOf } from "./player-rows.js";
+import { playerDetail } from "./player-rows.js";
 
 export const COMPARE_MIN = 2;
 export const COMPARE_MAX = 4;
 /** Long enough for four ids or slugs (slugs of classic rosters run to ~70 characters). */
 const IDS_MAX_LENGTH = 4 * 120;
 
-const baseParams: ParamSchemas = {
+const baseParams = {
   ids: { type: "string", maxLength: IDS_MAX_LENGTH, description: `${COMPARE_MIN} to ${COMPARE_MAX} players' _ids or slugs, comma-separated, each once (required)` },
   teamType: { type: "string", enum: ERAS, description: "curr, class or allt: narrows every slug", "x-normalise": "lower" },
-};
+} as const;
 
 /** The ids as given, checked for count and repeats (400 INVALID_PARAMETER). */
-function parseIds(raw: unknown): string[] {
-  const text = typeof raw === "string" ? raw : "";
+function parseIds(raw: string | undefined): string[] {
+  const text = raw ?? "";
   const ids = text.split(",").map((id) => id.trim()).filter((id) => id.length > 0);
   if (ids.length < COMPARE_MIN || ids.length > COMPARE_MAX) {
     throw invalidParameter("ids", text, `must name ${COMPARE_MIN} to ${COMPARE_MAX} players (ids or slugs, comma-separated); got ${ids.length}`);
@@ -53,16 +53,16 @@ function bestOf(values: readonly (number | null)[]): number[] {
 const round1 = (value: number) => Math.round(value * 10) / 10;
 const TIER_RANK: ReadonlyMap<string, number> = new Map(BADGE_TIERS.map((tier, i) => [tier, i]));
 
-function comparePlayers(context: RequestContext): Reply {
+function comparePlayers(context: RequestContext<EveryEditionValues<typeof baseParams>>): Reply {
   const edition = requestedEdition(context.editions, context.pathParams.version, context.values.gameVersion);
   const ids = parseIds(context.values.ids);
-  const era = teamTypeOf(context.values);
-  const rows = ids.map((id) => rowOfIdOrSlug(edition, id, era));
+  const rows = ids.map((id) => rowOfIdOrSlug(edition, id, context.values.teamType));
   const twice = rows.find((row, i) => rows.indexOf(row) !== i);
   if (twice !== undefined) throw invalidParameter("ids", context.values.ids, `${ids[rows.indexOf(twice)]} and ${ids[rows.lastIndexOf(twice)]} are the same player; each player once`);
-  const key = `compare|${context.editions.ordered.map((e) => e.checksum).join(",")}|${edition.key}|${rows.join(",")}`;
   // Rows of an edition other than the current one carry their gameVersion, as on the versioned routes.
   const isVersioned = context.pathParams.version !== undefined || edition !== context.editions.current;
+  // The details join editions (editionRatings): keyed by every edition's data version.
+  const key = cacheKey("/api/players/compare", context.editions.ordered, [edition.key, rows, isVersioned]);
   return context.cached(key, () => successReply(comparison(context.editions, edition, rows, isVersioned), { gameVersion: edition.key, count: rows.length }, { isCacheable: true }));
 }
 

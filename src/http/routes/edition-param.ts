@@ -3,7 +3,7 @@
 
 import { normaliseEditionKey } from "../../model/eras.js";
 import { ApiError } from "../../query/api-error.js";
-import { compileParams, type ParamSchemas } from "../../query/params.js";
+import { compileParams, type ParamSchemas, type ValuesOf } from "../../query/params.js";
 import type { Edition } from "../../store/edition.js";
 import type { EditionSet } from "../../store/editions.js";
 import type { RouteDefinition } from "../router.js";
@@ -27,19 +27,26 @@ export const GAME_VERSION_PARAM = {
 } as const;
 
 /** The edition a request asks for: the versioned prefix's `:version`, else `gameVersion=`, else the current one. */
-export function requestedEdition(editions: EditionSet, pathVersion: string | undefined, gameVersion: unknown): Edition {
+export function requestedEdition(editions: EditionSet, pathVersion: string | undefined, gameVersion: string | undefined): Edition {
   if (pathVersion !== undefined) return resolveEdition(editions, pathVersion);
-  return typeof gameVersion === "string" ? resolveEdition(editions, gameVersion) : editions.current;
+  return gameVersion === undefined ? editions.current : resolveEdition(editions, gameVersion);
 }
+
+/** The values of a route served both ways: its own, and `gameVersion` (absent under the versioned prefix). */
+export type EveryEditionValues<S extends ParamSchemas> = ValuesOf<S & { gameVersion: typeof GAME_VERSION_PARAM }>;
 
 /**
  * A GET route of any edition, served twice: at `path` (`/api/…`) with `gameVersion=`, and under the
  * versioned prefix (`/api/versions/:version/…`), whose path names the edition. Its handler reads the
  * edition with requestedEdition.
  */
-export function everyEditionRoutes(path: string, params: ParamSchemas, route: Omit<RouteDefinition, "method" | "path" | "params">): RouteDefinition[] {
+export function everyEditionRoutes<const S extends ParamSchemas>(path: string, params: S, route: Omit<RouteDefinition<EveryEditionValues<S>>, "method" | "path" | "params">): RouteDefinition[] {
+  // The one unchecked step: both tables give the handler what EveryEditionValues<S> says (the
+  // versioned one only lacks gameVersion, which is optional there), which TypeScript cannot
+  // follow through a generic S; each caller's S is concrete, and checked against its handler.
+  const shared = route as unknown as Omit<RouteDefinition, "method" | "path" | "params">;
   return [
-    { method: "GET", path, params: compileParams({ ...params, gameVersion: GAME_VERSION_PARAM }), ...route },
-    { method: "GET", path: path.replace(/^\/api\//, "/api/versions/:version/"), params: compileParams(params), ...route },
+    { method: "GET", path, params: compileParams<ParamSchemas>({ ...params, gameVersion: GAME_VERSION_PARAM }), ...shared },
+    { method: "GET", path: path.replace(/^\/api\//, "/api/versions/:version/"), params: compileParams<ParamSchemas>(params), ...shared },
   ];
 }

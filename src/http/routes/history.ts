@@ -7,10 +7,11 @@
 
 import { ERAS } from "../../model/eras.js";
 import { TIER_COUNT_KEYS } from "../../model/badges.js";
-import { compileParams, limitParam } from "../../query/params.js";
+import { compileParams, limitParam, type ValuesOf } from "../../query/params.js";
 import type { Edition } from "../../store/edition.js";
 import { weekChanges, type WeekChanges } from "../../store/week-changes.js";
 import type { RequestContext } from "../context.js";
+import { cacheKey } from "../cache-key.js";
 import { successReply, type Reply } from "../reply.js";
 import { ApiError } from "../../query/api-error.js";
 import type { RouteDefinition } from "../router.js";
@@ -18,35 +19,34 @@ import { rowOfIdOrSlug } from "./player-ref.js";
 import { arrayOf, exactObject, integer, ref, text } from "../describe/response-schemas.js";
 import { ABSENT_RATING } from "../../model/attributes.js";
 import type { HistoryWeek } from "../../store/weekly-series.js";
-import { teamTypeOf } from "./player-rows.js";
 
-const historyParams = compileParams({
+const historySchemas = {
   teamType: { type: "string", enum: ERAS, description: "curr, class or allt: narrows a slug", "x-normalise": "lower" },
   gameVersion: { type: "string", maxLength: 16, description: "Only this edition's records (the weekly history is the current edition's; another edition answers data: [])" },
   limit: limitParam(100, 52),
-}, { ignoresUnknown: true });
+} as const;
+const historyParams = compileParams(historySchemas, { ignoresUnknown: true });
 
 /** The hosted service keeps history answers 5 minutes; ours are private (a keyed answer). */
 export const HISTORY_CACHE_CONTROL = "private, max-age=300";
 
-function playerHistory(context: RequestContext): Reply {
+function playerHistory(context: RequestContext<ValuesOf<typeof historySchemas>>): Reply {
   const edition = context.editions.current;
   const id = context.pathParams.id ?? "";
-  const limit = (context.values.limit as number | undefined) ?? 52;
-  const asked = context.values.gameVersion;
+  const { limit, gameVersion: asked } = context.values;
   let row: number | undefined;
   try {
-    row = rowOfIdOrSlug(edition, id, teamTypeOf(context.values));
+    row = rowOfIdOrSlug(edition, id, context.values.teamType);
   } catch (error) {
     if (!(error instanceof ApiError) || error.code !== "PLAYER_NOT_FOUND") throw error;
   }
-  const isOtherEdition = typeof asked === "string" && asked.toUpperCase() !== edition.key;
+  const isOtherEdition = asked !== undefined && asked.toUpperCase() !== edition.key;
   if (row === undefined || isOtherEdition) {
     // As the hosted service answers an id it holds no history for: an empty list, not a 404.
     return successReply([], { playerId: id.slice(0, 100), count: 0, total: 0 }, { isCacheable: true, cacheControl: HISTORY_CACHE_CONTROL });
   }
   const found = row;
-  return context.cached(`history|${edition.checksum}|${found}|${limit}`, () => renderHistory(edition, found, limit));
+  return context.cached(cacheKey("/api/players/:id/history", edition, [found, limit]), () => renderHistory(edition, found, limit));
 }
 
 function renderHistory(edition: Edition, row: number, limit: number): Reply {

@@ -5,34 +5,37 @@ import type { Catalogue } from "../../model/catalogue.js";
 import { ERAS } from "../../model/eras.js";
 import { ApiError } from "../../query/api-error.js";
 import { closest } from "../../query/suggest.js";
-import { compileParams, limitParam, paramWarning } from "../../query/params.js";
+import { compileParams, limitParam, paramWarning, type ValuesOf } from "../../query/params.js";
 import type { RequestContext } from "../context.js";
+import { cacheKey } from "../cache-key.js";
 import { successReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
 import { arrayOf, era, exactObject, gameVersion, integer, ref, text, timestamp } from "../describe/response-schemas.js";
 import { rowOfId, rowOfIdOrSlug } from "./player-ref.js";
 import type { HistoryWeek } from "../../store/weekly-series.js";
-import { playerDetail, teamTypeOf } from "./player-rows.js";
+import { playerDetail } from "./player-rows.js";
 
 const noParams = compileParams({});
 const teamTypeParam = { type: "string", enum: ERAS, description: "curr, class or allt: narrows a slug", "x-normalise": "lower" } as const;
 // docs/compatibility.md#fidelity-rules: the hosted service ignores unknown parameters on these two routes.
-const versionsParams = compileParams({ teamType: teamTypeParam }, { ignoresUnknown: true });
-const attributeParams = compileParams({ teamType: teamTypeParam, limit: limitParam(100, 52) }, { ignoresUnknown: true });
+const versionsSchemas = { teamType: teamTypeParam } as const;
+const versionsParams = compileParams(versionsSchemas, { ignoresUnknown: true });
+const attributeSchemas = { teamType: teamTypeParam, limit: limitParam(100, 52) } as const;
+const attributeParams = compileParams(attributeSchemas, { ignoresUnknown: true });
 
 function playerById(context: RequestContext): Reply {
   const edition = context.editions.current;
   const row = rowOfId(edition, context.pathParams.id ?? "");
   // The detail joins editions (ratingHistory): keyed by every edition's data version.
-  const key = `id|${context.editions.ordered.map((e) => e.checksum).join(",")}|${row}`;
+  const key = cacheKey("/api/players/:id", context.editions.ordered, [row]);
   return context.cached(key, () =>
     successReply(playerDetail(context.editions, edition, row, false), { gameVersion: edition.key }, { isCacheable: true }));
 }
 
-function playerVersions(context: RequestContext): Reply {
+function playerVersions(context: RequestContext<ValuesOf<typeof versionsSchemas>>): Reply {
   const edition = context.editions.current;
-  const row = rowOfIdOrSlug(edition, context.pathParams.id ?? "", teamTypeOf(context.values));
-  const key = `versions-of|${context.editions.ordered.map((e) => e.checksum).join(",")}|${row}`;
+  const row = rowOfIdOrSlug(edition, context.pathParams.id ?? "", context.values.teamType);
+  const key = cacheKey("/api/players/:id/versions", context.editions.ordered, [row]);
   return context.cached(key, () => {
     const player = edition.record(row);
     return successReply({
@@ -56,14 +59,14 @@ function attributeColumn(catalogue: Catalogue, text: string): number | undefined
  * docs/compatibility.md#fidelity-rules: an unknown player or attribute is 200 with `data: []` (the hosted service finds no
  * points for it), with a warning for the attribute; meta echoes the path's id and attribute.
  */
-function attributeSeries(context: RequestContext): Reply {
+function attributeSeries(context: RequestContext<ValuesOf<typeof attributeSchemas>>): Reply {
   const edition = context.editions.current;
   const id = (context.pathParams.id ?? "").slice(0, 100);
   const attribute = (context.pathParams.attr ?? "").slice(0, 100);
   const column = attributeColumn(edition.catalogue, attribute);
   let row: number | undefined;
   try {
-    row = rowOfIdOrSlug(edition, id, teamTypeOf(context.values));
+    row = rowOfIdOrSlug(edition, id, context.values.teamType);
   } catch (error) {
     if (!(error instanceof ApiError) || error.code !== "PLAYER_NOT_FOUND") throw error;
   }
@@ -75,8 +78,8 @@ function attributeSeries(context: RequestContext): Reply {
     return successReply([], { playerId: id, attribute, dataPoints: 0 }, { isCacheable: true });
   }
   const found = row;
-  const limit = (context.values.limit as number | undefined) ?? 52;
-  return context.cached(`attribute|${edition.checksum}|${found}|${column}|${limit}|${id}|${attribute}`, () => {
+  const { limit } = context.values;
+  return context.cached(cacheKey("/api/players/:id/attribute/:attr", edition, [found, column, limit, id, attribute]), () => {
     const weekly = edition.weekly;
     const slot = weekly?.slotOfRow[found] ?? -1;
     const points: { date: string; scrapedAt: string; value: number }[] = [];

@@ -1,12 +1,11 @@
 // What the player routes share (/api/players, the slug, id and versioned routes, teams, bulk,
 // batch, badges, compare, similar, history, team profiles): a page of rows rendered from the
 // fragments with its ETag, the cursor paging of `meta.pagination`, a slug's rows (404 with
-// suggestions), a player's full detail with editionRatings, and the `teamType` parameter.
+// suggestions) and a player's full detail with editionRatings.
 
-import { ERA_CODE, isEra, type Era } from "../../model/eras.js";
+import { ERA_CODE, type Era } from "../../model/eras.js";
 import { ApiError } from "../../query/api-error.js";
 import { suggestSlugs } from "../../query/suggest.js";
-import type { ParamValues } from "../../query/params.js";
 import { ALL_ERAS_MASK } from "../../query/plan.js";
 import type { Edition } from "../../store/edition.js";
 import type { EditionSet } from "../../store/editions.js";
@@ -69,9 +68,4 @@ export function playerDetail(editions: EditionSet, edition: Edition, row: number
   let editionRatings = base.ratingHistory ?? [];
   for (const entry of editions.ratingHistory(base._id)) editionRatings = withEditionRating(editionRatings, entry.gameVersion, entry.overall);
   return { ...base, editionRatings: editionRatings.map(({ gameVersion, overall, delta }) => ({ gameVersion, overall, ...(delta === undefined ? {} : { delta }) })) };
-}
-
-export function teamTypeOf(values: ParamValues): Era | undefined {
-  const text = values.teamType;
-  return typeof text === "string" && isEra(text) ? text : undefined;
 }

@@ -4,23 +4,24 @@
 import { ERAS, type Era } from "../../model/eras.js";
 import { ApiError } from "../../query/api-error.js";
 import { executeQuery } from "../../query/execute.js";
-import { compileParams, CURSOR_PARAM, limitParam, playerFilterParams } from "../../query/params.js";
-import { planQuery, selectPlayers } from "../../query/player-params.js";
+import { compileParams, CURSOR_PARAM, limitParam, playerFilterParams, type ValuesOf } from "../../query/params.js";
+import { appliedFilters, planQuery, selectPlayers } from "../../query/player-params.js";
 import type { Edition } from "../../store/edition.js";
 import type { RequestContext } from "../context.js";
+import { cacheKey } from "../cache-key.js";
 import { arrayOf, cursorPagination, era, exactObject, gameVersion, integer, playerRows, ref, text } from "../describe/response-schemas.js";
 import { successReply, type Reply } from "../reply.js";
 import type { RouteDefinition, RouteResponse } from "../router.js";
-import { cursorPaging, playerDetail, playerPage, rowsForSlug, teamTypeOf } from "./player-rows.js";
+import { cursorPaging, playerDetail, playerPage, rowsForSlug } from "./player-rows.js";
 
-const listParams = compileParams({ ...playerFilterParams({ withAllEras: true }), limit: limitParam(100, 50), cursor: CURSOR_PARAM });
+const listSchemas = { ...playerFilterParams({ withAllEras: true }), limit: limitParam(100, 50), cursor: CURSOR_PARAM };
+const listParams = compileParams(listSchemas);
 
-function listPlayers(context: RequestContext): Reply {
+function listPlayers(context: RequestContext<ValuesOf<typeof listSchemas>>): Reply {
   const selection = selectPlayers(context.values, { era: "curr" }, context.warnings);
-  const limit = (context.values.limit as number | undefined) ?? 50;
-  const offset = Number(context.values.cursor ?? 0);
+  const { limit, cursor: offset } = context.values;
   const edition = context.editions.current;
-  const key = `players|${edition.checksum}|${JSON.stringify(selection.filters)}|${selection.fieldMask}|${limit}|${offset}`;
+  const key = cacheKey("/api/players", edition, [appliedFilters(selection), selection.fieldMask, limit, offset]);
   // Planned before the cache: what the edition lacks is a 400 or a warning on every request, not only the first.
   const query = planQuery(edition, selection, context.warnings);
   return context.cached(key, () => {
@@ -32,10 +33,11 @@ function listPlayers(context: RequestContext): Reply {
   });
 }
 
-const slugParams = compileParams({
+const slugSchemas = {
   teamType: { type: "string", enum: ERAS, description: "curr, class or allt: which roster's version of the player", "x-normalise": "lower", "x-empty": "refuse" },
   team: { type: "string", maxLength: 100, description: "Exact full team name, or its slug: which roster's version of the player (narrows like teamType)" },
-});
+} as const;
+const slugParams = compileParams(slugSchemas);
 
 /** Cached 1 hour like the other cacheable routes (docs/compatibility.md#fidelity-rules), private: a keyed answer. */
 const SLUG_CACHE_CONTROL = "private, max-age=3600";
@@ -64,15 +66,14 @@ function rowsOnTeam(edition: Edition, rows: readonly number[], slug: string, tea
   );
 }
 
-function playerBySlug(context: RequestContext): Reply {
-  const era = teamTypeOf(context.values);
+function playerBySlug(context: RequestContext<ValuesOf<typeof slugSchemas>>): Reply {
+  const { teamType: era, team } = context.values;
   const edition = context.editions.current;
   const slug = context.pathParams.slug ?? "";
-  const team = typeof context.values.team === "string" ? context.values.team : undefined;
   const found = rowsForSlug(edition, slug, era);
   const rows = team === undefined ? found : rowsOnTeam(edition, found, slug, team, era);
   // Cached server-side (the detail joins editions), keyed by every edition's data version.
-  const key = `slug|${context.editions.ordered.map((e) => e.checksum).join(",")}|${rows.join(",")}`;
+  const key = cacheKey("/api/players/slug/:slug", context.editions.ordered, [rows]);
   return context.cached(key, () =>
     // The hosted way (docs/data.md#source-values-kept-exactly): the first row in source order after the narrowing (era
     // first: curr, class, allt); the rows it passed over are named in meta.variants.

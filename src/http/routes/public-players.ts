@@ -4,9 +4,10 @@
 // /api/players, publicly cacheable. CORS follows CORS_ORIGINS like every route.
 
 import { executeQuery } from "../../query/execute.js";
-import { compileParams, CURSOR_PARAM, limitParam, playerFilterParams } from "../../query/params.js";
-import { planQuery, selectPlayers } from "../../query/player-params.js";
+import { compileParams, CURSOR_PARAM, limitParam, playerFilterParams, type ValuesOf } from "../../query/params.js";
+import { appliedFilters, planQuery, selectPlayers } from "../../query/player-params.js";
 import type { RequestContext } from "../context.js";
+import { cacheKey } from "../cache-key.js";
 import type { Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
 import { arrayOf, cursorPagination, exactObject, integer, ref } from "../describe/response-schemas.js";
@@ -16,22 +17,22 @@ import { cursorPaging, playerPage } from "./player-rows.js";
 export const PUBLIC_CACHE_CONTROL = "public, max-age=3600";
 
 const filters = playerFilterParams({ withAllEras: true });
-const publicParams = compileParams({
-  teamType: { ...filters.era!, description: "Era: curr (default), class, allt, or all" },
-  team: filters.team!,
-  position: filters.position!,
-  minRating: filters.minRating!,
-  maxRating: filters.maxRating!,
+const publicSchemas = {
+  teamType: { ...filters.era, description: "Era: curr (default), class, allt, or all" },
+  team: filters.team,
+  position: filters.position,
+  minRating: filters.minRating,
+  maxRating: filters.maxRating,
   limit: limitParam(100, 50),
   cursor: CURSOR_PARAM,
-});
+};
+const publicParams = compileParams(publicSchemas);
 
-function publicPlayers(context: RequestContext): Reply {
+function publicPlayers(context: RequestContext<ValuesOf<typeof publicSchemas>>): Reply {
   const selection = { ...selectPlayers(context.values, { era: "curr" }, context.warnings), fieldMask: ALL_FIELDS_MASK };
-  const limit = (context.values.limit as number | undefined) ?? 50;
-  const offset = Number(context.values.cursor ?? 0);
+  const { limit, cursor: offset } = context.values;
   const edition = context.editions.current;
-  const key = `public|${edition.checksum}|${JSON.stringify(selection.filters)}|${limit}|${offset}`;
+  const key = cacheKey("/api/public/players", edition, [appliedFilters(selection), limit, offset]);
   // Planned before the cache: what the edition lacks is a 400 or a warning on every request, not only the first.
   const query = planQuery(edition, selection, context.warnings);
   return context.cached(key, () => {

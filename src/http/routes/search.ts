@@ -4,11 +4,12 @@
 // request's own timestamp, so the ranked page is cached as a template with the timestamp written
 // per request; its weak ETag is the template's (the same results, whatever the timestamp).
 
-import { ERA_CODE, ERAS, isEra } from "../../model/eras.js";
+import { ERA_CODE, ERAS } from "../../model/eras.js";
 import { ApiError } from "../../query/api-error.js";
-import { compileParams, limitParam } from "../../query/params.js";
+import { compileParams, limitParam, type ValuesOf } from "../../query/params.js";
 import type { RowShape } from "../../store/fragments.js";
 import type { RequestContext } from "../context.js";
+import { cacheKey } from "../cache-key.js";
 import type { Edition } from "../../store/edition.js";
 import { scratchBuffer } from "../../store/scratch.js";
 import { weakEtag, type Reply } from "../reply.js";
@@ -25,7 +26,7 @@ const FULL_SHAPE: RowShape = { fieldMask: ALL_FIELDS_MASK, isVersioned: false };
 export const SEARCH_CACHE_CONTROL = "private, max-age=300";
 const DATA_PREFIX = Buffer.from('{"success":true,"data":');
 
-const searchParams = compileParams({
+const searchSchemas = {
   q: {
     type: "string",
     pattern: `^[\\s\\S]{0,${SEARCH_QUERY_MAX_LENGTH}}$`,
@@ -34,22 +35,21 @@ const searchParams = compileParams({
   },
   teamType: { type: "string", enum: ERAS, description: "curr, class or allt; omitted: every era", "x-normalise": "lower", "x-empty": "refuse" },
   limit: limitParam(SEARCH_LIMIT_MAX, SEARCH_LIMIT_MAX),
-});
+} as const;
+const searchParams = compileParams(searchSchemas);
 
-function searchPlayers(context: RequestContext): Reply {
-  const q = context.values.q;
-  if (typeof q !== "string" || q.trim().length === 0) {
+function searchPlayers(context: RequestContext<ValuesOf<typeof searchSchemas>>): Reply {
+  const { q, teamType: era, limit } = context.values;
+  if (q === undefined || q.trim().length === 0) {
     throw new ApiError("MISSING_PARAMETER", { parameter: "q" }, "The search text q is required, e.g. /api/players/search?q=lebron");
   }
-  const era = context.values.teamType;
-  const eraMask = typeof era === "string" && isEra(era) ? 1 << ERA_CODE[era] : ALL_ERAS_MASK;
-  const limit = (context.values.limit as number | undefined) ?? SEARCH_LIMIT_MAX;
+  const eraMask = era === undefined ? ALL_ERAS_MASK : 1 << ERA_CODE[era];
   const edition = context.editions.current;
   const timestamp = new Date(context.now).toISOString();
   if (timestamp.length !== TIMESTAMP_PLACEHOLDER.length) return renderSearch(edition, q, eraMask, limit, timestamp);
   // The ranked page depends only on the data and the query: it is cached as a template whose
   // timestamp is written per request.
-  const template = context.cached(`search|${edition.checksum}|${eraMask}|${limit}|${q}`, () => {
+  const template = context.cached(cacheKey("/api/players/search", edition, [eraMask, limit, q]), () => {
     const rendered = renderSearch(edition, q, eraMask, limit, TIMESTAMP_PLACEHOLDER);
     return { ...rendered, etag: weakEtag(hashBytes(rendered.body), rendered.body.length) };
   });

@@ -2,6 +2,7 @@
 
 import { compileParams } from "../../query/params.js";
 import type { RequestContext } from "../context.js";
+import { cacheKey } from "../cache-key.js";
 import { jsonReply, NO_STORE, successReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
 import { arrayOf, exactObject, gameVersion, integer, ref } from "../describe/response-schemas.js";
@@ -15,7 +16,7 @@ const noParams = compileParams({});
 
 function versions(context: RequestContext): Reply {
   const { editions } = context;
-  return context.cached(`versions|${editions.ordered.map((edition) => edition.checksum).join(",")}`, () =>
+  return context.cached(cacheKey("/api/versions", editions.ordered, []), () =>
     successReply(editions.ordered.map((edition) => edition.entry()), { count: editions.ordered.length, current: editions.current.key }, { isCacheable: true }));
 }
 

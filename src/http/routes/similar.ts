@@ -4,49 +4,49 @@
 
 import { ERA_CODE, ERAS, type Era } from "../../model/eras.js";
 import { parsePositionMask } from "../../model/positions.js";
-import { limitParam, playerFilterParams, type ParamSchemas } from "../../query/params.js";
+import { limitParam, playerFilterParams } from "../../query/params.js";
 import { ALL_ERAS_MASK } from "../../query/plan.js";
 import { contrastProfilesJson, similarRows } from "../../store/attribute-profile.js";
 import type { RequestContext } from "../context.js";
+import { cacheKey } from "../cache-key.js";
 import type { Reply } from "../reply.js";
 import type { RouteDefinition, JsonSchema, RouteResponse } from "../router.js";
 import { arrayOf, era, exactObject, gameVersion, integer, ref, text } from "../describe/response-schemas.js";
-import { everyEditionRoutes, requestedEdition } from "./edition-param.js";
+import { everyEditionRoutes, requestedEdition, type EveryEditionValues } from "./edition-param.js";
 import { rowObjectsReply, rowOfIdOrSlug } from "./player-ref.js";
 import { FIELD_BIT, SUMMARY_FIELDS_MASK, type PlayerRecord } from "../../model/player.js";
-import { teamTypeOf } from "./player-rows.js";
 
 export const SIMILAR_METHOD =
   "Distance over the attributes both players have (group scores left out), each difference divided by that attribute's standard deviation in the edition; " +
   "d = root mean square of those; similarity = 1 / (1 + d). A candidate must share at least half the player's attributes.";
 
 const filters = playerFilterParams({ withAllEras: true });
-const scopeParams: ParamSchemas = {
+const scopeSchemas = {
   teamType: { type: "string", enum: ERAS, description: "curr, class or allt: narrows a slug, and is the scope when era is not given", "x-normalise": "lower" },
-  era: { ...(filters.era as ParamSchemas[string]), description: "Scope: curr, class, allt or all; default the player's own era" },
-  position: filters.position as ParamSchemas[string],
+  era: { ...filters.era, description: "Scope: curr, class, allt or all; default the player's own era" },
+  position: filters.position,
   limit: limitParam(50, 10),
-};
+} as const;
 
 const PLAYER_SHAPE = { fieldMask: FIELD_BIT._id | FIELD_BIT.name | FIELD_BIT.slug | FIELD_BIT.team | FIELD_BIT.teamType | FIELD_BIT.attributes, isVersioned: false };
 
-function similarPlayers(context: RequestContext): Reply {
+function similarPlayers(context: RequestContext<EveryEditionValues<typeof scopeSchemas>>): Reply {
+  const { teamType, era, position, limit } = context.values;
   const edition = requestedEdition(context.editions, context.pathParams.version, context.values.gameVersion);
   const id = context.pathParams.id ?? "";
-  const row = rowOfIdOrSlug(edition, id, teamTypeOf(context.values));
+  const row = rowOfIdOrSlug(edition, id, teamType);
   // Only the fields the answer names (not the whole record: its badges and history are most of it).
   const player = JSON.parse(edition.fragments.rowJson(row, PLAYER_SHAPE)) as Pick<PlayerRecord, "_id" | "name" | "slug" | "team" | "teamType" | "attributes">;
-  const scope = (typeof context.values.era === "string" ? context.values.era : teamTypeOf(context.values) ?? player.teamType) as Era | "all";
+  const scope: Era | "all" = era ?? teamType ?? player.teamType;
   const eraMask = scope === "all" ? ALL_ERAS_MASK : 1 << ERA_CODE[scope];
-  const position = typeof context.values.position === "string" ? context.values.position : undefined;
   // An unknown position was read leniently (a warning): it matches nobody, as on /api/players.
   const positionMask = position === undefined ? 0 : parsePositionMask(position);
-  const limit = (context.values.limit as number | undefined) ?? 10;
-  const key = `similar|${edition.checksum}|${row}|${eraMask}|${positionMask}|${limit}`;
+  const hasAttributes = Object.keys(player.attributes).length > 0;
+  // The position as given is echoed (meta.scope), and the id where the answer warns of it.
+  const key = cacheKey("/api/players/:id/similar", edition, [row, eraMask, position, limit, hasAttributes ? null : id]);
   return context.cached(key, () => {
     const matches = positionMask === undefined ? [] : similarRows(edition, { row, eraMask, positionMask, limit });
     const contrasts = matches.map((match) => contrastProfilesJson(edition, row, match.row));
-    const hasAttributes = Object.keys(player.attributes).length > 0;
     const meta = {
       gameVersion: edition.key,
       player: { _id: player._id, name: player.name, slug: player.slug, team: player.team, teamType: player.teamType },
@@ -93,7 +93,7 @@ const similarResponse: RouteResponse = {
   }, ["warnings"]),
 };
 
-export const similarRoutes: RouteDefinition[] = everyEditionRoutes("/api/players/:id/similar", scopeParams, {
+export const similarRoutes: RouteDefinition[] = everyEditionRoutes("/api/players/:id/similar", scopeSchemas, {
   access: "key", response: similarResponse, errors: ["PLAYER_NOT_FOUND"], handle: similarPlayers,
   summary: "The players whose attribute profiles are closest to one player's, with what agrees and differs most",
 });

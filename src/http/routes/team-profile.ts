@@ -9,19 +9,18 @@ import { FIELD_BIT } from "../../model/player.js";
 import { POSITIONS } from "../../model/positions.js";
 import { ApiError } from "../../query/api-error.js";
 import { closest } from "../../query/suggest.js";
-import type { ParamSchemas } from "../../query/params.js";
 import { attributeGroupsOf, attributeKeysOf, groupScore, teamAttributeSummary, teamCounts, teamGroupStanding } from "../../store/attribute-profile.js";
 import { teamRowOf, type Edition, type TeamInfo } from "../../store/edition.js";
 import type { RequestContext } from "../context.js";
+import { cacheKey } from "../cache-key.js";
 import { successReply, type Reply } from "../reply.js";
 import type { RouteDefinition, JsonSchema, RouteResponse } from "../router.js";
 import { arrayOf, exactObject, gameVersion, integer, ref, text } from "../describe/response-schemas.js";
-import { everyEditionRoutes, requestedEdition } from "./edition-param.js";
-import { teamTypeOf } from "./player-rows.js";
+import { everyEditionRoutes, requestedEdition, type EveryEditionValues } from "./edition-param.js";
 
-const baseParams: ParamSchemas = {
+const baseParams = {
   teamType: { type: "string", enum: ERAS, description: "curr, class or allt, to disambiguate a franchise in several eras", "x-normalise": "lower" },
-};
+} as const;
 
 const round1 = (value: number) => Math.round(value * 10) / 10;
 
@@ -33,10 +32,10 @@ function findTeam(edition: Edition, name: string, era: (typeof ERAS)[number] | u
   throw new ApiError("TEAM_NOT_FOUND", { team: name, ...(era ? { teamType: era } : {}), suggestions: closest(name, candidates, 5) }, `No team ${name}${era ? ` in ${era}` : ""} in ${edition.key}`);
 }
 
-function teamProfile(context: RequestContext): Reply {
+function teamProfile(context: RequestContext<EveryEditionValues<typeof baseParams>>): Reply {
   const edition = requestedEdition(context.editions, context.pathParams.version, context.values.gameVersion);
-  const team = findTeam(edition, context.pathParams.teamName ?? "", teamTypeOf(context.values));
-  return context.cached(`team-profile|${edition.checksum}|${team.code}`, () => {
+  const team = findTeam(edition, context.pathParams.teamName ?? "", context.values.teamType);
+  return context.cached(cacheKey("/api/teams/:teamName/profile", edition, [team.code]), () => {
     const { data, warnings } = profileOf(edition, team);
     return successReply(data, { gameVersion: edition.key, ...(warnings.length > 0 ? { warnings } : {}) }, { isCacheable: true });
   });

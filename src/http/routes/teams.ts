@@ -3,34 +3,38 @@
 import { ERAS } from "../../model/eras.js";
 import { ApiError } from "../../query/api-error.js";
 import { closest } from "../../query/suggest.js";
-import { compileParams } from "../../query/params.js";
+import { compileParams, type ValuesOf } from "../../query/params.js";
 import type { RequestContext } from "../context.js";
+import { cacheKey } from "../cache-key.js";
 import { successReply, type Reply } from "../reply.js";
 import type { RouteDefinition, JsonSchema } from "../router.js";
 import { arrayOf, era, exactObject, integer, ref, text } from "../describe/response-schemas.js";
 import { executeQuery } from "../../query/execute.js";
 import { defaultQuery } from "../../query/plan.js";
 import { ALL_FIELDS_MASK } from "../../model/player.js";
-import { playerPage, teamTypeOf } from "./player-rows.js";
+import { playerPage } from "./player-rows.js";
 
 const eraSchema = { type: "string", enum: ERAS, description: "curr (default), class or allt", "x-normalise": "lower", "x-empty": "refuse" } as const;
-export const teamsParams = compileParams({ era: eraSchema, teamType: { ...eraSchema, description: "Alias of era" } });
+const teamsSchemas = { era: eraSchema, teamType: { ...eraSchema, description: "Alias of era" } } as const;
+export const teamsParams = compileParams(teamsSchemas);
+export type TeamsValues = ValuesOf<typeof teamsSchemas>;
 
-export function listTeams(context: RequestContext, editionKey?: string): Reply {
+export function listTeams(context: RequestContext<TeamsValues>, editionKey?: string): Reply {
   const edition = editionKey === undefined ? context.editions.current : (context.editions.byKey.get(editionKey) ?? context.editions.current);
-  const era = (context.values.era ?? context.values.teamType ?? "curr") as (typeof ERAS)[number];
-  return context.cached(`teams|${edition.checksum}|${era}|${editionKey ?? ""}`, () => {
+  const era = context.values.era ?? context.values.teamType ?? "curr";
+  return context.cached(cacheKey(editionKey === undefined ? "/api/teams" : "/api/versions/:version/teams", edition, [era]), () => {
     const teams = edition.teamRows(era);
     return successReply(teams, { count: teams.length, teamType: era, ...(editionKey ? { gameVersion: edition.key } : {}) }, { isCacheable: true });
   });
 }
 
-const rosterParams = compileParams({ teamType: { ...eraSchema, description: "curr, class or allt, to disambiguate a franchise in several eras" } });
+const rosterSchemas = { teamType: { ...eraSchema, description: "curr, class or allt, to disambiguate a franchise in several eras" } } as const;
+const rosterParams = compileParams(rosterSchemas);
 
-function roster(context: RequestContext): Reply {
+function roster(context: RequestContext<ValuesOf<typeof rosterSchemas>>): Reply {
   const edition = context.editions.current;
   const name = context.pathParams.teamName ?? "";
-  const era = teamTypeOf(context.values);
+  const era = context.values.teamType;
   const teams = edition.findTeams(name, era);
   const team = teams[0];
   if (!team) {
@@ -39,7 +43,7 @@ function roster(context: RequestContext): Reply {
   }
   // docs/compatibility.md#fidelity-rules: meta.team and meta.teamType are as asked (the hosted service echoes them); the
   // team found is teamName, slug and era beside them.
-  return context.cached(`roster|${edition.checksum}|${team.code}|${name}|${era ?? ""}`, () => {
+  return context.cached(cacheKey("/api/teams/:teamName/roster", edition, [team.code, name, era]), () => {
     const query = { ...defaultQuery(), eraMask: 0b111, teamCodes: [team.code] };
     const { rows } = executeQuery(edition, query, 0, team.playerCount);
     return playerPage(edition, rows, { fieldMask: ALL_FIELDS_MASK, isVersioned: false }, {
@@ -58,7 +62,7 @@ export const teamRoutes: RouteDefinition[] = [
   {
     method: "GET", path: "/api/teams", access: "key", params: teamsParams, summary: "Teams of one era with player count and average rating",
     response: { kind: "envelope", description: "Teams of one era, by name", data: arrayOf(ref("Team")), meta: teamsMeta() },
-    handle: (context) => listTeams(context),
+    handle: (context: RequestContext<TeamsValues>) => listTeams(context),
   },
   {
     method: "GET", path: "/api/teams/:teamName/roster", access: "key", params: rosterParams, summary: "One team's full roster",

@@ -2,10 +2,11 @@
 // the last `days` days, by |total change| desc then name. The windows are precomputed at load
 // (store/weekly-series.ts); a request filters one by era and direction, then takes `limit`.
 
-import { ERAS, isEra } from "../../model/eras.js";
-import { compileParams, limitParam } from "../../query/params.js";
+import { ERAS } from "../../model/eras.js";
+import { compileParams, limitParam, type ValuesOf } from "../../query/params.js";
 import { TRENDING_MAX_DAYS } from "../../store/weekly-series.js";
 import type { RequestContext } from "../context.js";
+import { cacheKey } from "../cache-key.js";
 import type { Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
 import { arrayOf, exactObject, integer, oneOf, ref } from "../describe/response-schemas.js";
@@ -16,22 +17,21 @@ export const TRENDING_CACHE_CONTROL = "private, max-age=300";
 const DIRECTIONS = ["up", "down", "both"] as const;
 const PLAYER_MASK = (["_id", "name", "slug", "team", "teamType", "overall", "playerImage"] as const).reduce((mask, field) => mask | FIELD_BIT[field], 0);
 
-const trendingParams = compileParams({
+const trendingSchemas = {
   teamType: { type: "string", enum: ERAS, description: "curr, class or allt; omitted: every era", "x-normalise": "lower", "x-empty": "refuse" },
   days: { type: "integer", minimum: 1, maximum: TRENDING_MAX_DAYS, default: 7, description: `Window in days back from the newest weekly snapshot, 1 to ${TRENDING_MAX_DAYS}, default 7`, "x-empty": "refuse" },
   limit: limitParam(50, 20),
   direction: { type: "string", enum: DIRECTIONS, default: "both", description: "up, down or both (default)", "x-normalise": "lower" },
-}, { ignoresUnknown: true }); // docs/compatibility.md#fidelity-rules: as the hosted service, unknown parameters are ignored here
+} as const;
+// docs/compatibility.md#fidelity-rules: as the hosted service, unknown parameters are ignored here
+const trendingParams = compileParams(trendingSchemas, { ignoresUnknown: true });
 
-function trending(context: RequestContext): Reply {
+function trending(context: RequestContext<ValuesOf<typeof trendingSchemas>>): Reply {
   const edition = context.editions.current;
-  const era = typeof context.values.teamType === "string" && isEra(context.values.teamType) ? context.values.teamType : undefined;
-  const days = (context.values.days as number | undefined) ?? 7;
-  const limit = (context.values.limit as number | undefined) ?? 20;
-  const direction = (context.values.direction as (typeof DIRECTIONS)[number] | undefined) ?? "both";
+  const { teamType: era, days, limit, direction } = context.values;
   const weekly = edition.weekly;
   const window = weekly?.window(days);
-  return context.cached(`trending|${edition.checksum}|${window?.firstWeek ?? -1}|${days}|${era ?? "all"}|${direction}|${limit}`, () => {
+  return context.cached(cacheKey("/api/trending", edition, [window?.firstWeek ?? -1, days, era, direction, limit]), () => {
     const picked: number[] = [];
     if (window) {
       const [start, end] = era === undefined ? [0, edition.rowCount] : edition.eraRange(era);

@@ -3,24 +3,25 @@
 
 import { ERAS } from "../../model/eras.js";
 import { executeQuery } from "../../query/execute.js";
-import { compileParams, limitParam, OFFSET_PARAM, playerFilterParams } from "../../query/params.js";
-import { planQuery, selectPlayers } from "../../query/player-params.js";
+import { compileParams, limitParam, OFFSET_PARAM, playerFilterParams, type ValuesOf } from "../../query/params.js";
+import { appliedFilters, planQuery, selectPlayers } from "../../query/player-params.js";
 import type { RequestContext } from "../context.js";
+import { cacheKey } from "../cache-key.js";
 import { successReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
 import { arrayOf, boolean, era, exactObject, gameVersion, integer, playerRows, ref, text } from "../describe/response-schemas.js";
 import { resolveEdition } from "./edition-param.js";
-import { listTeams, teamsMeta, teamsParams } from "./teams.js";
-import { playerDetail, playerPage, rowsForSlug, teamTypeOf } from "./player-rows.js";
+import { listTeams, teamsMeta, teamsParams, type TeamsValues } from "./teams.js";
+import { playerDetail, playerPage, rowsForSlug } from "./player-rows.js";
 
-const playersParams = compileParams({ ...playerFilterParams({ withAllEras: true }), offset: OFFSET_PARAM, limit: limitParam(100, 50) });
+const playersSchemas = { ...playerFilterParams({ withAllEras: true }), offset: OFFSET_PARAM, limit: limitParam(100, 50) };
+const playersParams = compileParams(playersSchemas);
 
-function versionedPlayers(context: RequestContext): Reply {
+function versionedPlayers(context: RequestContext<ValuesOf<typeof playersSchemas>>): Reply {
   const edition = resolveEdition(context.editions, context.pathParams.version ?? "");
   const selection = selectPlayers(context.values, { era: "curr" }, context.warnings);
-  const limit = (context.values.limit as number | undefined) ?? 50;
-  const offset = (context.values.offset as number | undefined) ?? 0;
-  const key = `vplayers|${edition.checksum}|${JSON.stringify(selection.filters)}|${selection.fieldMask}|${limit}|${offset}`;
+  const { limit, offset } = context.values;
+  const key = cacheKey("/api/versions/:version/players", edition, [appliedFilters(selection), selection.fieldMask, limit, offset]);
   // Planned before the cache: what the edition lacks is a 400 or a warning on every request, not only the first.
   const query = planQuery(edition, selection, context.warnings);
   return context.cached(key, () => {
@@ -31,20 +32,20 @@ function versionedPlayers(context: RequestContext): Reply {
   });
 }
 
-const slugParams = compileParams({
+const slugSchemas = {
   teamType: { type: "string", enum: ERAS, description: "curr, class or allt: narrows to one era's rosters", "x-normalise": "lower", "x-empty": "refuse" },
-});
+} as const;
+const slugParams = compileParams(slugSchemas);
 
 /**
  * One player of one edition. A roster slug is exact (that roster, an object); a name's own slug
  * that is no roster's slug (`michael-jordan`) finds every roster of that person: one roster gives
  * an object, several an array with meta.variants (see Edition.rowsForSlug).
  */
-function versionedPlayer(context: RequestContext): Reply {
+function versionedPlayer(context: RequestContext<ValuesOf<typeof slugSchemas>>): Reply {
   const edition = resolveEdition(context.editions, context.pathParams.version ?? "");
-  const era = teamTypeOf(context.values);
-  const rows = rowsForSlug(edition, context.pathParams.slug ?? "", era);
-  const key = `vslug|${context.editions.ordered.map((e) => e.checksum).join(",")}|${edition.key}|${rows.join(",")}`;
+  const rows = rowsForSlug(edition, context.pathParams.slug ?? "", context.values.teamType);
+  const key = cacheKey("/api/versions/:version/players/:slug", context.editions.ordered, [edition.key, rows]);
   return context.cached(key, () => {
     const details = rows.map((row) => playerDetail(context.editions, edition, row, true));
     if (details.length === 1) return successReply(details[0], { gameVersion: edition.key }, { isCacheable: true });
@@ -91,6 +92,6 @@ export const versionedRoutes: RouteDefinition[] = [
   {
     method: "GET", path: "/api/versions/:version/teams", access: "key", params: teamsParams, summary: "Teams of one edition, with logos",
     response: { kind: "envelope", description: "Teams of one era in one edition", data: arrayOf(ref("Team")), meta: teamsMeta({ gameVersion }) },
-    handle: (context) => listTeams(context, resolveEdition(context.editions, context.pathParams.version ?? "").key),
+    handle: (context: RequestContext<TeamsValues>) => listTeams(context, resolveEdition(context.editions, context.pathParams.version ?? "").key),
   },
 ];
