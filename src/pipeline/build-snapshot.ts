@@ -13,7 +13,7 @@ import {
   LEGACY_HOT_ZONE_KEYS, teamKey, teamSlug, withEditionRating, type BadgeEntry, type EditionSource, type HotZones, type KnownEdition, type PlayerRecord,
   type RatingHistoryEntry, type WeeklySnapshot,
 } from "../model/player.js";
-import { storedProfileIndexOf } from "../store/attribute-profile.js";
+import { storedProfileIndexOf, storedProfileTablesOf } from "../store/attribute-profile.js";
 import { buildBadgeHolders } from "../store/badge-holders.js";
 import { Edition } from "../store/edition.js";
 import { DictionaryColumn } from "../store/dictionary-column.js";
@@ -67,7 +67,10 @@ export function buildSnapshotPayload(source: EditionSource): SnapshotPayload {
   };
   // The nearest-profile index, from the finished columns exactly as a thread would build it (a
   // second or so at a million rows: here, not in a worker's first `similar` request).
-  payload.profileIndex = storedProfileIndexOf(new Edition(payload, "build"));
+  // And the profile routes' tables (spreads, group scores, team profiles), so no thread computes them.
+  const edition = new Edition(payload, "build");
+  payload.profileIndex = storedProfileIndexOf(edition);
+  payload.profileTables = storedProfileTablesOf(edition);
   return payload;
 }
 

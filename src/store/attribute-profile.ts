@@ -2,11 +2,15 @@
 // (the edition's own keys, in column order), a row's value of one (undefined where absent), the
 // attribute groups, each column's spread (computed once per edition on first use), the nearest
 // attribute profiles to one row (a search of the profile index, store/profile-index.ts) and every
-// team's group means. Routes ask here; they never read the attribute bytes themselves.
+// team's profile. Routes ask here; they never read the attribute bytes themselves. What a request
+// reads is precomputed per edition (store/profile-tables.ts): build-index stores it in the
+// snapshot, which every worker thread views; an older snapshot gets it built once per thread.
 
 import { GROUP_OF_ATTRIBUTE, GROUP_SCORE_KEYS, ABSENT_RATING } from "../model/attributes.js";
 import { displayLabel } from "../model/labels.js";
 import type { Edition } from "./edition.js";
+import { buildColumnProfileTables, buildProfileTables, GAP_COUNT, SIGNED_GAP_COUNT, teamCountsOf, type ColumnProfileTables, type StoredProfileTables } from "./profile-tables.js";
+import { stringAt } from "./string-table.js";
 import {
   buildProfileIndex, searchProfileIndex, storedPart, withScratch, type ProfileCandidate, type ProfileIndex, type ProfileTarget, type StoredProfileIndex,
 } from "./profile-index.js";
@@ -52,18 +56,27 @@ export interface AttributeContrast {
   otherValue: number;
 }
 
-/** What a profile scan reads of one edition: built once, per thread, on first use. */
+/** What the profile routes read of one edition: set up once, per thread, on first use. */
 interface ProfileTables {
   keys: readonly string[];
+  /** Each column's display name. */
+  labels: readonly string[];
+  /** Each column's contrast as JSON up to its value: `{"attribute":…,"label":…,"value":`. */
+  contrastPrefixes: readonly string[];
   groups: readonly AttributeGroupColumns[];
   /** The columns a profile compares: every attribute but the group scores (means of the others). */
   profileColumns: readonly number[];
   spread: AttributeSpread;
-  /** Per team code × group: the mean of its players' group scores (NaN where none has the group). */
-  teamGroupMeans: Float64Array | undefined;
+  /** The snapshot's precomputed tables (store/profile-tables.ts), or this thread's build of them for a file without. */
+  precomputed: ColumnProfileTables;
+  /** Per team code, its counts where the snapshot has none (built on first ask). */
+  teamCounts: Map<number, { json: string; hasLists: boolean }>;
+  /** Contrast scratch: candidate columns and their standardised gaps. */
+  contrastColumns: Int32Array;
+  contrastGaps: Float64Array;
   /** The nearest-profile index, built on first use. */
   profileIndex: ProfileIndex | undefined;
-  /** Per target column: its 256-entry table of squared standardised differences (request scratch). */
+  /** The reference scan's 256-entry table of one column's squared standardised differences (its scratch). */
   squared: Float32Array | undefined;
   /** The reference scan's scratch, one slot per row (only similarRowsByScan allocates it). */
   sums: Float32Array | undefined;
@@ -85,10 +98,14 @@ function tables(edition: Edition): ProfileTables {
       if (members) members.push(column);
       else byGroup.set(group, [column]);
     }
+    const groups = [...byGroup].map(([group, columns]) => ({ group, columns }));
+    const precomputed = edition.payload.profileTables ?? buildColumnProfileTables(edition, { keyCount: keys.length, groups });
     built = {
-      keys, profileColumns, spread: computeSpread(edition, keys.length),
-      groups: [...byGroup].map(([group, columns]) => ({ group, columns })),
-      teamGroupMeans: undefined, profileIndex: undefined, squared: undefined, sums: undefined, counts: undefined,
+      keys, labels: keys.map((key) => displayLabel(key)), profileColumns, groups, precomputed,
+      contrastPrefixes: keys.map((key) => `{"attribute":${JSON.stringify(key)},"label":${JSON.stringify(displayLabel(key))},"value":`),
+      spread: { mean: precomputed.mean, stddev: precomputed.stddev },
+      teamCounts: new Map(), contrastColumns: new Int32Array(keys.length), contrastGaps: new Float64Array(keys.length),
+      profileIndex: undefined, squared: undefined, sums: undefined, counts: undefined,
     };
     tablesOf.set(edition, built);
   }
@@ -122,38 +139,19 @@ export function attributeSpreadOf(edition: Edition): AttributeSpread {
 
 /** The row's score in each group (attributeGroupsOf's order): the mean of the group's attributes it has, NaN where it has none. */
 export function groupScores(edition: Edition, row: number): number[] {
-  return tables(edition).groups.map(({ columns }) => {
-    let sum = 0;
-    let count = 0;
-    for (const column of columns) {
-      const value = attributeValue(edition, row, column);
-      if (value !== undefined) { sum += value; count++; }
-    }
-    return count === 0 ? NaN : sum / count;
-  });
+  const { groups, precomputed } = tables(edition);
+  return Array.from(precomputed.groupScores.subarray(row * groups.length, (row + 1) * groups.length));
 }
 
-function computeSpread(edition: Edition, columnCount: number): AttributeSpread {
-  const { attributeColumns } = edition.payload.columns;
-  const rows = edition.rowCount;
-  const mean = new Float64Array(columnCount);
-  const stddev = new Float64Array(columnCount);
-  for (let column = 0; column < columnCount; column++) {
-    const base = column * rows;
-    let sum = 0;
-    let sumOfSquares = 0;
-    let count = 0;
-    for (let row = 0; row < rows; row++) {
-      const value = attributeColumns[base + row] as number;
-      if (value === ABSENT_RATING) continue;
-      sum += value;
-      sumOfSquares += value * value;
-      count++;
-    }
-    mean[column] = count === 0 ? NaN : sum / count;
-    stddev[column] = count < 2 ? 0 : Math.sqrt(Math.max(0, sumOfSquares / count - (sum / count) ** 2));
-  }
-  return { mean, stddev };
+/** The row's score in group `g` (attributeGroupsOf's order), NaN where it has none of the group's attributes. */
+export function groupScore(edition: Edition, row: number, g: number): number {
+  const { groups, precomputed } = tables(edition);
+  return precomputed.groupScores[row * groups.length + g] as number;
+}
+
+/** The tables build-index stores for an edition (store/profile-tables.ts), computed as a thread would. */
+export function storedProfileTablesOf(edition: Edition): StoredProfileTables {
+  return buildProfileTables(edition, tables(edition).precomputed);
 }
 
 /**
@@ -191,19 +189,13 @@ export function storedProfileIndexOf(edition: Edition): StoredProfileIndex {
   return storedPart(buildProfileIndex(edition, built.profileColumns, built.spread.stddev, built.keys.length));
 }
 
-/** The target's columns and its per-column tables of squared standardised differences; undefined when it has none. */
+/** The target's columns and values, with the edition's squared standardised gaps; undefined when it has none. */
 function profileTarget(edition: Edition, built: ProfileTables, query: SimilarQuery): ProfileTarget | undefined {
   const columns = Int32Array.from(built.profileColumns.filter((column) =>
     attributeValue(edition, query.row, column) !== undefined && (built.spread.stddev[column] as number) > 0));
   if (columns.length === 0) return undefined;
-  const squared = (built.squared ??= new Float32Array(built.keys.length * 256));
-  columns.forEach((column, k) => {
-    const target = attributeValue(edition, query.row, column) as number;
-    const scale = 1 / (built.spread.stddev[column] as number);
-    for (let value = 0; value < 256; value++) squared[k * 256 + value] = ((value - target) * scale) ** 2;
-    squared[k * 256 + ABSENT_RATING] = 0;
-  });
-  return { row: query.row, columns, squared, eraMask: query.eraMask, positionMask: query.positionMask };
+  const offsets = columns.map((column) => column * SIGNED_GAP_COUNT + GAP_COUNT - 1 - (attributeValue(edition, query.row, column) as number));
+  return { row: query.row, columns, offsets, squaredGap: built.precomputed.squaredGap, eraMask: query.eraMask, positionMask: query.positionMask };
 }
 
 /** The best `limit` rows offered so far, closest first, ties by name. */
@@ -259,8 +251,11 @@ export function similarRowsByScan(edition: Edition, query: SimilarQuery): Simila
   // One pass per target column over the rows in scope. Measured against rows in blocks of 2,048
   // (sums and counts kept in L1 across the columns): the plain passes took 8.2 ms of CPU at
   // 80,000 rows in scope, the blocked ones 14.4 ms, with identical results.
+  const squared = (built.squared ??= new Float32Array(256));
   target.columns.forEach((column, k) => {
-    const squared = target.squared.subarray(k * 256, (k + 1) * 256);
+    // ((value − target) / stddev)² per byte value, from the column's squared gaps; 0 where absent.
+    for (let value = 0; value < 256; value++) squared[value] = target.squaredGap[(target.offsets[k] as number) + value] as number;
+    squared[ABSENT_RATING] = 0;
     const base = column * rows;
     for (const [start, end] of ranges) {
       // for each row in scope: sums[row] += ((value - target) / stddev)², counts[row] += has value
@@ -299,53 +294,127 @@ function eraRanges(edition: Edition, eraMask: number): [number, number][] {
 
 /**
  * The three shared attributes where two rows agree most and the three where they differ most,
- * by the standardised difference (ties in column order).
+ * by the standardised difference |a − b| / stddev (ties in column order), over the edition's
+ * stored spreads; no per-call sort.
  */
 export function contrastProfiles(edition: Edition, row: number, other: number): { agreesMost: AttributeContrast[]; differsMost: AttributeContrast[] } {
   const built = tables(edition);
-  const differences: { column: number; value: number; otherValue: number; z: number }[] = [];
-  for (const column of built.profileColumns) {
-    const stddev = built.spread.stddev[column] as number;
-    const value = attributeValue(edition, row, column);
-    const otherValue = attributeValue(edition, other, column);
-    if (value === undefined || otherValue === undefined || stddev <= 0) continue;
-    differences.push({ column, value, otherValue, z: Math.abs(value - otherValue) / stddev });
-  }
-  const contrast = ({ column, value, otherValue }: { column: number; value: number; otherValue: number }) =>
-    ({ attribute: built.keys[column] as string, label: displayLabel(built.keys[column] as string), value, otherValue });
-  const ascending = [...differences].sort((a, b) => a.z - b.z || a.column - b.column);
-  const descending = [...differences].sort((a, b) => b.z - a.z || a.column - b.column);
-  return { agreesMost: ascending.slice(0, 3).map(contrast), differsMost: descending.slice(0, 3).map(contrast) };
+  const { attributes } = edition.payload.columns;
+  const keyCount = built.keys.length;
+  const { agrees, differs } = contrastColumns(edition, built, row, other);
+  const contrast = (column: number): AttributeContrast => ({
+    attribute: built.keys[column] as string, label: built.labels[column] as string,
+    value: attributes[row * keyCount + column] as number, otherValue: attributes[other * keyCount + column] as number,
+  });
+  return { agreesMost: agrees.map(contrast), differsMost: differs.map(contrast) };
 }
 
-/**
- * The team's mean group score in group `g` (attributeGroupsOf's order), NaN where none of its
- * players has the group. Every team's means come from one pass over the edition on first use.
- */
-export function teamGroupMean(edition: Edition, teamCode: number, g: number): number {
-  return teamGroupMeans(edition)[teamCode * tables(edition).groups.length + g] ?? NaN;
-}
-
-function teamGroupMeans(edition: Edition): Float64Array {
+/** contrastProfiles as JSON, each list exactly as JSON.stringify writes it (from per-column fragments: what `similar` renders). */
+export function contrastProfilesJson(edition: Edition, row: number, other: number): { agreesMost: string; differsMost: string } {
   const built = tables(edition);
-  if (built.teamGroupMeans !== undefined) return built.teamGroupMeans;
-  const groupCount = built.groups.length;
-  const teamCount = edition.teams.length;
-  const sums = new Float64Array(teamCount * groupCount);
-  const counts = new Uint32Array(teamCount * groupCount);
-  const { team } = edition.payload.columns;
-  for (let row = 0; row < edition.rowCount; row++) {
-    const base = (team[row] as number) * groupCount;
-    const scores = groupScores(edition, row);
-    for (let g = 0; g < groupCount; g++) {
-      const score = scores[g] as number;
-      if (Number.isNaN(score)) continue;
-      sums[base + g] = (sums[base + g] as number) + score;
-      counts[base + g] = (counts[base + g] as number) + 1;
+  const { attributes } = edition.payload.columns;
+  const keyCount = built.keys.length;
+  const { agrees, differs } = contrastColumns(edition, built, row, other);
+  const json = (columns: readonly number[]): string => {
+    let text = "[";
+    for (let i = 0; i < columns.length; i++) {
+      const column = columns[i] as number;
+      text += `${i === 0 ? "" : ","}${built.contrastPrefixes[column] as string}${attributes[row * keyCount + column] as number},"otherValue":${attributes[other * keyCount + column] as number}}`;
     }
+    return `${text}]`;
+  };
+  return { agreesMost: json(agrees), differsMost: json(differs) };
+}
+
+/** The columns of contrastProfiles' two lists. */
+function contrastColumns(edition: Edition, built: ProfileTables, row: number, other: number): { agrees: number[]; differs: number[] } {
+  const { attributes } = edition.payload.columns;
+  const keyCount = built.keys.length;
+  const { stddev } = built.precomputed;
+  const { contrastColumns: columns, contrastGaps: gaps } = built;
+  let n = 0;
+  for (const column of built.profileColumns) {
+    const value = attributes[row * keyCount + column] as number;
+    const otherValue = attributes[other * keyCount + column] as number;
+    const spread = stddev[column] as number;
+    if (value === ABSENT_RATING || otherValue === ABSENT_RATING || !(spread > 0)) continue;
+    columns[n] = column;
+    gaps[n] = Math.abs(value - otherValue) / spread;
+    n++;
   }
-  const means = new Float64Array(teamCount * groupCount);
-  for (let i = 0; i < means.length; i++) means[i] = (counts[i] as number) === 0 ? NaN : (sums[i] as number) / (counts[i] as number);
-  built.teamGroupMeans = means;
-  return means;
+  // Candidates come in column order, so a later one displaces a kept one only when strictly closer (or farther).
+  return { agrees: pickThree(columns, gaps, n, (a, b) => a < b), differs: pickThree(columns, gaps, n, (a, b) => a > b) };
+}
+
+/** The columns of the (up to) three candidates first by `isBefore` on their gaps, ties to the earlier candidate. */
+function pickThree(columns: Int32Array, gaps: Float64Array, n: number, isBefore: (a: number, b: number) => boolean): number[] {
+  const kept: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const g = gaps[i] as number;
+    if (kept.length === 3 && !isBefore(g, gaps[kept[2] as number] as number)) continue;
+    let at = kept.length;
+    while (at > 0 && isBefore(g, gaps[kept[at - 1] as number] as number)) at--;
+    kept.splice(at, 0, i);
+    if (kept.length > 3) kept.pop();
+  }
+  return kept.map((i) => columns[i] as number);
+}
+
+/** The team's mean group score in group `g` (attributeGroupsOf's order), NaN where none of its players has the group. */
+export function teamGroupMean(edition: Edition, teamCode: number, g: number): number {
+  const { groups, precomputed } = tables(edition);
+  return precomputed.teamGroupMean[teamCode * groups.length + g] ?? NaN;
+}
+
+export interface TeamAttributeSummary {
+  /** Players of the team holding the attribute (0: none; the rest is then meaningless). */
+  holders: number;
+  /** Their mean value, unrounded. */
+  mean: number;
+  /** The best value and the row holding it, first in roster order (overall desc, then name). */
+  best: number;
+  bestRow: number;
+}
+
+/** The team's holders, mean and best of attribute `column`. */
+export function teamAttributeSummary(edition: Edition, teamCode: number, column: number): TeamAttributeSummary {
+  const { keys, precomputed } = tables(edition);
+  const at = teamCode * keys.length + column;
+  return {
+    holders: precomputed.teamHolders[at] as number, mean: precomputed.teamMean[at] as number,
+    best: precomputed.teamBest[at] as number, bestRow: precomputed.teamBestRow[at] as number,
+  };
+}
+
+export interface TeamGroupStanding {
+  /** The mean of its players' group scores; NaN where none has the group (the rest is then meaningless). */
+  mean: number;
+  /** The row with the best group score, first in roster order. */
+  bestRow: number;
+  /** 1 + the teams of its era (with players) with a higher mean, of `of` with a mean. */
+  rank: number;
+  of: number;
+}
+
+/** The team's standing in group `g` (attributeGroupsOf's order). */
+export function teamGroupStanding(edition: Edition, teamCode: number, g: number): TeamGroupStanding {
+  const { groups, precomputed } = tables(edition);
+  const at = teamCode * groups.length + g;
+  return {
+    mean: precomputed.teamGroupMean[at] as number, bestRow: precomputed.teamGroupBestRow[at] as number,
+    rank: precomputed.teamGroupRank[at] as number, of: precomputed.teamGroupOf[at] as number,
+  };
+}
+
+/** The team's badge and position counts, `{"badges":…,"positions":…}` as JSON, and whether every player has a badge list. */
+export function teamCounts(edition: Edition, teamCode: number): { json: string; hasLists: boolean } {
+  const stored = edition.payload.profileTables;
+  if (stored !== undefined) return { json: stringAt(stored.teamCounts, teamCode), hasLists: stored.teamHasLists[teamCode] === 1 };
+  const built = tables(edition);
+  let counts = built.teamCounts.get(teamCode);
+  if (counts === undefined) {
+    counts = teamCountsOf(edition, teamCode);
+    built.teamCounts.set(teamCode, counts);
+  }
+  return counts;
 }

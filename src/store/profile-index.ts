@@ -85,8 +85,13 @@ export interface ProfileTarget {
   row: number;
   /** The target's columns C (profile columns it holds with spread), column order. */
   columns: Int32Array;
-  /** k * 256 + value: ((value − target's value of columns[k]) / spread)², as float32, 0 at ABSENT_RATING. */
-  squared: Float32Array;
+  /**
+   * Per target column k: where its row of the edition's squared standardised gaps sits, shifted by
+   * the target's value, so `squaredGap[offsets[k] + value]` = ((value − target's value) / spread)²
+   * as float32 (store/profile-tables.ts). Read directly: nothing is built per target.
+   */
+  offsets: Int32Array;
+  squaredGap: Float32Array;
   eraMask: number;
   positionMask: number;
 }
@@ -211,7 +216,7 @@ export function storedPart(index: ProfileIndex): StoredProfileIndex {
  */
 export function searchProfileIndex(index: ProfileIndex, edition: ProfileRows, keyCount: number, target: ProfileTarget, kthDistance: () => number, visit: ProfileVisitor): void {
   const { attributes, positions } = edition.payload.columns;
-  const { columns: targetColumns, squared, positionMask } = target;
+  const { columns: targetColumns, offsets, squaredGap, positionMask } = target;
   const needed = Math.ceil(targetColumns.length / 2);
   const { work } = index;
   work.rows = 0;
@@ -229,7 +234,7 @@ export function searchProfileIndex(index: ProfileIndex, edition: ProfileRows, ke
     if (row === target.row) return;
     if (positionMask !== 0 && ((positions[row] as number) & positionMask) === 0) return;
     const base = row * keyCount;
-    // the scan's sums[row]: Σ over the target's columns the row holds of squared[k][value], in
+    // the scan's sums[row]: Σ over the target's columns the row holds of the squared gap, in
     // float32, in column order. Partial sums only grow and shared ≤ |C|, so once one passes
     // kthSquared · |C| the row cannot enter the answer.
     let sum = 0;
@@ -237,7 +242,7 @@ export function searchProfileIndex(index: ProfileIndex, edition: ProfileRows, ke
     for (let k = 0; k < targetColumns.length; k++) {
       const value = attributes[base + (targetColumns[k] as number)] as number;
       if (value === ABSENT_RATING) continue;
-      sum = Math.fround(sum + (squared[k * 256 + value] as number));
+      sum = Math.fround(sum + (squaredGap[(offsets[k] as number) + value] as number));
       if (sum > ceiling) return;
       shared++;
     }

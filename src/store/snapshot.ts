@@ -35,6 +35,7 @@ import type { LookupData, SnapshotColumns, SortOrders, TeamEntry } from "./editi
 import { FRAGMENT_LAYOUT, type FragmentData } from "./fragments.js";
 import type { SearchData } from "./name-index.js";
 import type { StoredProfileIndex } from "./profile-index.js";
+import { isProfileTablesShape, type StoredProfileTables } from "./profile-tables.js";
 import type { HistoryPayload } from "./weekly-series.js";
 import { DEFAULT_MAX_SNAPSHOT_BYTES } from "./snapshot-limit.js";
 
@@ -78,6 +79,12 @@ export interface SnapshotPayload {
    * files written before it existed (a thread then builds it on first use).
    */
   profileIndex?: StoredProfileIndex;
+  /**
+   * What the profile routes read (src/store/profile-tables.ts: spreads, standardised gaps, group
+   * scores, team profiles), built offline; absent in files written before it existed (a thread
+   * then builds it on first use).
+   */
+  profileTables?: StoredProfileTables;
 }
 
 export const UPGRADE_COMMAND = "npm run build-index -- --upgrade DIR";
@@ -443,6 +450,7 @@ function assertPayloadShape(name: string, payload: unknown): asserts payload is 
     candidate.lookups?.ids?.rows instanceof Uint32Array && candidate.lookups.ids.rows.length === n &&
     (candidate.profileIndex === undefined || (candidate.profileIndex.rows instanceof Uint32Array && candidate.profileIndex.nodeStart instanceof Uint32Array &&
       candidate.profileIndex.rootOfEra instanceof Int32Array && candidate.profileIndex.boxLow instanceof Float32Array)) &&
+    (candidate.profileTables === undefined || isProfileTablesShape(candidate.profileTables, n, candidate.catalogue.attributes.length, Array.isArray(candidate.teams) ? candidate.teams.length : -1)) &&
     Array.isArray(candidate.teams);
   if (!ok) throw new SnapshotError(name, "payload is missing columns or its counts disagree");
 }

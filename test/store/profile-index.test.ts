@@ -50,8 +50,9 @@ function generatedEdition(players: number, seed: number): { edition: Edition; pa
       partial.push(row);
     }
   }
-  // The columns changed after the build: its stored index no longer describes them (the edition builds its own).
+  // The columns changed after the build: its stored index and tables no longer describe them (the edition builds its own).
   delete payload.profileIndex;
+  delete payload.profileTables;
   return { edition: new Edition(payload, `generated-${players}-${seed}`), partial };
 }
 

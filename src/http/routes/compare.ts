@@ -6,6 +6,7 @@ import { heldBadges } from "../../model/badge-summary.js";
 import { BADGE_TIERS, type BadgeTier } from "../../model/badges.js";
 import { ERAS } from "../../model/eras.js";
 import { displayLabel } from "../../model/labels.js";
+import type { PlayerRecord } from "../../model/player.js";
 import { invalidParameter } from "../../query/api-error.js";
 import { attributeGroupsOf, attributeKeysOf, attributeValue, groupScores, OTHER_GROUP } from "../../store/attribute-profile.js";
 import type { Edition } from "../../store/edition.js";
@@ -67,7 +68,8 @@ function comparePlayers(context: RequestContext<EveryEditionValues<typeof basePa
 
 function comparison(editions: EditionSet, edition: Edition, rows: readonly number[], isVersioned: boolean): Record<string, unknown> {
   const players = rows.map((row) => playerDetail(editions, edition, row, isVersioned));
-  const records = rows.map((row) => edition.record(row));
+  // What is read below (overall, badge lists, hot zones) from each player's detail, already parsed: not a second parse of its record.
+  const records = players as unknown as Pick<PlayerRecord, "overall" | "badges" | "hotZones">[];
   const overalls = records.map((record) => record.overall);
   const keys = attributeKeysOf(edition);
   const groups = attributeGroupsOf(edition);

@@ -6,7 +6,7 @@ import { ERA_CODE, ERAS, type Era } from "../../model/eras.js";
 import { parsePositionMask } from "../../model/positions.js";
 import { limitParam, playerFilterParams } from "../../query/params.js";
 import { ALL_ERAS_MASK } from "../../query/plan.js";
-import { contrastProfiles, similarRows } from "../../store/attribute-profile.js";
+import { contrastProfilesJson, similarRows } from "../../store/attribute-profile.js";
 import type { RequestContext } from "../context.js";
 import { cacheKey } from "../cache-key.js";
 import type { Reply } from "../reply.js";
@@ -14,7 +14,7 @@ import type { RouteDefinition, JsonSchema, RouteResponse } from "../router.js";
 import { arrayOf, era, exactObject, gameVersion, integer, ref, text } from "../describe/response-schemas.js";
 import { everyEditionRoutes, requestedEdition, type EveryEditionValues } from "./edition-param.js";
 import { rowObjectsReply, rowOfIdOrSlug } from "./player-ref.js";
-import { SUMMARY_FIELDS_MASK } from "../../model/player.js";
+import { FIELD_BIT, SUMMARY_FIELDS_MASK, type PlayerRecord } from "../../model/player.js";
 
 export const SIMILAR_METHOD =
   "Distance over the attributes both players have (group scores left out), each difference divided by that attribute's standard deviation in the edition; " +
@@ -28,12 +28,15 @@ const scopeSchemas = {
   limit: limitParam(50, 10),
 } as const;
 
+const PLAYER_SHAPE = { fieldMask: FIELD_BIT._id | FIELD_BIT.name | FIELD_BIT.slug | FIELD_BIT.team | FIELD_BIT.teamType | FIELD_BIT.attributes, isVersioned: false };
+
 function similarPlayers(context: RequestContext<EveryEditionValues<typeof scopeSchemas>>): Reply {
   const { teamType, era, position, limit } = context.values;
   const edition = requestedEdition(context.editions, context.pathParams.version, context.values.gameVersion);
   const id = context.pathParams.id ?? "";
   const row = rowOfIdOrSlug(edition, id, teamType);
-  const player = edition.record(row);
+  // Only the fields the answer names (not the whole record: its badges and history are most of it).
+  const player = JSON.parse(edition.fragments.rowJson(row, PLAYER_SHAPE)) as Pick<PlayerRecord, "_id" | "name" | "slug" | "team" | "teamType" | "attributes">;
   const scope: Era | "all" = era ?? teamType ?? player.teamType;
   const eraMask = scope === "all" ? ALL_ERAS_MASK : 1 << ERA_CODE[scope];
   // An unknown position was read leniently (a warning): it matches nobody, as on /api/players.
@@ -43,7 +46,7 @@ function similarPlayers(context: RequestContext<EveryEditionValues<typeof scopeS
   const key = cacheKey("/api/players/:id/similar", edition, [row, eraMask, position, limit, hasAttributes ? null : id]);
   return context.cached(key, () => {
     const matches = positionMask === undefined ? [] : similarRows(edition, { row, eraMask, positionMask, limit });
-    const contrasts = matches.map((match) => contrastProfiles(edition, row, match.row));
+    const contrasts = matches.map((match) => contrastProfilesJson(edition, row, match.row));
     const meta = {
       gameVersion: edition.key,
       player: { _id: player._id, name: player.name, slug: player.slug, team: player.team, teamType: player.teamType },
@@ -59,7 +62,7 @@ function similarPlayers(context: RequestContext<EveryEditionValues<typeof scopeS
       after: (i) => {
         const match = matches[i] as (typeof matches)[number];
         const contrast = contrasts[i] as (typeof contrasts)[number];
-        return `,"similarity":${match.similarity},"sharedAttributes":${match.shared},"agreesMost":${JSON.stringify(contrast.agreesMost)},"differsMost":${JSON.stringify(contrast.differsMost)}}`;
+        return `,"similarity":${match.similarity},"sharedAttributes":${match.shared},"agreesMost":${contrast.agreesMost},"differsMost":${contrast.differsMost}}`;
       },
     }, meta, { isCacheable: true });
   });

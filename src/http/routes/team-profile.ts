@@ -1,18 +1,15 @@
 // GET /api/teams/:teamName/profile (and under /api/versions/:version/): what one roster is strong
 // and weak at: mean and best per attribute and attribute group, its rank among the teams of its
-// era per group (from the per-team group means the store computes once per edition), badge counts
-// by category and tier, players per position.
+// era per group, badge counts by category and tier, players per position: all of it from the team
+// tables build-index stores per edition (store/profile-tables.ts); a request renders them.
 
-import { heldBadges } from "../../model/badge-summary.js";
-import { TIER_COUNT_KEYS } from "../../model/badges.js";
 import { ERAS } from "../../model/eras.js";
 import { displayLabel } from "../../model/labels.js";
-import { POSITIONS, knownPositions } from "../../model/positions.js";
+import { FIELD_BIT } from "../../model/player.js";
+import { POSITIONS } from "../../model/positions.js";
 import { ApiError } from "../../query/api-error.js";
 import { closest } from "../../query/suggest.js";
-import { executeQuery } from "../../query/execute.js";
-import { defaultQuery } from "../../query/plan.js";
-import { attributeGroupsOf, attributeKeysOf, attributeValue, groupScores, teamGroupMean } from "../../store/attribute-profile.js";
+import { attributeGroupsOf, attributeKeysOf, groupScore, teamAttributeSummary, teamCounts, teamGroupStanding } from "../../store/attribute-profile.js";
 import { teamRowOf, type Edition, type TeamInfo } from "../../store/edition.js";
 import type { RequestContext } from "../context.js";
 import { cacheKey } from "../cache-key.js";
@@ -46,99 +43,34 @@ function teamProfile(context: RequestContext<EveryEditionValues<typeof baseParam
 
 interface Leader { _id: string; name: string; slug: string }
 
+const LEADER_SHAPE = { fieldMask: FIELD_BIT._id | FIELD_BIT.name | FIELD_BIT.slug, isVersioned: false };
+
+/** The profile from the edition's precomputed team tables (store/attribute-profile.ts); only the leaders' names are read per request. */
 function profileOf(edition: Edition, team: TeamInfo): { data: Record<string, unknown>; warnings: { parameter: string; value: string; message: string }[] } {
-  // The roster in the roster route's order (overall desc, then name): ties for best go to the first.
-  const { rows } = executeQuery(edition, { ...defaultQuery(), eraMask: 0b111, teamCodes: [team.code] }, 0, team.playerCount);
-  const records = [...rows].map((row) => edition.record(row));
-  const leaderOf = (i: number): Leader => {
-    const record = records[i] as (typeof records)[number];
-    return { _id: record._id, name: record.name, slug: record.slug };
+  const leaderOf = (row: number): Leader => {
+    const fields = JSON.parse(edition.fragments.rowJson(row, LEADER_SHAPE)) as Leader;
+    return { _id: fields._id, name: fields.name, slug: fields.slug };
   };
 
   const attributes = attributeKeysOf(edition).flatMap((attribute, column) => {
-    let sum = 0;
-    let holders = 0;
-    let best = -1;
-    let bestAt = -1;
-    rows.forEach((row, i) => {
-      const value = attributeValue(edition, row, column);
-      if (value === undefined) return;
-      sum += value;
-      holders++;
-      if (value > best) { best = value; bestAt = i; }
-    });
-    return holders === 0 ? [] : [{ attribute, label: displayLabel(attribute), mean: round1(sum / holders), holders, best: { value: best, player: leaderOf(bestAt) } }];
+    const { holders, mean, best, bestRow } = teamAttributeSummary(edition, team.code, column);
+    return holders === 0 ? [] : [{ attribute, label: displayLabel(attribute), mean: round1(mean), holders, best: { value: best, player: leaderOf(bestRow) } }];
   });
 
-  const groups = attributeGroupsOf(edition);
-  const peers = edition.teams.filter((info) => info.teamType === team.teamType && info.playerCount > 0);
-  const scores = [...rows].map((row) => groupScores(edition, row));
-  const groupRows = groups.flatMap(({ group }, g) => {
-    const mean = teamGroupMean(edition, team.code, g);
+  const groupRows = attributeGroupsOf(edition).flatMap(({ group }, g) => {
+    const { mean, bestRow, rank, of } = teamGroupStanding(edition, team.code, g);
     if (Number.isNaN(mean)) return [];
-    let bestAt = -1;
-    scores.forEach((score, i) => {
-      const value = score[g] as number;
-      if (!Number.isNaN(value) && (bestAt < 0 || value > (scores[bestAt]?.[g] as number))) bestAt = i;
-    });
-    const peerMeans = peers.map((info) => teamGroupMean(edition, info.code, g)).filter((value) => !Number.isNaN(value));
-    return [{
-      group, label: displayLabel(group), mean: round1(mean),
-      best: { score: round1(scores[bestAt]?.[g] as number), player: leaderOf(bestAt) },
-      rank: 1 + peerMeans.filter((value) => value > mean).length,
-      of: peerMeans.length,
-    }];
+    return [{ group, label: displayLabel(group), mean: round1(mean), best: { score: round1(groupScore(edition, bestRow, g)), player: leaderOf(bestRow) }, rank, of }];
   });
 
-  const byTier: Record<string, number> = { total: 0, ...Object.fromEntries(TIER_COUNT_KEYS.map((key) => [key, 0])) };
-  const byCategory: Record<string, Record<string, number>> = {};
-  let hasLists = records.length > 0;
-  for (const record of records) {
-    byTier.total = (byTier.total as number) + record.badges.total;
-    for (const key of TIER_COUNT_KEYS) byTier[key] = (byTier[key] as number) + record.badges[key];
-    if (record.badges.list === undefined) { hasLists = false; continue; }
-    // Each badge once per player (a hosted list names each twice); a category the entry lacks is the edition's.
-    for (const badge of heldBadges(record.badges.list)) {
-      const category = badge.category ?? edition.catalogue.badges[edition.catalogue.badgeOf(badge.slug) ?? -1]?.category ?? UNCATEGORISED;
-      const counts = (byCategory[category] ??= { total: 0, ...Object.fromEntries(TIER_COUNT_KEYS.map((key) => [key, 0])) });
-      const tierKey = TIER_KEY[badge.tier];
-      counts.total = (counts.total as number) + 1;
-      if (tierKey !== undefined) counts[tierKey] = (counts[tierKey] as number) + 1;
-    }
-  }
-
-  const primary: Record<string, number> = Object.fromEntries(POSITIONS.map((position) => [position, 0]));
-  const any: Record<string, number> = Object.fromEntries(POSITIONS.map((position) => [position, 0]));
-  for (const record of records) {
-    // Read by meaning (`pg` is PG); the source's list itself is served as given.
-    const positions = knownPositions(record.positions);
-    const first = positions[0];
-    if (first !== undefined) primary[first] = (primary[first] ?? 0) + 1;
-    for (const position of positions) any[position] = (any[position] ?? 0) + 1;
-  }
-
-  const warnings = hasLists || records.length === 0 ? [] : [{
+  const counts = teamCounts(edition, team.code);
+  const { badges, positions } = JSON.parse(counts.json) as { badges: Record<string, unknown>; positions: Record<string, unknown> };
+  const warnings = counts.hasLists || team.playerCount === 0 ? [] : [{
     parameter: "teamName", value: team.teamName,
     message: `${edition.key} keeps badge counts, not badge lists, for this roster: badges.byCategory is left out`,
   }];
-  return {
-    data: {
-      team: teamRowOf(team),
-      attributes,
-      groups: groupRows,
-      badges: { ...byTier, ...(hasLists ? { byCategory } : {}) },
-      positions: { primary, any },
-    },
-    warnings,
-  };
+  return { data: { team: teamRowOf(team), attributes, groups: groupRows, badges, positions }, warnings };
 }
-
-/** The category of a badge its source gave none. */
-const UNCATEGORISED = "Other";
-
-const TIER_KEY: Readonly<Record<string, (typeof TIER_COUNT_KEYS)[number]>> = {
-  Legendary: "legendary", "Hall of Fame": "hallOfFame", Gold: "gold", Silver: "silver", Bronze: "bronze",
-};
 
 const leader: JsonSchema = exactObject({ _id: text("_id"), name: text("Name"), slug: text("Slug") });
 const tierCounts = (description: string): JsonSchema => exactObject({
