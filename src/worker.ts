@@ -61,8 +61,17 @@ export async function runWorker(): Promise<void> {
       logger.error({ err: error }, "refused the editions handed over; keeping the ones loaded before");
     }
   };
+  // A drain asked for while booting (a SIGTERM just after start) is kept and done once the service
+  // runs: ignored, the thread would listen on until the supervisor's budget ran out and terminate()
+  // it with uWS's socket still open, which aborts the process (libuv's open-handle check).
+  let isDrainAsked = false;
+  let drainOnce: (() => void) | undefined;
   port?.on("message", (message: ToWorker) => {
     if (message.type === "editions") replace(message.snapshots);
+    else if (message.type === "drain") {
+      isDrainAsked = true;
+      drainOnce?.();
+    }
   });
 
   try {
@@ -89,19 +98,21 @@ export async function runWorker(): Promise<void> {
     if (pending !== undefined) replace(pending);
     const editions = running.editions();
     send({ type: "ready", port: running.port, bootMs: Math.round(performance.now() - started), editions: editions.keys(), current: editions.current.key });
-    port?.on("message", (message: ToWorker) => {
-      if (message.type === "stats") {
-        send({ type: "stats", id: message.id, stats: running.stats() });
-        return;
-      }
-      if (message.type === "keys" || message.type === "editions") return;
+    let isDraining = false;
+    drainOnce = () => {
+      if (isDraining) return;
+      isDraining = true;
       void running.drain().then(() => {
         logger.flush();
         send({ type: "drained" });
         // One turn later uWS has released its sockets; exiting earlier trips libuv's open-handle check.
         setTimeout(() => process.exit(0), 20);
       });
+    };
+    port?.on("message", (message: ToWorker) => {
+      if (message.type === "stats") send({ type: "stats", id: message.id, stats: running.stats() });
     });
+    if (isDrainAsked) drainOnce();
   } catch (error) {
     send({ type: "fatal", message: (error as Error).message });
     logger.flush();

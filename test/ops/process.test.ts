@@ -134,6 +134,23 @@ t.test("SIGTERM under load: no response is cut off, the process exits 0 within 1
   t.ok(results.filter((r) => r.status !== 200).every((r) => r.status === 0), "the rest were refused before a response began");
 });
 
+t.test("SIGTERM while workers still boot: each drains once it runs, the process exits 0", async (t) => {
+  // /ready answers as soon as one worker listens; the others are still booting when the signal
+  // lands. A drain they ignored left them listening until the budget ran out, and terminate() on a
+  // thread with uWS's socket open aborted the process (SIGABRT, libuv's open-handle check).
+  const { dataDir, keysFile } = setup(t, 1000);
+  for (let round = 0; round < 4; round++) {
+    const port = await freePort();
+    const main = startMain({ PORT: String(port), DATA_DIR: dataDir, KEYS_FILE: keysFile, WORKERS: "4", METRICS_PORT: "0" });
+    t.teardown(() => { main.child.kill("SIGKILL"); });
+    await waitReady(main, port);
+    main.child.kill("SIGTERM");
+    const code = await main.exited;
+    t.equal(code, 0, `round ${round}: exit code (signal ${main.signal() ?? "none"}; ${main.output().slice(-800)})`);
+    t.notMatch(main.output(), /Assertion failed|open handles/, `round ${round}: no thread ended with a socket open`);
+  }
+});
+
 t.test("the supervisor restarts a worker that dies", async (t) => {
   const dir = t.testdir({});
   const config = loadConfig([], { DATA_DIR: dir, WORKERS: "2", LOG_LEVEL: "silent" });

@@ -70,7 +70,7 @@ t.test("with 4 workers a reload is loaded once and every worker serves the new s
   const answers = await Promise.all(Array.from({ length: 40 }, () => fresh(port, path, key)));
   t.same([...new Set(answers.map((answer) => JSON.parse(answer.body).data[0].overall))], [expected], "every worker swapped");
   server.child.kill("SIGTERM");
-  t.equal(await server.exited, 0);
+  t.equal(await server.exited, 0, `exit code (signal ${server.signal() ?? "none"}; output: ${server.output().slice(-3000)})`);
   // Read after the exit: the supervisor's log is buffered until then.
   t.equal((server.output().match(/"msg":"loaded 2K27\.msgpack"/g) ?? []).length, 1, "loaded once, by the supervisor");
 });
