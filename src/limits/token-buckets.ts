@@ -237,7 +237,20 @@ export interface SharedKeyBuckets {
  */
 export function rateLimitLines(result: TakeResult, capacity: number, windowSeconds: number, policyName: string, nowMs: number): string {
   // docs/compatibility.md#fidelity-rules: an ISO 8601 time, as the hosted service sends it; the seconds stay in RateLimit's t= and Retry-After.
-  const resetAt = new Date((Math.ceil(nowMs / 1000) + result.resetSeconds) * 1000).toISOString();
+  const resetAt = isoSecond(Math.ceil(nowMs / 1000) + result.resetSeconds);
   return `\r\nX-RateLimit-Limit: ${capacity}\r\nX-RateLimit-Remaining: ${result.remaining}\r\nX-RateLimit-Reset: ${resetAt}`
     + `\r\nRateLimit-Policy: "${policyName}";q=${capacity};w=${windowSeconds}\r\nRateLimit: "${policyName}";r=${result.remaining};t=${result.resetSeconds}`;
+}
+
+/** The last second formatted: a busy key's requests share a reset second, so most answers skip the Date. */
+let formattedSecond = Number.NaN;
+let formattedIso = "";
+
+/** An epoch second as ISO 8601 (`2026-11-27T23:40:00.000Z`). */
+function isoSecond(epochSeconds: number): string {
+  if (epochSeconds !== formattedSecond) {
+    formattedIso = new Date(epochSeconds * 1000).toISOString();
+    formattedSecond = epochSeconds;
+  }
+  return formattedIso;
 }
