@@ -128,6 +128,13 @@ t.test("a batch of 100 unknown slugs of plausible length does a bounded name sea
   t.ok(work.postingsVisited < 100 * edition.nameIndex.rowCount, `${work.postingsVisited} postings visited, fewer than a scan of the ${edition.nameIndex.rowCount} rows per slug`);
 });
 
+t.test("the worker reports its work counts (summed over workers in /metrics as courtside_work_total)", async (t) => {
+  await post({ slugs: ["no-such-player"] }).then((answer) => answer.arrayBuffer());
+  const reported = h.service.stats().work;
+  t.same(reported, workCountsNow());
+  t.ok((reported?.handlerCalls ?? 0) > 0 && (reported?.nameSearches ?? 0) > 0);
+});
+
 t.test("identifiers, parameter names and values past their limits are 400s naming the limit", async (t) => {
   // docs/compatibility.md#fidelity-rules: the hosted service answers an over-long batch identifier, so it is unmatched as
   // not_found (it was a 400), never looked up: its work stays bounded by the same limit.
