@@ -6,6 +6,7 @@ import { localKeyWriter, type KeyWriter } from "./keys/key-writer.js";
 import { loadEditionSet, type EditionSet } from "./store/editions.js";
 import { ChangeLog } from "./store/change-log.js";
 import { watchDataDir, type ReloadEvent, type ReloadWatcher } from "./store/reload.js";
+import { workCountsNow } from "./store/work-counts.js";
 import { createDispatcher } from "./http/routes/route-table.js";
 import type { Dispatcher } from "./http/dispatch.js";
 import { startServer, type HttpServer } from "./http/server.js";
@@ -195,6 +196,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     stats: () => {
       const snapshot = stats.snapshot(editions.ordered.map((edition) => ({ gameVersion: edition.key, status: edition.payload.meta.status, players: edition.rowCount })));
       if (shared !== undefined) snapshot.redis = shared.link.state;
+      snapshot.work = workCountsNow();
       return snapshot;
     },
     sharedState: () => shared?.link.state,

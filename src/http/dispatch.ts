@@ -12,6 +12,7 @@ import { parseQueryString } from "../query/query-string.js";
 import type { ChangeLog } from "../store/change-log.js";
 import type { EditionSet } from "../store/editions.js";
 import { renderOwned } from "../store/scratch.js";
+import { workCounts } from "../store/work-counts.js";
 import { chooseEncoding, encodedBody, matchesIfNoneMatch, type Encoding } from "./encoding.js";
 import { byteRangeOf } from "./ranges.js";
 import { cacheControlOf, errorReply, ownedReply, withWarnings, type Reply } from "./reply.js";
@@ -237,6 +238,7 @@ export class Dispatcher {
       const warnings: ParamWarning[] = [];
       const values = validateParams(route.params, query, warnings);
       const editions = this.options.editions();
+      workCounts.handlerCalls++;
       const handled = route.handle({
         method: request.method, path: request.url, pathParams, query, values, warnings, editions, changes: this.changes, requestId, accept: request.accept ?? "",
         body: request.body, contentType: request.contentType, now, caller: limit,

@@ -6,6 +6,7 @@
 
 import { createServer, type Server } from "node:http";
 import { LATENCY_BUCKETS_SECONDS, type StatsSnapshot } from "./request-stats.js";
+import type { WorkCounts } from "../store/work-counts.js";
 
 export interface MetricsSource {
   collect(): Promise<StatsSnapshot[]>;
@@ -16,6 +17,15 @@ export const METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
 type Labels = Readonly<Record<string, string>>;
 type Sample = readonly [labels: Labels, value: number];
+
+/** courtside_work_total's `kind` label of each work count. */
+const WORK_KINDS: Readonly<Record<keyof WorkCounts, string>> = {
+  handlerCalls: "handler_calls",
+  identifierLookups: "identifier_lookups",
+  nameSearches: "name_searches",
+  postingsVisited: "postings_visited",
+  candidatesScored: "candidates_scored",
+};
 
 /** A label value as the text format wants it: backslash, double quote and line feed escaped. */
 const escapeLabel = (value: string) => value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
@@ -45,6 +55,7 @@ export function renderMetrics(snapshots: readonly StatsSnapshot[], restarts: num
   let hits = 0;
   let misses = 0;
   const redis = new Map<string, number>();
+  const work = new Map<keyof WorkCounts, number>();
   for (const snapshot of snapshots) {
     for (const [key, count] of Object.entries(snapshot.requests)) {
       const [route = "", status = ""] = key.split("\u0000");
@@ -60,6 +71,9 @@ export function renderMetrics(snapshots: readonly StatsSnapshot[], restarts: num
     if (snapshot.redis !== undefined) {
       if (redis.size === 0) for (const state of ["shared", "local"]) redis.set(state, 0);
       redis.set(snapshot.redis, (redis.get(snapshot.redis) ?? 0) + 1);
+    }
+    if (snapshot.work !== undefined) {
+      for (const kind of Object.keys(WORK_KINDS) as (keyof WorkCounts)[]) work.set(kind, (work.get(kind) ?? 0) + snapshot.work[kind]);
     }
     rejected.key += snapshot.rateLimited.key;
     rejected.address += snapshot.rateLimited.address;
@@ -88,6 +102,7 @@ export function renderMetrics(snapshots: readonly StatsSnapshot[], restarts: num
     ...family("courtside_edition_players", "gauge", "Players per loaded edition", editions.map((edition) => [{ gameVersion: edition.gameVersion }, edition.players] as const)),
     ...family("courtside_workers", "gauge", "Workers answering the scrape", [[{}, snapshots.length]]),
     ...family("courtside_redis_workers", "gauge", "With REDIS_URL: workers by Redis state (shared = reaching Redis, local = answering alone)", [...redis].map(([state, n]) => [{ state }, n] as const)),
+    ...family("courtside_work_total", "counter", "Work driven by request input, by kind: handlers run, player identifiers looked up, name searches, postings they visited, suggestion candidates scored", [...work].map(([kind, n]) => [{ kind: WORK_KINDS[kind] }, n] as const)),
     ...family("courtside_worker_restarts_total", "gauge", "Workers restarted by the supervisor since start", [[{}, restarts]]),
     "",
   ].join("\n");

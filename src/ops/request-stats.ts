@@ -1,6 +1,8 @@
 // Per-worker request statistics in plain counters (nothing but additions on the request path): the
 // supervisor collects a snapshot from every worker on scrape and exposes the sum.
 
+import type { WorkCounts } from "../store/work-counts.js";
+
 export const LATENCY_BUCKETS_SECONDS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1] as const;
 
 export interface StatsSnapshot {
@@ -13,6 +15,8 @@ export interface StatsSnapshot {
   editions: { gameVersion: string; status: string; players: number }[];
   /** With REDIS_URL: whether this worker reaches Redis. */
   redis?: "shared" | "local";
+  /** The worker's counts of input-driven work (src/store/work-counts.ts). */
+  work?: WorkCounts;
 }
 
 interface RouteStats {

@@ -1,11 +1,14 @@
 // "Did you mean" suggestions, bounded by construction: only for text of plausible length
 // (SUGGEST_MAX_LENGTH), with an edit distance computed in a band that stops at its bound, over
 // either a short fixed list (parameter names, badge slugs, team names) or, for player slugs, the
-// candidates the name index finds (a trie walk), never the edition's every slug. A miss costs at
-// most one name search plus a few banded distances, whatever the text or the edition's size.
+// candidates the name index finds (a trie walk), never the edition's every slug. A slug miss costs at
+// most MAX_NAME_SEARCHES_PER_SLUG name searches and MAX_CANDIDATES_PER_SLUG candidates (each checked
+// by one slug lookup and scored by one banded distance), whatever the text or the edition's size;
+// workCounts counts both (test/http/bounded-work.test.ts).
 
 import { ALL_ERAS_MASK } from "./plan.js";
 import type { Edition } from "../store/edition.js";
+import { workCounts } from "../store/work-counts.js";
 
 /** Longer text gets no suggestion: nothing that long is a typo of a name, a slug or a parameter. */
 export const SUGGEST_MAX_LENGTH = 64;
@@ -15,6 +18,10 @@ const MAX_BOUND = 8;
 const SLUG_CANDIDATES = 20;
 /** Words of a slug looked up in the name index (more only multiply the search's work). */
 const SLUG_WORDS = 4;
+/** Name searches per slug miss: every word together, then (when that finds nobody) each word alone. */
+export const MAX_NAME_SEARCHES_PER_SLUG = 1 + SLUG_WORDS;
+/** Candidate rows per slug miss: SLUG_CANDIDATES from the one search, or from each word's. */
+export const MAX_CANDIDATES_PER_SLUG = SLUG_WORDS * SLUG_CANDIDATES;
 
 let previousRow = new Int32Array(SUGGEST_MAX_LENGTH + 2);
 let currentRow = new Int32Array(SUGGEST_MAX_LENGTH + 2);
@@ -81,6 +88,7 @@ function nearest(folded: string, candidates: Iterable<string>, count: number, is
   const scored: { candidate: string; distance: number }[] = [];
   for (const candidate of candidates) {
     const lower = candidate.toLowerCase();
+    workCounts.candidatesScored++;
     const distance = boundedEditDistance(folded, lower, bound);
     if (!isFiltered || distance <= bound || lower.includes(folded)) scored.push({ candidate, distance });
   }

@@ -17,6 +17,7 @@ import { NameIndex } from "./name-index.js";
 import { RowGroupMap, findString, rowsOfKey, stringAt } from "./string-table.js";
 import { WeeklySeries } from "./weekly-series.js";
 import type { TeamEntry } from "./edition-tables.js";
+import { workCounts } from "./work-counts.js";
 
 export interface TeamInfo extends TeamEntry {
   code: number;
@@ -155,6 +156,7 @@ export class Edition {
 
   /** Rows whose folded display name is `folded`, ascending. */
   rowsWithFoldedName(folded: string): number[] {
+    workCounts.identifierLookups++;
     return rowsOfKey(this.payload.search.folded, folded) ?? [];
   }
 
@@ -172,6 +174,7 @@ export class Edition {
    * for every roster of that name in scope. Empty when neither is found.
    */
   rowsForSlug(slug: string, eraMask: number): number[] {
+    workCounts.identifierLookups++;
     const era = this.payload.columns.era;
     const isInScope = (row: number) => ((eraMask >>> (era[row] as number)) & 1) === 1;
     const exact = (this.rowsBySlug.get(slug) ?? []).filter(isInScope);

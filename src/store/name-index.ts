@@ -29,6 +29,7 @@ import { foldAccents, foldName } from "../model/names.js";
 import type { PlayerRecord } from "../model/player.js";
 import type { SnapshotColumns, SortOrders } from "./edition-tables.js";
 import { buildRowGroups, rowsOfKey, type RowGroups } from "./string-table.js";
+import { workCounts } from "./work-counts.js";
 
 /** A trie over sorted, distinct tokens; node 0 is the root, a node's subtree holds the tokens [subtreeFirst, subtreeEnd). */
 export interface TrieData {
@@ -146,6 +147,7 @@ export class NameIndex {
     if (folded.length === 0 || (eraMask & 0b111) === 0 || this.rowCount === 0) return { rows: [], total: 0 };
     let words = folded.split(" ");
     if (words.length > MAX_QUERY_WORDS) words = words.slice(0, MAX_QUERY_WORDS);
+    workCounts.nameSearches++;
     this.ensureScratch();
     try {
       return this.rankMatches(words, folded, eraMask, limit);
@@ -164,6 +166,7 @@ export class NameIndex {
     if (folded.length === 0 || (eraMask & 0b111) === 0 || this.rowCount === 0) return NO_ROWS;
     let words = folded.split(" ");
     if (words.length > MAX_QUERY_WORDS) words = words.slice(0, MAX_QUERY_WORDS);
+    workCounts.nameSearches++;
     this.ensureScratch();
     this.eraMask = eraMask;
     this.touchedCount = 0;
@@ -346,6 +349,7 @@ export class NameIndex {
     if (token === NO_TOKEN || this.tokenStamp[token] === this.stamp) return;
     this.tokenStamp[token] = this.stamp;
     const end = this.postingStart[token + 1] as number;
+    workCounts.postingsVisited += end - (this.postingStart[token] as number);
     const w = this.wordIndex;
     if (w === 0 && this.requiredTier === 0) {
       for (let p = this.postingStart[token] as number; p < end; p++) {
