@@ -13,7 +13,8 @@ import type { Reply } from "../reply.js";
 import type { RouteDefinition, JsonSchema, RouteResponse } from "../router.js";
 import { arrayOf, era, exactObject, gameVersion, integer, ref, text } from "../describe/response-schemas.js";
 import { everyEditionRoutes, requestedEdition, type EveryEditionValues } from "./edition-param.js";
-import { rowObjectsReply, rowOfIdOrSlug } from "./player-ref.js";
+import { FragmentBody } from "./fragment-body.js";
+import { rowOfIdOrSlug } from "./player-ref.js";
 import { FIELD_BIT, SUMMARY_FIELDS_MASK, type PlayerRecord } from "../../model/player.js";
 
 export const SIMILAR_METHOD =
@@ -27,6 +28,10 @@ const scopeSchemas = {
   position: filters.position,
   limit: limitParam(50, 10),
 } as const;
+
+const SUMMARY_SHAPE = { fieldMask: SUMMARY_FIELDS_MASK, isVersioned: false };
+/** Bumped when the answer is rendered differently from the same data (the ETag names key and rendering). */
+const RENDER_VERSION = 1;
 
 const PLAYER_SHAPE = { fieldMask: FIELD_BIT._id | FIELD_BIT.name | FIELD_BIT.slug | FIELD_BIT.team | FIELD_BIT.teamType | FIELD_BIT.attributes, isVersioned: false };
 
@@ -57,14 +62,15 @@ function similarPlayers(context: RequestContext<EveryEditionValues<typeof scopeS
         warnings: [{ parameter: "id", value: id, message: `${player.name} (${player.team}) has no attributes in ${edition.key}, so no profile to compare` }],
       }),
     };
-    return rowObjectsReply(edition, matches.map((match) => match.row), SUMMARY_FIELDS_MASK, {
-      before: () => '{"player":',
-      after: (i) => {
-        const match = matches[i] as (typeof matches)[number];
-        const contrast = contrasts[i] as (typeof contrasts)[number];
-        return `,"similarity":${match.similarity},"sharedAttributes":${match.shared},"agreesMost":${contrast.agreesMost},"differsMost":${contrast.differsMost}}`;
-      },
-    }, meta, { isCacheable: true });
+    // `{"player":{…row…},"similarity":…}` per match, rows copied from the fragments, the envelope around them.
+    const body = new FragmentBody(edition.fragments).text('{"success":true,"data":[');
+    for (let i = 0; i < matches.length; i++) {
+      const match = matches[i] as (typeof matches)[number];
+      const contrast = contrasts[i] as (typeof contrasts)[number];
+      body.text(i === 0 ? '{"player":' : ',{"player":').row(match.row, SUMMARY_SHAPE)
+        .text(`,"similarity":${match.similarity},"sharedAttributes":${match.shared},"agreesMost":${contrast.agreesMost},"differsMost":${contrast.differsMost}}`);
+    }
+    return body.text(`],"meta":${JSON.stringify(meta)}}`).reply(key, RENDER_VERSION);
   });
 }
 
