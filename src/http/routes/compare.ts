@@ -44,11 +44,28 @@ function parseIds(raw: string | undefined): string[] {
   return ids;
 }
 
+/** Per edition, each attribute column's fixed head in the answer: `{"attribute":…,"label":…,"group":…,"groupLabel":…,"values":`. */
+const attributeHeads = new WeakMap<Edition, readonly string[]>();
+function attributeHeadsOf(edition: Edition): readonly string[] {
+  let heads = attributeHeads.get(edition);
+  if (heads === undefined) {
+    const groupOf = new Map(attributeGroupsOf(edition).flatMap(({ group, columns }) => columns.map((column) => [column, group] as const)));
+    heads = attributeKeysOf(edition).map((attribute, column) => {
+      const group = groupOf.get(column) ?? "groupScore";
+      return JSON.stringify({ attribute, label: displayLabel(attribute), group, groupLabel: displayLabel(group), values: [] }).slice(0, -3);
+    });
+    attributeHeads.set(edition, heads);
+  }
+  return heads;
+}
+
 /** Positions of the highest values (all of them on a tie); none when nobody has a value. */
 function bestOf(values: readonly (number | null)[]): number[] {
   let best = -Infinity;
   for (const value of values) if (value !== null && value > best) best = value;
-  return best === -Infinity ? [] : values.flatMap((value, i) => (value === best ? [i] : []));
+  const positions: number[] = [];
+  if (best !== -Infinity) for (let i = 0; i < values.length; i++) if (values[i] === best) positions.push(i);
+  return positions;
 }
 
 const round1 = (value: number) => Math.round(value * 10) / 10;
@@ -84,14 +101,21 @@ function comparison(editions: EditionSet, edition: Edition, rows: readonly numbe
   const overalls = records.map((record) => record.overall);
   const keys = attributeKeysOf(edition);
   const groups = attributeGroupsOf(edition);
-  const groupOf = new Map(groups.flatMap(({ group, columns }) => columns.map((column) => [column, group] as const)));
 
-  const attributes = keys.flatMap((attribute, column) => {
-    const values = rows.map((row) => attributeValue(edition, row, column) ?? null);
-    if (values.every((value) => value === null)) return [];
-    const group = groupOf.get(column) ?? "groupScore";
-    return [{ attribute, label: displayLabel(attribute), group, groupLabel: displayLabel(group), values, best: bestOf(values) }];
-  });
+  // Every attribute at least one of them has: its fixed head (names, labels) written once per edition, then the values.
+  const heads = attributeHeadsOf(edition);
+  let attributes = "";
+  const values: (number | null)[] = rows.map(() => null);
+  for (let column = 0; column < keys.length; column++) {
+    let held = 0;
+    for (let i = 0; i < rows.length; i++) {
+      const value = attributeValue(edition, rows[i] as number, column) ?? null;
+      values[i] = value;
+      if (value !== null) held++;
+    }
+    if (held === 0) continue;
+    attributes += `${attributes === "" ? "" : ","}${heads[column] as string}${JSON.stringify(values)},"best":${JSON.stringify(bestOf(values))}}`;
+  }
 
   const scores = rows.map((row) => groupScores(edition, row));
   const groupRows = groups.map(({ group }, g) => {
@@ -120,8 +144,8 @@ function comparison(editions: EditionSet, edition: Edition, rows: readonly numbe
   const zones = [...new Set(records.flatMap((record) => Object.keys(record.hotZones ?? {})))];
   const hotZones = zones.map((zone) => ({ zone, label: displayLabel(zone), values: records.map((record) => (record.hotZones as Record<string, string> | undefined)?.[zone] ?? null) }));
 
-  // The rest of data after the players: `{"overall":…}` without its opening brace (its closing one closes data).
-  return body.text(`],${JSON.stringify({ overall: { values: overalls, best: bestOf(overalls) }, attributes, groups: groupRows, badges, hotZones }).slice(1)}`);
+  // The rest of data after the players; `{"groups":…}` without its opening brace (its closing one closes data).
+  return body.text(`],"overall":${JSON.stringify({ values: overalls, best: bestOf(overalls) })},"attributes":[${attributes}],${JSON.stringify({ groups: groupRows, badges, hotZones }).slice(1)}`);
 }
 
 const positions: JsonSchema = arrayOf({ type: "integer", minimum: 0, maximum: COMPARE_MAX - 1 }, "Positions in `players` (several on a tie)");
