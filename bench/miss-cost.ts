@@ -8,11 +8,9 @@
 // Usage: node dist/bench/miss-cost.js [-- --cache off|miss --rounds 10]
 
 import { parseArgs } from "node:util";
-import { createDispatcher } from "../src/http/routes/route-table.js";
-import type { IncomingRequest } from "../src/http/dispatch.js";
-import { TokenBuckets } from "../src/limits/token-buckets.js";
 import { RequestStats } from "../src/ops/request-stats.js";
 import { loadEditionSet } from "../src/store/editions.js";
+import { benchDispatcher, benchRequest } from "./in-process.js";
 import { buildMixes } from "./mixes.js";
 import { machine, median, today } from "./report.js";
 
@@ -28,27 +26,8 @@ const editions = loadEditionSet(flags["data-dir"]);
 const paths = buildMixes(editions.current).find((mix) => mix.name === "b")?.paths ?? [];
 const isCacheOn = flags.cache === "miss";
 const stats = new RequestStats();
-const dispatcher = createDispatcher({
-  editions: () => editions,
-  keys: { verify: () => ({ id: "bench", slot: 0, rateLimit: 1_000_000_000 }) },
-  buckets: new TokenBuckets(4, 4),
-  registrationBuckets: new TokenBuckets(0, 4),
-  ownerBuckets: new TokenBuckets(4, 1),
-  now: Date.now,
-  responseCacheBytes: isCacheOn ? 64 * 1024 * 1024 : 0,
-  corsOrigins: [],
-  isDraining: () => false,
-  maxBodyBytes: 65_536,
-  stats,
-});
-
-const requests: IncomingRequest[] = paths.map((path) => {
-  const at = path.indexOf("?");
-  return {
-    method: "GET", url: at < 0 ? path : path.slice(0, at), rawQuery: at < 0 ? "" : path.slice(at + 1), apiKey: "bench", ifNoneMatch: "",
-    acceptEncoding: "", contentType: "", origin: "", address: () => "127.0.0.1", body: undefined, isBodyTooLarge: false,
-  };
-});
+const dispatcher = benchDispatcher(editions, { cacheBytes: isCacheOn ? 64 * 1024 * 1024 : 0, stats });
+const requests = paths.map((path) => benchRequest(path));
 
 const rounds = Number(flags.rounds);
 const means: number[] = [];

@@ -10,10 +10,8 @@
 // Usage: node dist/bench/parity.js [-- --rounds 20 --mix g|i|percentiles|b… --cache-mib 0 --no-readme]
 
 import { parseArgs } from "node:util";
-import { createDispatcher } from "../src/http/routes/route-table.js";
-import type { IncomingRequest } from "../src/http/dispatch.js";
-import { TokenBuckets } from "../src/limits/token-buckets.js";
 import { loadEditionSet } from "../src/store/editions.js";
+import { benchDispatcher, benchRequest } from "./in-process.js";
 import { buildMixes } from "./mixes.js";
 import { machine, median, percentile, table, today, writeResults, writeSection } from "./report.js";
 
@@ -45,29 +43,9 @@ function percentilePaths(count: number): string[] {
     return `/api/players/${edition.record(row)._id}/percentiles?cohort=${kinds[i % 3] as string}`;
   });
 }
-const KEY = "bench";
-const dispatcher = createDispatcher({
-  editions: () => editions,
-  keys: { verify: () => ({ id: "bench", slot: 0, rateLimit: 1_000_000_000 }) },
-  buckets: new TokenBuckets(4, 4),
-  registrationBuckets: new TokenBuckets(0, 4),
-  ownerBuckets: new TokenBuckets(4, 1),
-  now: Date.now,
-  responseCacheBytes: Number(flags["cache-mib"]) * 1024 * 1024,
-  corsOrigins: [],
-  isDraining: () => false,
-  maxBodyBytes: 65_536,
-});
+const dispatcher = benchDispatcher(editions, { cacheBytes: Number(flags["cache-mib"]) * 1024 * 1024 });
 
-function request(path: string): IncomingRequest {
-  const at = path.indexOf("?");
-  return {
-    method: "GET", url: at < 0 ? path : path.slice(0, at), rawQuery: at < 0 ? "" : path.slice(at + 1), apiKey: KEY, ifNoneMatch: "",
-    acceptEncoding: "", contentType: "", origin: "", address: () => "127.0.0.1", body: undefined, isBodyTooLarge: false,
-  };
-}
-
-const requests = paths.map((path) => ({ path, request: request(path) }));
+const requests = paths.map((path) => ({ path, request: benchRequest(path) }));
 /** Percentiles: each cohort kind's first request, which builds that kind's sorted values (and, for position, reads every row's primary position). */
 const firstUse = mixName !== "percentiles" ? [] : requests.slice(0, 3).map(({ path, request: incoming }) => {
   const started = process.hrtime.bigint();

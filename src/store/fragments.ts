@@ -164,16 +164,9 @@ export class RecordFragments {
    * (with overwhelming likelihood) changes it.
    */
   renderRows(rows: ArrayLike<number>, shape: RowShape, prefix: Buffer, suffix: Buffer, isScratch = false): { body: Buffer; hash: number; isScratch: boolean } {
-    const { slots, runs } = this.planOf(shape);
-    const { bytes, rowStart, starts, hashes } = this;
+    const plan = this.planOf(shape);
     let length = prefix.length + suffix.length + 2 + Math.max(0, rows.length - 1);
-    for (let i = 0; i < rows.length; i++) {
-      const base = (rows[i] as number) * STRIDE;
-      let size = 0;
-      for (let r = 0; r < runs.length; r += 2) size += (starts[base + (runs[r + 1] as number)] as number) - (starts[base + (runs[r] as number)] as number);
-      // Braces, minus the first fragment's comma.
-      length += size === 0 ? 2 : size + 1;
-    }
+    for (let i = 0; i < rows.length; i++) length += this.planLength(rows[i] as number, plan);
     // Into the shared scratch buffer when the caller writes the body out at once (src/store/scratch.ts).
     const target = isScratch ? scratchBuffer(length) : { buffer: Buffer.allocUnsafe(length), isScratch: false };
     const body = target.buffer;
@@ -183,27 +176,64 @@ export class RecordFragments {
     for (let i = 0; i < rows.length; i++) {
       if (i > 0) body[at++] = 0x2c; // ,
       const row = rows[i] as number;
-      const origin = rowStart[row] as number;
-      const base = row * STRIDE;
-      body[at++] = 0x7b; // {
-      // The first byte written in a row is a fragment's leading comma: skip that one byte.
-      let skip = 1;
-      for (let r = 0; r < runs.length; r += 2) {
-        const start = starts[base + (runs[r] as number)] as number;
-        const end = starts[base + (runs[r + 1] as number)] as number;
-        if (start === end) continue;
-        at += bytes.copy(body, at, origin + start + skip, origin + end);
-        skip = 0;
-      }
-      for (let s = 0; s < slots.length; s++) {
-        const index = base + (slots[s] as number);
-        if (starts[index] !== starts[index + 1]) hash = mixHash(hash, hashes[index] as number);
-      }
-      body[at++] = 0x7d; // }
+      at = this.writePlan(row, plan, body, at);
+      hash = this.foldPlan(row, plan, hash);
     }
     body[at++] = 0x5d; // ]
     at += suffix.copy(body, at);
     return { body: at === length ? body : body.subarray(0, at), hash, isScratch: target.isScratch };
+  }
+
+  /** The byte length of the row's object `{…}` in `shape` (what `writeRow` writes). */
+  rowLength(row: number, shape: RowShape): number {
+    return this.planLength(row, this.planOf(shape));
+  }
+
+  /** Writes the row's object `{…}` in `shape` into `target` at `at` (room for `rowLength` bytes); returns where it ends. */
+  writeRow(row: number, shape: RowShape, target: Buffer, at: number): number {
+    return this.writePlan(row, this.planOf(shape), target, at);
+  }
+
+  /** Folds the fingerprints of the row's fragments in `shape` into `hash` (as renderRows does for each row). */
+  foldRow(row: number, shape: RowShape, hash: number): number {
+    return this.foldPlan(row, this.planOf(shape), hash);
+  }
+
+  private planLength(row: number, { runs }: SlotPlan): number {
+    const { starts } = this;
+    const base = row * STRIDE;
+    let size = 0;
+    for (let r = 0; r < runs.length; r += 2) size += (starts[base + (runs[r + 1] as number)] as number) - (starts[base + (runs[r] as number)] as number);
+    // Braces, minus the first fragment's comma.
+    return size === 0 ? 2 : size + 1;
+  }
+
+  private writePlan(row: number, { runs }: SlotPlan, body: Buffer, at: number): number {
+    const { bytes, rowStart, starts } = this;
+    const origin = rowStart[row] as number;
+    const base = row * STRIDE;
+    body[at++] = 0x7b; // {
+    // The first byte written in a row is a fragment's leading comma: skip that one byte.
+    let skip = 1;
+    for (let r = 0; r < runs.length; r += 2) {
+      const start = starts[base + (runs[r] as number)] as number;
+      const end = starts[base + (runs[r + 1] as number)] as number;
+      if (start === end) continue;
+      at += bytes.copy(body, at, origin + start + skip, origin + end);
+      skip = 0;
+    }
+    body[at++] = 0x7d; // }
+    return at;
+  }
+
+  private foldPlan(row: number, { slots }: SlotPlan, hash: number): number {
+    const { starts, hashes } = this;
+    const base = row * STRIDE;
+    for (let s = 0; s < slots.length; s++) {
+      const index = base + (slots[s] as number);
+      if (starts[index] !== starts[index + 1]) hash = mixHash(hash, hashes[index] as number);
+    }
+    return hash;
   }
 
   /** One row as a JSON object string, for routes that add fields (hot zones, history) around it. */

@@ -6,19 +6,20 @@ import { heldBadges } from "../../model/badge-summary.js";
 import { BADGE_TIERS, type BadgeTier } from "../../model/badges.js";
 import { ERAS } from "../../model/eras.js";
 import { displayLabel } from "../../model/labels.js";
-import type { PlayerRecord } from "../../model/player.js";
+import { ALL_FIELDS_MASK, FIELD_BIT, type PlayerRecord } from "../../model/player.js";
 import { invalidParameter } from "../../query/api-error.js";
 import { attributeGroupsOf, attributeKeysOf, attributeValue, groupScores, OTHER_GROUP } from "../../store/attribute-profile.js";
 import type { Edition } from "../../store/edition.js";
 import type { EditionSet } from "../../store/editions.js";
 import type { RequestContext } from "../context.js";
 import { cacheKey } from "../cache-key.js";
-import { successReply, type Reply } from "../reply.js";
+import type { Reply } from "../reply.js";
 import type { RouteDefinition, JsonSchema, RouteResponse } from "../router.js";
 import { arrayOf, exactObject, gameVersion, integer, ref, text } from "../describe/response-schemas.js";
 import { everyEditionRoutes, requestedEdition, type EveryEditionValues } from "./edition-param.js";
 import { rowOfIdOrSlug } from "./player-ref.js";
-import { playerDetail } from "./player-rows.js";
+import { FragmentBody } from "./fragment-body.js";
+import { editionRatingsOf } from "./player-rows.js";
 
 export const COMPARE_MIN = 2;
 export const COMPARE_MAX = 4;
@@ -43,11 +44,28 @@ function parseIds(raw: string | undefined): string[] {
   return ids;
 }
 
+/** Per edition, each attribute column's fixed head in the answer: `{"attribute":…,"label":…,"group":…,"groupLabel":…,"values":`. */
+const attributeHeads = new WeakMap<Edition, readonly string[]>();
+function attributeHeadsOf(edition: Edition): readonly string[] {
+  let heads = attributeHeads.get(edition);
+  if (heads === undefined) {
+    const groupOf = new Map(attributeGroupsOf(edition).flatMap(({ group, columns }) => columns.map((column) => [column, group] as const)));
+    heads = attributeKeysOf(edition).map((attribute, column) => {
+      const group = groupOf.get(column) ?? "groupScore";
+      return JSON.stringify({ attribute, label: displayLabel(attribute), group, groupLabel: displayLabel(group), values: [] }).slice(0, -3);
+    });
+    attributeHeads.set(edition, heads);
+  }
+  return heads;
+}
+
 /** Positions of the highest values (all of them on a tie); none when nobody has a value. */
 function bestOf(values: readonly (number | null)[]): number[] {
   let best = -Infinity;
   for (const value of values) if (value !== null && value > best) best = value;
-  return best === -Infinity ? [] : values.flatMap((value, i) => (value === best ? [i] : []));
+  const positions: number[] = [];
+  if (best !== -Infinity) for (let i = 0; i < values.length; i++) if (values[i] === best) positions.push(i);
+  return positions;
 }
 
 const round1 = (value: number) => Math.round(value * 10) / 10;
@@ -63,24 +81,41 @@ function comparePlayers(context: RequestContext<EveryEditionValues<typeof basePa
   const isVersioned = context.pathParams.version !== undefined || edition !== context.editions.current;
   // The details join editions (editionRatings): keyed by every edition's data version.
   const key = cacheKey("/api/players/compare", context.editions.ordered, [edition.key, rows, isVersioned]);
-  return context.cached(key, () => successReply(comparison(context.editions, edition, rows, isVersioned), { gameVersion: edition.key, count: rows.length }, { isCacheable: true }));
+  return context.cached(key, () => comparison(context.editions, edition, rows, isVersioned).text(`,"meta":{"gameVersion":${JSON.stringify(edition.key)},"count":${rows.length}}}`).reply(key, RENDER_VERSION));
 }
 
-function comparison(editions: EditionSet, edition: Edition, rows: readonly number[], isVersioned: boolean): Record<string, unknown> {
-  const players = rows.map((row) => playerDetail(editions, edition, row, isVersioned));
-  // What is read below (overall, badge lists, hot zones) from each player's detail, already parsed: not a second parse of its record.
-  const records = players as unknown as Pick<PlayerRecord, "overall" | "badges" | "hotZones">[];
+/** Bumped when the answer is rendered differently from the same data (the ETag names key and rendering). */
+const RENDER_VERSION = 1;
+/** What the comparison reads of each record besides its columns (the badge list is most of it); the player itself is copied from its fragments. */
+const READ_SHAPE = { fieldMask: FIELD_BIT._id | FIELD_BIT.overall | FIELD_BIT.badges | FIELD_BIT.hotZones | FIELD_BIT.ratingHistory, isVersioned: false };
+
+/** `{"success":true,"data":{…}` (the caller adds meta): each player its row's bytes and its editionRatings, the rest written from the columns. */
+function comparison(editions: EditionSet, edition: Edition, rows: readonly number[], isVersioned: boolean): FragmentBody {
+  const records = rows.map((row) => JSON.parse(edition.fragments.rowJson(row, READ_SHAPE)) as Pick<PlayerRecord, "_id" | "overall" | "badges" | "hotZones" | "ratingHistory">);
+  const body = new FragmentBody(edition.fragments).text('{"success":true,"data":{"players":[');
+  const fullShape = { fieldMask: ALL_FIELDS_MASK, isVersioned };
+  records.forEach((record, i) => {
+    body.text(i === 0 ? "" : ",").row(rows[i] as number, fullShape, true)
+      .text(`,"editionRatings":${JSON.stringify(editionRatingsOf(editions, record._id, record.ratingHistory))}}`);
+  });
   const overalls = records.map((record) => record.overall);
   const keys = attributeKeysOf(edition);
   const groups = attributeGroupsOf(edition);
-  const groupOf = new Map(groups.flatMap(({ group, columns }) => columns.map((column) => [column, group] as const)));
 
-  const attributes = keys.flatMap((attribute, column) => {
-    const values = rows.map((row) => attributeValue(edition, row, column) ?? null);
-    if (values.every((value) => value === null)) return [];
-    const group = groupOf.get(column) ?? "groupScore";
-    return [{ attribute, label: displayLabel(attribute), group, groupLabel: displayLabel(group), values, best: bestOf(values) }];
-  });
+  // Every attribute at least one of them has: its fixed head (names, labels) written once per edition, then the values.
+  const heads = attributeHeadsOf(edition);
+  let attributes = "";
+  const values: (number | null)[] = rows.map(() => null);
+  for (let column = 0; column < keys.length; column++) {
+    let held = 0;
+    for (let i = 0; i < rows.length; i++) {
+      const value = attributeValue(edition, rows[i] as number, column) ?? null;
+      values[i] = value;
+      if (value !== null) held++;
+    }
+    if (held === 0) continue;
+    attributes += `${attributes === "" ? "" : ","}${heads[column] as string}${JSON.stringify(values)},"best":${JSON.stringify(bestOf(values))}}`;
+  }
 
   const scores = rows.map((row) => groupScores(edition, row));
   const groupRows = groups.map(({ group }, g) => {
@@ -109,7 +144,8 @@ function comparison(editions: EditionSet, edition: Edition, rows: readonly numbe
   const zones = [...new Set(records.flatMap((record) => Object.keys(record.hotZones ?? {})))];
   const hotZones = zones.map((zone) => ({ zone, label: displayLabel(zone), values: records.map((record) => (record.hotZones as Record<string, string> | undefined)?.[zone] ?? null) }));
 
-  return { players, overall: { values: overalls, best: bestOf(overalls) }, attributes, groups: groupRows, badges, hotZones };
+  // The rest of data after the players; `{"groups":…}` without its opening brace (its closing one closes data).
+  return body.text(`],"overall":${JSON.stringify({ values: overalls, best: bestOf(overalls) })},"attributes":[${attributes}],${JSON.stringify({ groups: groupRows, badges, hotZones }).slice(1)}`);
 }
 
 const positions: JsonSchema = arrayOf({ type: "integer", minimum: 0, maximum: COMPARE_MAX - 1 }, "Positions in `players` (several on a tie)");

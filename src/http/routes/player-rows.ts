@@ -65,7 +65,12 @@ export function rowsForSlug(edition: Edition, slug: string, era: Era | undefined
  */
 export function playerDetail(editions: EditionSet, edition: Edition, row: number, isVersioned: boolean): Record<string, unknown> {
   const base = JSON.parse(edition.fragments.rowJson(row, { fieldMask: ALL_FIELDS_MASK, isVersioned })) as Record<string, unknown> & { _id: string; ratingHistory?: RatingHistoryEntry[] };
-  let editionRatings = base.ratingHistory ?? [];
-  for (const entry of editions.ratingHistory(base._id)) editionRatings = withEditionRating(editionRatings, entry.gameVersion, entry.overall);
-  return { ...base, editionRatings: editionRatings.map(({ gameVersion, overall, delta }) => ({ gameVersion, overall, ...(delta === undefined ? {} : { delta }) })) };
+  return { ...base, editionRatings: editionRatingsOf(editions, base._id, base.ratingHistory) };
+}
+
+/** A detail's `editionRatings`: the source's rating history with the overall of every loaded edition holding `id` that it does not name yet, newest first. */
+export function editionRatingsOf(editions: EditionSet, id: string, ratingHistory: readonly RatingHistoryEntry[] | undefined): RatingHistoryEntry[] {
+  let editionRatings = ratingHistory ?? [];
+  for (const entry of editions.ratingHistory(id)) editionRatings = withEditionRating(editionRatings, entry.gameVersion, entry.overall);
+  return editionRatings.map(({ gameVersion, overall, delta }) => ({ gameVersion, overall, ...(delta === undefined ? {} : { delta }) }));
 }

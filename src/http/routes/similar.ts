@@ -13,7 +13,8 @@ import type { Reply } from "../reply.js";
 import type { RouteDefinition, JsonSchema, RouteResponse } from "../router.js";
 import { arrayOf, era, exactObject, gameVersion, integer, ref, text } from "../describe/response-schemas.js";
 import { everyEditionRoutes, requestedEdition, type EveryEditionValues } from "./edition-param.js";
-import { rowObjectsReply, rowOfIdOrSlug } from "./player-ref.js";
+import { FragmentBody } from "./fragment-body.js";
+import { rowOfIdOrSlug } from "./player-ref.js";
 import { FIELD_BIT, SUMMARY_FIELDS_MASK, type PlayerRecord } from "../../model/player.js";
 
 export const SIMILAR_METHOD =
@@ -28,43 +29,47 @@ const scopeSchemas = {
   limit: limitParam(50, 10),
 } as const;
 
-const PLAYER_SHAPE = { fieldMask: FIELD_BIT._id | FIELD_BIT.name | FIELD_BIT.slug | FIELD_BIT.team | FIELD_BIT.teamType | FIELD_BIT.attributes, isVersioned: false };
+const SUMMARY_SHAPE = { fieldMask: SUMMARY_FIELDS_MASK, isVersioned: false };
+/** Bumped when the answer is rendered differently from the same data (the ETag names key and rendering). */
+const RENDER_VERSION = 1;
+
+/** What meta.player names: `{"_id","name","slug","team","teamType"}`, the player's own fragments. */
+const PLAYER_SHAPE = { fieldMask: FIELD_BIT._id | FIELD_BIT.name | FIELD_BIT.slug | FIELD_BIT.team | FIELD_BIT.teamType, isVersioned: false };
+const ATTRIBUTES_SHAPE = { fieldMask: FIELD_BIT.attributes, isVersioned: false };
+/** A row whose attributes are `{}` renders as this many bytes in ATTRIBUTES_SHAPE: `{"attributes":{}}`. */
+const NO_ATTRIBUTES_LENGTH = '{"attributes":{}}'.length;
+const METHOD_JSON = JSON.stringify(SIMILAR_METHOD);
 
 function similarPlayers(context: RequestContext<EveryEditionValues<typeof scopeSchemas>>): Reply {
   const { teamType, era, position, limit } = context.values;
   const edition = requestedEdition(context.editions, context.pathParams.version, context.values.gameVersion);
   const id = context.pathParams.id ?? "";
   const row = rowOfIdOrSlug(edition, id, teamType);
-  // Only the fields the answer names (not the whole record: its badges and history are most of it).
-  const player = JSON.parse(edition.fragments.rowJson(row, PLAYER_SHAPE)) as Pick<PlayerRecord, "_id" | "name" | "slug" | "team" | "teamType" | "attributes">;
-  const scope: Era | "all" = era ?? teamType ?? player.teamType;
+  // Nothing of the record is parsed: its era from the column, whether it has attributes from the length of their fragment.
+  const scope: Era | "all" = era ?? teamType ?? (ERAS[edition.payload.columns.era[row] as number] as Era);
   const eraMask = scope === "all" ? ALL_ERAS_MASK : 1 << ERA_CODE[scope];
   // An unknown position was read leniently (a warning): it matches nobody, as on /api/players.
   const positionMask = position === undefined ? 0 : parsePositionMask(position);
-  const hasAttributes = Object.keys(player.attributes).length > 0;
+  const hasAttributes = edition.fragments.rowLength(row, ATTRIBUTES_SHAPE) > NO_ATTRIBUTES_LENGTH;
   // The position as given is echoed (meta.scope), and the id where the answer warns of it.
   const key = cacheKey("/api/players/:id/similar", edition, [row, eraMask, position, limit, hasAttributes ? null : id]);
   return context.cached(key, () => {
     const matches = positionMask === undefined ? [] : similarRows(edition, { row, eraMask, positionMask, limit });
-    const contrasts = matches.map((match) => contrastProfilesJson(edition, row, match.row));
-    const meta = {
-      gameVersion: edition.key,
-      player: { _id: player._id, name: player.name, slug: player.slug, team: player.team, teamType: player.teamType },
-      scope: { era: scope, ...(position === undefined ? {} : { position }) },
-      count: matches.length,
-      method: SIMILAR_METHOD,
-      ...(hasAttributes ? {} : {
-        warnings: [{ parameter: "id", value: id, message: `${player.name} (${player.team}) has no attributes in ${edition.key}, so no profile to compare` }],
-      }),
-    };
-    return rowObjectsReply(edition, matches.map((match) => match.row), SUMMARY_FIELDS_MASK, {
-      before: () => '{"player":',
-      after: (i) => {
-        const match = matches[i] as (typeof matches)[number];
-        const contrast = contrasts[i] as (typeof contrasts)[number];
-        return `,"similarity":${match.similarity},"sharedAttributes":${match.shared},"agreesMost":${contrast.agreesMost},"differsMost":${contrast.differsMost}}`;
-      },
-    }, meta, { isCacheable: true });
+    // `{"player":{…row…},"similarity":…}` per match, rows copied from the fragments, the envelope around them.
+    const body = new FragmentBody(edition.fragments).text('{"success":true,"data":[');
+    for (let i = 0; i < matches.length; i++) {
+      const match = matches[i] as (typeof matches)[number];
+      const contrast = contrastProfilesJson(edition, row, match.row);
+      body.text(i === 0 ? '{"player":' : ',{"player":').row(match.row, SUMMARY_SHAPE)
+        .text(`,"similarity":${match.similarity},"sharedAttributes":${match.shared},"agreesMost":${contrast.agreesMost},"differsMost":${contrast.differsMost}}`);
+    }
+    body.text(`],"meta":{"gameVersion":${JSON.stringify(edition.key)},"player":`).row(row, PLAYER_SHAPE)
+      .text(`,"scope":${JSON.stringify({ era: scope, ...(position === undefined ? {} : { position }) })},"count":${matches.length},"method":${METHOD_JSON}`);
+    if (!hasAttributes) {
+      const player = JSON.parse(edition.fragments.rowJson(row, PLAYER_SHAPE)) as Pick<PlayerRecord, "name" | "team">;
+      body.text(`,"warnings":${JSON.stringify([{ parameter: "id", value: id, message: `${player.name} (${player.team}) has no attributes in ${edition.key}, so no profile to compare` }])}`);
+    }
+    return body.text("}}").reply(key, RENDER_VERSION);
   });
 }
 

@@ -13,10 +13,11 @@ import { attributeGroupsOf, attributeKeysOf, groupScore, teamAttributeSummary, t
 import { teamRowOf, type Edition, type TeamInfo } from "../../store/edition.js";
 import type { RequestContext } from "../context.js";
 import { cacheKey } from "../cache-key.js";
-import { successReply, type Reply } from "../reply.js";
+import type { Reply } from "../reply.js";
 import type { RouteDefinition, JsonSchema, RouteResponse } from "../router.js";
 import { arrayOf, exactObject, gameVersion, integer, ref, text } from "../describe/response-schemas.js";
 import { everyEditionRoutes, requestedEdition, type EveryEditionValues } from "./edition-param.js";
+import { FragmentBody } from "./fragment-body.js";
 
 const baseParams = {
   teamType: { type: "string", enum: ERAS, description: "curr, class or allt, to disambiguate a franchise in several eras", "x-normalise": "lower" },
@@ -35,41 +36,47 @@ function findTeam(edition: Edition, name: string, era: (typeof ERAS)[number] | u
 function teamProfile(context: RequestContext<EveryEditionValues<typeof baseParams>>): Reply {
   const edition = requestedEdition(context.editions, context.pathParams.version, context.values.gameVersion);
   const team = findTeam(edition, context.pathParams.teamName ?? "", context.values.teamType);
-  return context.cached(cacheKey("/api/teams/:teamName/profile", edition, [team.code]), () => {
-    const { data, warnings } = profileOf(edition, team);
-    return successReply(data, { gameVersion: edition.key, ...(warnings.length > 0 ? { warnings } : {}) }, { isCacheable: true });
-  });
+  const key = cacheKey("/api/teams/:teamName/profile", edition, [team.code]);
+  return context.cached(key, () => profileBody(edition, team).reply(key, RENDER_VERSION));
 }
 
-interface Leader { _id: string; name: string; slug: string }
-
+/** Bumped when the answer is rendered differently from the same data (the ETag names key and rendering). */
+const RENDER_VERSION = 1;
 const LEADER_SHAPE = { fieldMask: FIELD_BIT._id | FIELD_BIT.name | FIELD_BIT.slug, isVersioned: false };
 
-/** The profile from the edition's precomputed team tables (store/attribute-profile.ts); only the leaders' names are read per request. */
-function profileOf(edition: Edition, team: TeamInfo): { data: Record<string, unknown>; warnings: { parameter: string; value: string; message: string }[] } {
-  const leaderOf = (row: number): Leader => {
-    const fields = JSON.parse(edition.fragments.rowJson(row, LEADER_SHAPE)) as Leader;
-    return { _id: fields._id, name: fields.name, slug: fields.slug };
-  };
+/** A number as JSON.stringify writes it (null when not finite). */
+const json = (value: number) => (Number.isFinite(value) ? String(value) : "null");
 
-  const attributes = attributeKeysOf(edition).flatMap((attribute, column) => {
+/**
+ * The answer from the edition's precomputed team tables (store/attribute-profile.ts), written as
+ * text; each leader (`{"_id","name","slug"}`) is its row's fragments, copied.
+ */
+function profileBody(edition: Edition, team: TeamInfo): FragmentBody {
+  const body = new FragmentBody(edition.fragments).text(`{"success":true,"data":{"team":${JSON.stringify(teamRowOf(team))},"attributes":[`);
+  let separator = "";
+  attributeKeysOf(edition).forEach((attribute, column) => {
     const { holders, mean, best, bestRow } = teamAttributeSummary(edition, team.code, column);
-    return holders === 0 ? [] : [{ attribute, label: displayLabel(attribute), mean: round1(mean), holders, best: { value: best, player: leaderOf(bestRow) } }];
+    if (holders === 0) return;
+    body.text(`${separator}{"attribute":${JSON.stringify(attribute)},"label":${JSON.stringify(displayLabel(attribute))},"mean":${json(round1(mean))},"holders":${holders},"best":{"value":${json(best)},"player":`)
+      .row(bestRow, LEADER_SHAPE).text("}}");
+    separator = ",";
   });
-
-  const groupRows = attributeGroupsOf(edition).flatMap(({ group }, g) => {
+  body.text('],"groups":[');
+  separator = "";
+  attributeGroupsOf(edition).forEach(({ group }, g) => {
     const { mean, bestRow, rank, of } = teamGroupStanding(edition, team.code, g);
-    if (Number.isNaN(mean)) return [];
-    return [{ group, label: displayLabel(group), mean: round1(mean), best: { score: round1(groupScore(edition, bestRow, g)), player: leaderOf(bestRow) }, rank, of }];
+    if (Number.isNaN(mean)) return;
+    body.text(`${separator}{"group":${JSON.stringify(group)},"label":${JSON.stringify(displayLabel(group))},"mean":${json(round1(mean))},"best":{"score":${json(round1(groupScore(edition, bestRow, g)))},"player":`)
+      .row(bestRow, LEADER_SHAPE).text(`},"rank":${json(rank)},"of":${json(of)}}`);
+    separator = ",";
   });
-
+  // The counts are stored as `{"badges":…,"positions":…}` (JSON.stringify at build): spliced in as they are.
   const counts = teamCounts(edition, team.code);
-  const { badges, positions } = JSON.parse(counts.json) as { badges: Record<string, unknown>; positions: Record<string, unknown> };
   const warnings = counts.hasLists || team.playerCount === 0 ? [] : [{
     parameter: "teamName", value: team.teamName,
     message: `${edition.key} keeps badge counts, not badge lists, for this roster: badges.byCategory is left out`,
   }];
-  return { data: { team: teamRowOf(team), attributes, groups: groupRows, badges, positions }, warnings };
+  return body.text(`],${counts.json.slice(1)},"meta":${JSON.stringify({ gameVersion: edition.key, ...(warnings.length > 0 ? { warnings } : {}) })}}`);
 }
 
 const leader: JsonSchema = exactObject({ _id: text("_id"), name: text("Name"), slug: text("Slug") });
