@@ -4,8 +4,6 @@
 // requests between slices, and stops when the client has gone. The same generator run to the end
 // at once (runNow) is what the benchmark and tests time: one implementation, one output.
 
-import { ApiError } from "../query/api-error.js";
-
 /** An encoder: each `yield` ends a slice; the return value is its result. */
 export type Sliced<T> = Generator<void, T, void>;
 
@@ -18,6 +16,14 @@ export const SLICE_ROWS = 10_000;
 export const BLOCK_ROWS = 256;
 /** Bytes copied into a CSV body in one slice. */
 export const COPY_BYTES = 4 * 1024 * 1024;
+
+/** Thrown between slices when the client has gone (the HTTP layer answers nobody). */
+export class ExportAborted extends Error {
+  constructor() {
+    super("The client went away before the export was encoded");
+    this.name = "ExportAborted";
+  }
+}
 
 /** Runs an encoder to its end at once (benchmarks, tests, and a caller that must have it now). */
 export function runNow<T>(work: Sliced<T>): T {
@@ -42,7 +48,7 @@ export class Pacer {
     this.slices++;
     // setImmediate runs after the poll phase: sockets' reads and their handlers come first.
     await new Promise<void>((resolve) => setImmediate(resolve));
-    if (this.isAborted()) throw new ApiError("SERVICE_UNAVAILABLE", {}, "The client went away before the export was encoded"); // never sent: nobody listens
+    if (this.isAborted()) throw new ExportAborted();
     this.resumedAt = performance.now();
   }
 

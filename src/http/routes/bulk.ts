@@ -25,7 +25,7 @@ import { arrowSlices } from "../../export/arrow.js";
 import { csvSlices } from "../../export/csv.js";
 import { EXPORT_FORMATS, EXPORT_MEDIA, formatOf, type ExportFormat } from "../../export/format.js";
 import { isParquetAvailable, parquetSlices } from "../../export/parquet.js";
-import { kept, keptValue, Pacer, runSliced, type Sliced } from "../../export/slices.js";
+import { ExportAborted, kept, keptValue, Pacer, runSliced, type Sliced } from "../../export/slices.js";
 import { tableOf } from "../../export/table.js";
 import { ApiError, invalidParameter } from "../../query/api-error.js";
 import { HASH_SEED, hashString, mixHash } from "../../store/hash.js";
@@ -175,15 +175,20 @@ function exportReply(context: RequestContext<BulkValues>, edition: Edition, sele
       headers: [VARY_ACCEPT, ["Content-Disposition", `attachment; filename="courtside-${edition.key}${era}-players.${media.extension}"`], ["X-Total-Count", String(total)]],
     };
   }
-  if (!isFullEdition) {
-    return runSliced(build(BULK_MAX_ROWS), new Pacer(context.isAborted)).then((reply) => context.cached(key, () => reply));
-  }
+  if (!isFullEdition) return runExport(context, build(BULK_MAX_ROWS)).then((reply) => context.cached(key, () => reply));
   // The whole edition: one build, shared by every request waiting for it, then kept with the edition.
-  return runSliced(kept(edition.memo, key, function* () {
+  return runExport(context, kept(edition.memo, key, function* () {
     const reply = yield* build(edition.rowCount);
     if (format !== "parquet") yield* compressedSlices(reply);
     return reply;
-  }), new Pacer(context.isAborted));
+  }));
+}
+
+/** An export's slices across turns, stopped when the client goes (answered as a 503 nobody reads, and not logged as a failure). */
+function runExport(context: RequestContext<BulkValues>, work: Sliced<Reply>): Promise<Reply> {
+  return runSliced(work, new Pacer(context.isAborted)).catch((error: unknown) => {
+    throw error instanceof ExportAborted ? new ApiError("SERVICE_UNAVAILABLE", {}, error.message) : error;
+  });
 }
 
 /**
