@@ -4,7 +4,8 @@
 // header and its rows' lines copied in order.
 
 import type { Edition } from "../store/edition.js";
-import { exportTableOf, type Cell, type ExportTable } from "./table.js";
+import { tableOf, type Cell, type ExportTable } from "./table.js";
+import { BLOCK_ROWS, COPY_BYTES, kept, runNow, type Sliced } from "./slices.js";
 
 export const CSV_TYPE = "text/csv; charset=utf-8; header=present";
 
@@ -22,12 +23,14 @@ export interface CsvLines {
   start: Uint32Array;
 }
 
-export function csvLinesOf(table: ExportTable): CsvLines {
+/** Every row's line, BLOCK_ROWS rows rendered a slice. */
+export function* csvLinesSlices(table: ExportTable): Sliced<CsvLines> {
   const header = Buffer.from(table.columns.map((column) => csvField(column.name)).join(",") + "\r\n", "utf8");
   const parts: Buffer[] = [];
   const start = new Uint32Array(table.rowCount + 1);
   let offset = 0;
   for (let row = 0; row < table.rowCount; row++) {
+    if (row > 0 && row % BLOCK_ROWS === 0) yield;
     let line = "";
     for (let c = 0; c < table.columns.length; c++) line += (c === 0 ? "" : ",") + csvField((table.columns[c] as { cells: readonly Cell[] }).cells[row] as Cell);
     const bytes = Buffer.from(line + "\r\n", "utf8");
@@ -36,23 +39,26 @@ export function csvLinesOf(table: ExportTable): CsvLines {
     offset += bytes.length;
   }
   start[table.rowCount] = offset;
+  yield;
   return { header, lines: Buffer.concat(parts, offset), start };
+}
+
+export function csvLinesOf(table: ExportTable): CsvLines {
+  return runNow(csvLinesSlices(table));
 }
 
 const LINES_MEMO = "export|csv-lines";
 
-function linesOf(edition: Edition): CsvLines {
-  let lines = edition.memo.get(LINES_MEMO) as CsvLines | undefined;
-  if (lines === undefined) {
-    lines = csvLinesOf(exportTableOf(edition));
-    edition.memo.set(LINES_MEMO, lines);
-  }
-  return lines;
+/** The edition's CSV lines (and its export table first), built in slices on first use and kept with the edition. */
+export function linesOf(edition: Edition): Sliced<CsvLines> {
+  return kept(edition.memo, LINES_MEMO, function* () {
+    return yield* csvLinesSlices(yield* tableOf(edition));
+  });
 }
 
-/** The CSV of the given rows of an edition, in their order. */
-export function encodeCsv(edition: Edition, rows: ArrayLike<number>): Buffer {
-  const { header, lines, start } = linesOf(edition);
+/** The CSV of the given rows of an edition, in their order: COPY_BYTES of lines copied a slice. */
+export function* csvSlices(edition: Edition, rows: ArrayLike<number>): Sliced<Buffer> {
+  const { header, lines, start } = yield* linesOf(edition);
   let length = header.length;
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i] as number;
@@ -60,9 +66,19 @@ export function encodeCsv(edition: Edition, rows: ArrayLike<number>): Buffer {
   }
   const body = Buffer.allocUnsafe(length);
   let offset = header.copy(body, 0);
+  let sliceEnd = offset + COPY_BYTES;
   for (let i = 0; i < rows.length; i++) {
+    if (offset >= sliceEnd) {
+      yield;
+      sliceEnd = offset + COPY_BYTES;
+    }
     const row = rows[i] as number;
     offset += lines.copy(body, offset, start[row] as number, start[row + 1] as number);
   }
   return body;
+}
+
+/** The CSV of the given rows of an edition, at once (benchmarks). */
+export function encodeCsv(edition: Edition, rows: ArrayLike<number>): Buffer {
+  return runNow(csvSlices(edition, rows));
 }

@@ -1,12 +1,14 @@
 // An edition as one flat table for the exports (docs/exports.md): one row per player, typed
 // columns in a fixed order (the registry's attributes and badges first, so every edition's columns
 // line up; an edition's own attributes and badges appended). Built once per edition on first use
-// from the stored records and kept on the edition (its memo); every export format reads it.
+// from the stored records (BLOCK_ROWS of them a slice, so a large edition's first export does not
+// hold the thread) and kept on the edition (its memo); every export format reads it.
 
 import { ATTRIBUTE_KEYS } from "../model/attributes.js";
 import { BADGES, BADGE_TIERS } from "../model/badges.js";
 import { HOT_ZONE_KEYS, type PlayerRecord } from "../model/player.js";
 import type { Edition } from "../store/edition.js";
+import { BLOCK_ROWS, kept, runNow, type Sliced } from "./slices.js";
 
 /**
  * `text`: free text, mostly distinct (`_id`, `name`, `slug`); `category`: text with few distinct
@@ -94,43 +96,46 @@ export function exportLayout(edition: Edition): ExportLayout {
   return { names, attributeKeys, badgeSlugs };
 }
 
-/** Every row of the edition as the export's table. */
-export function buildExportTable(edition: Edition): ExportTable {
+/** Every row of the edition as the export's table, BLOCK_ROWS records read a slice. */
+export function* exportTableSlices(edition: Edition): Sliced<ExportTable> {
   const layout = exportLayout(edition);
   const { rowCount, catalogue } = edition;
-  const records: PlayerRecord[] = new Array(rowCount);
-  for (let row = 0; row < rowCount; row++) records[row] = edition.record(row);
-  const columns: ExportColumn[] = [];
-  let next = 0;
-  const add = (kind: ExportKind, cellOf: (record: PlayerRecord, row: number) => Cell) => {
-    const cells: Cell[] = new Array(rowCount);
-    for (let row = 0; row < rowCount; row++) cells[row] = cellOf(records[row] as PlayerRecord, row);
-    columns.push({ name: layout.names[next++] as string, kind, cells });
-  };
-  for (const [, kind, cellOf] of LEADING) add(kind, cellOf);
-  for (const key of layout.attributeKeys) add("rating", (record) => (record.attributes as Record<string, number | undefined>)[key] ?? null);
-  for (const [, key] of BADGE_COUNT_COLUMNS) add("count", (record) => record.badges[key] ?? null);
   const { badgeTiers } = edition.payload.columns;
-  for (const slug of layout.badgeSlugs) {
-    const badge = catalogue.badgeOf(slug);
-    add("category", (_record, row) => {
-      if (badgeTiers === null || badge === undefined) return null;
-      const code = badgeTiers[row * catalogue.badgeCount + badge] as number;
-      return code === 0 ? null : (BADGE_TIERS[code - 1] ?? null);
-    });
+  type Fill = (record: PlayerRecord, row: number) => Cell;
+  const fills: [ExportKind, Fill][] = [
+    ...LEADING.map(([, kind, cellOf]): [ExportKind, Fill] => [kind, cellOf]),
+    ...layout.attributeKeys.map((key): [ExportKind, Fill] => ["rating", (record) => (record.attributes as Record<string, number | undefined>)[key] ?? null]),
+    ...BADGE_COUNT_COLUMNS.map(([, key]): [ExportKind, Fill] => ["count", (record) => record.badges[key] ?? null]),
+    ...layout.badgeSlugs.map((slug): [ExportKind, Fill] => {
+      const badge = catalogue.badgeOf(slug);
+      return ["category", (_record, row) => {
+        if (badgeTiers === null || badge === undefined) return null;
+        const code = badgeTiers[row * catalogue.badgeCount + badge] as number;
+        return code === 0 ? null : (BADGE_TIERS[code - 1] ?? null);
+      }];
+    }),
+    ...HOT_ZONE_KEYS.map((key): [ExportKind, Fill] => ["category", (record) => textOf(record.hotZones?.[key])]),
+  ];
+  const columns: ExportColumn[] = fills.map(([kind], c) => ({ name: layout.names[c] as string, kind, cells: new Array<Cell>(rowCount) }));
+  for (let first = 0; first < rowCount; first += BLOCK_ROWS) {
+    if (first > 0) yield;
+    const end = Math.min(rowCount, first + BLOCK_ROWS);
+    for (let row = first; row < end; row++) {
+      const record = edition.record(row);
+      for (let c = 0; c < fills.length; c++) ((columns[c] as ExportColumn).cells as Cell[])[row] = (fills[c] as [ExportKind, Fill])[1](record, row);
+    }
   }
-  for (const key of HOT_ZONE_KEYS) add("category", (record) => textOf(record.hotZones?.[key]));
   return { rowCount, columns };
+}
+
+/** Every row of the edition as the export's table, at once. */
+export function buildExportTable(edition: Edition): ExportTable {
+  return runNow(exportTableSlices(edition));
 }
 
 const TABLE_MEMO = "export|table";
 
-/** The edition's export table, built on first use and kept with the edition. */
-export function exportTableOf(edition: Edition): ExportTable {
-  let table = edition.memo.get(TABLE_MEMO) as ExportTable | undefined;
-  if (table === undefined) {
-    table = buildExportTable(edition);
-    edition.memo.set(TABLE_MEMO, table);
-  }
-  return table;
+/** The edition's export table, built (in slices) on its first use and kept with the edition. */
+export function tableOf(edition: Edition): Sliced<ExportTable> {
+  return kept(edition.memo, TABLE_MEMO, () => exportTableSlices(edition));
 }

@@ -30,6 +30,10 @@ export interface RequestContext<V = ParamValues> {
   contentType: string;
   /** Returns the cached reply for `key` (cacheKey: route, data versions, canonical values) or builds, stores and returns it. */
   cached: (key: string, build: () => Reply) => Reply;
+  /** The cached reply for `key`, if any (a handler that builds across turns looks first, then stores with `cached`). */
+  cachedReply?: (key: string) => Reply | undefined;
+  /** Whether the client has gone: an answer built across turns (an export) stops then. */
+  isAborted?: () => boolean;
   now: number;
   /** Admission's outcome: on keyed routes the verified key, its bucket and what is left in it. */
   caller: Admission | undefined;

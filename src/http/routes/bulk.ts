@@ -3,7 +3,8 @@
 // overall desc then name. An unfiltered full-edition body is memoised on its edition so it is
 // rendered and compressed once per edition, not per request and not subject to LRU eviction.
 // Both answer CSV, Parquet or Arrow instead (`format=` or Accept; docs/exports.md): the same rows,
-// one flat typed row each, the whole edition (or era) encoded once and kept like the JSON body.
+// one flat typed row each, the whole edition (or era) encoded once and kept like the JSON body;
+// an export not kept yet is encoded in bounded slices across event-loop turns.
 
 import { executeQuery } from "../../query/execute.js";
 import { compileParams, playerFilterParams, type ValuesOf } from "../../query/params.js";
@@ -12,18 +13,20 @@ import type { Edition } from "../../store/edition.js";
 import { renderOwned } from "../../store/scratch.js";
 import type { RequestContext } from "../context.js";
 import { cacheKey } from "../cache-key.js";
-import { encodedBody } from "../encoding.js";
+import { COMPRESS_MIN_BYTES, encodedBody } from "../encoding.js";
 import { ownedReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
 import { exactObject, filtersMeta, gameVersion, integer, playerRows, text, timestamp } from "../describe/response-schemas.js";
 import { resolveEdition } from "./edition-param.js";
 import { ALL_FIELDS_MASK } from "../../model/player.js";
 import { playerPage } from "./player-rows.js";
-import { encodeArrow } from "../../export/arrow.js";
-import { encodeCsv } from "../../export/csv.js";
+import { brotliCompress, constants as zlibConstants, gzip } from "node:zlib";
+import { arrowSlices } from "../../export/arrow.js";
+import { csvSlices } from "../../export/csv.js";
 import { EXPORT_FORMATS, EXPORT_MEDIA, formatOf, type ExportFormat } from "../../export/format.js";
-import { encodeParquet, isParquetAvailable } from "../../export/parquet.js";
-import { exportTableOf } from "../../export/table.js";
+import { isParquetAvailable, parquetSlices } from "../../export/parquet.js";
+import { ExportAborted, kept, keptValue, Pacer, runSliced, type Sliced } from "../../export/slices.js";
+import { tableOf } from "../../export/table.js";
 import { ApiError, invalidParameter } from "../../query/api-error.js";
 import { HASH_SEED, hashString, mixHash } from "../../store/hash.js";
 import { weakEtag } from "../reply.js";
@@ -77,7 +80,7 @@ function filtersOf(applied: Record<string, string | number>): Record<string, unk
   };
 }
 
-function bulkReply(context: RequestContext<BulkValues>, edition: Edition, selection: PlayerSelection, isVersioned: boolean): Reply {
+function bulkReply(context: RequestContext<BulkValues>, edition: Edition, selection: PlayerSelection, isVersioned: boolean): Reply | Promise<Reply> {
   const format = formatOf(context.values.format, context.accept ?? "");
   const { sort: _sort, ...applied } = appliedFilters(selection);
   if (format !== "json") return exportReply(context, edition, selection, applied, format, isVersioned);
@@ -113,12 +116,12 @@ function bulkRoute(isVersioned: boolean): string {
   return isVersioned ? "/api/versions/:version/players/bulk" : "/api/players/bulk";
 }
 
-/** The body of an export of `rows` (edition rows, in order). */
-function encodeExport(format: Exclude<ExportFormat, "json">, edition: Edition, rows: ArrayLike<number>): Buffer {
+/** The body of an export of `rows` (edition rows, in order), slice by slice (src/export/slices.ts). */
+function* exportSlices(format: Exclude<ExportFormat, "json">, edition: Edition, rows: ArrayLike<number>): Sliced<Buffer> {
   switch (format) {
-    case "csv": return encodeCsv(edition, rows);
-    case "parquet": return encodeParquet(exportTableOf(edition), rows);
-    case "arrow": return encodeArrow(exportTableOf(edition), rows);
+    case "csv": return yield* csvSlices(edition, rows);
+    case "parquet": return yield* parquetSlices(yield* tableOf(edition), rows);
+    case "arrow": return yield* arrowSlices(yield* tableOf(edition), rows);
   }
 }
 
@@ -141,8 +144,11 @@ function exportEtag(edition: Edition, format: string, rows: ArrayLike<number>, l
  * edition when nothing else is filtered (encoded once and kept with the edition, like the JSON
  * body), else at most BULK_MAX_ROWS through the response cache. `X-Total-Count` says how many
  * matched. Byte ranges are answered (DuckDB reads a remote Parquet file by them).
+ * A body kept (memo or cache) is answered at once; one to encode is encoded in slices across
+ * event-loop turns (docs/exports.md#encoding-in-slices), so the worker answers other requests
+ * meanwhile, and a client that leaves stops its encoding.
  */
-function exportReply(context: RequestContext<BulkValues>, edition: Edition, selection: PlayerSelection, applied: Record<string, string | number>, format: Exclude<ExportFormat, "json">, isVersioned: boolean): Reply {
+function exportReply(context: RequestContext<BulkValues>, edition: Edition, selection: PlayerSelection, applied: Record<string, string | number>, format: Exclude<ExportFormat, "json">, isVersioned: boolean): Reply | Promise<Reply> {
   if (context.values.fields !== undefined) {
     throw invalidParameter("fields", context.values.fields, `an export (${format}) carries every column: fields= selects the fields of JSON rows only`);
   }
@@ -150,32 +156,61 @@ function exportReply(context: RequestContext<BulkValues>, edition: Edition, sele
   const query = planQuery(edition, selection, context.warnings);
   const isFullEdition = Object.keys(applied).length === 1;
   const media = EXPORT_MEDIA[format];
-  const build = (limit: number): Reply => {
+  const key = cacheKey(bulkRoute(isVersioned), edition, [format, applied]);
+  const keptReply = isFullEdition ? keptValue<Reply>(edition.memo, key) : context.cachedReply?.(key);
+  if (keptReply !== undefined) return keptReply;
+  function* build(limit: number): Sliced<Reply> {
     const { total, rows } = executeQuery(edition, query, 0, limit);
-    const body = encodeExport(format, edition, rows);
+    // The rows are the edition's (executeQuery's may be scratch another request reuses): kept for the slices to come.
+    const ownRows = Uint32Array.from(rows as ArrayLike<number>);
+    const body = yield* exportSlices(format, edition, ownRows);
     const era = applied.era === undefined || applied.era === "all" ? "" : `-${applied.era}`;
     return {
       status: 200,
       body,
-      etag: exportEtag(edition, format, rows, body.length),
+      etag: exportEtag(edition, format, ownRows, body.length),
       contentType: media.type,
       acceptsRanges: true,
       ...(format === "parquet" ? { isPrecompressed: true } : {}),
       headers: [VARY_ACCEPT, ["Content-Disposition", `attachment; filename="courtside-${edition.key}${era}-players.${media.extension}"`], ["X-Total-Count", String(total)]],
     };
-  };
-  const key = cacheKey(bulkRoute(isVersioned), edition, [format, applied]);
-  if (!isFullEdition) return context.cached(key, () => build(BULK_MAX_ROWS));
-  let reply = edition.memo.get(key) as Reply | undefined;
-  if (!reply) {
-    reply = build(edition.rowCount);
-    if (format !== "parquet") {
-      encodedBody(reply, "br", BULK_BROTLI_QUALITY);
-      encodedBody(reply, "gzip");
-    }
-    edition.memo.set(key, reply);
   }
-  return reply;
+  if (!isFullEdition) return runExport(context, build(BULK_MAX_ROWS)).then((reply) => context.cached(key, () => reply));
+  // The whole edition: one build, shared by every request waiting for it, then kept with the edition.
+  return runExport(context, kept(edition.memo, key, function* () {
+    const reply = yield* build(edition.rowCount);
+    if (format !== "parquet") yield* compressedSlices(reply);
+    return reply;
+  }));
+}
+
+/** An export's slices across turns, stopped when the client goes (answered as a 503 nobody reads, and not logged as a failure). */
+function runExport(context: RequestContext<BulkValues>, work: Sliced<Reply>): Promise<Reply> {
+  return runSliced(work, new Pacer(context.isAborted)).catch((error: unknown) => {
+    throw error instanceof ExportAborted ? new ApiError("SERVICE_UNAVAILABLE", {}, error.message) : error;
+  });
+}
+
+/**
+ * The whole edition's Brotli (9) and gzip bodies, compressed on libuv's threads (zlib's
+ * asynchronous calls) while this thread answers other requests; encodedBody then finds them.
+ */
+function* compressedSlices(reply: Reply): Sliced<void> {
+  if (reply.body.length < COMPRESS_MIN_BYTES) return;
+  const done = { br: undefined as Buffer | undefined, gzip: undefined as Buffer | undefined, error: undefined as unknown };
+  brotliCompress(reply.body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: BULK_BROTLI_QUALITY, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: reply.body.length } }, (error, body) => {
+    if (error) done.error = error;
+    else done.br = body;
+  });
+  gzip(reply.body, { level: 6 }, (error, body) => {
+    if (error) done.error = error;
+    else done.gzip = body;
+  });
+  while (done.br === undefined || done.gzip === undefined) {
+    if (done.error !== undefined) throw done.error;
+    yield;
+  }
+  reply.encoded = { br: done.br, gzip: done.gzip };
 }
 
 export const bulkRoutes: RouteDefinition[] = [
