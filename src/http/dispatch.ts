@@ -41,8 +41,8 @@ export interface IncomingRequest {
   isBodyTooLarge: boolean;
   /** A request header that must not be believed (a second Content-Length): answered 400 before anything else. */
   badHeader?: string;
-  /** Set by the adapter: whether the client has gone (an answer still being built may stop). */
-  isAborted?: () => boolean;
+  /** Set by the adapter once the client has gone (an answer still being built may stop). */
+  hasLeft?: boolean;
   /** The request head is over MAX_HEADERS_KB (measured by server.ts where uWS does not: 20.30); answered 431 and closed. */
   headBytesOverLimit?: number;
 }
@@ -94,7 +94,6 @@ export interface DispatchOptions {
 }
 
 const JSON_TYPE = "application/json; charset=utf-8";
-const NEVER_ABORTED = () => false;
 const EXPOSED_HEADERS = "ETag, Retry-After, X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit, RateLimit-Policy";
 
 type Limit = Admission;
@@ -246,7 +245,7 @@ export class Dispatcher {
         method: request.method, path: request.url, pathParams, query, values, warnings, editions, changes: this.changes, requestId, accept: request.accept ?? "",
         body: request.body, contentType: request.contentType, now, caller: limit,
         cached: (key, build) => this.cached(key, build),
-        cachedReply: (key) => this.cache?.get(key), isAborted: request.isAborted ?? NEVER_ABORTED,
+        cachedReply: (key) => this.cache?.get(key), isAborted: () => request.hasLeft === true,
       });
       if (handled instanceof Promise) return this.settle(handled.then((settled) => withWarnings(settled, warnings)), request, requestId, route.path, limit);
       reply = withWarnings(handled, warnings);

@@ -70,9 +70,6 @@ export function startServer(options: ServerOptions): Promise<HttpServer> {
   };
   const answer = (res: HttpResponse, request: IncomingRequest, started: number) => {
     let outgoing: Outgoing | Promise<Outgoing>;
-    // An export encoded across turns looks at this between slices and stops when the client has gone.
-    let isAborted = false;
-    request.isAborted = () => isAborted;
     try {
       outgoing = options.dispatcher.dispatch(request);
     } catch {
@@ -84,12 +81,13 @@ export function startServer(options: ServerOptions): Promise<HttpServer> {
     }
     // A key write: everything was read from req already. Until it settles the client may leave,
     // and uWS then forbids touching res; onAborted (replacing the body reader's) tells us so.
+    // An export encoded across turns looks at request.hasLeft between slices and stops.
     res.onAborted(() => {
-      isAborted = true;
+      request.hasLeft = true;
       release();
     });
     outgoing.catch(crash).then((settled) => {
-      if (isAborted) return;
+      if (request.hasLeft === true) return;
       res.cork(() => finish(res, request, started, settled));
     });
   };
