@@ -9,7 +9,8 @@ import { ERAS, ERA_CODE, type Era } from "../model/eras.js";
 import { slugify } from "../model/names.js";
 import type { EditionEntry, PlayerRecord, TeamRow } from "../model/player.js";
 import { editionLabel } from "../model/eras.js";
-import { readSnapshot, type SnapshotPayload } from "./snapshot.js";
+import { readSnapshot, type LoadedPayload, type SnapshotPayload } from "./snapshot.js";
+import { deriveMissingTables } from "./derived-tables.js";
 import type { BadgeHolders } from "./badge-holders.js";
 import { DictionaryColumn } from "./dictionary-column.js";
 import { RecordFragments } from "./fragments.js";
@@ -71,8 +72,17 @@ export class Edition {
   /** The weekly history as per-player series and trending windows; null without history (archived editions). */
   readonly weekly: WeeklySeries | null;
 
-  /** `bytes`: the snapshot file the payload views, when it was loaded from one (what the supervisor shares). */
-  constructor(readonly payload: SnapshotPayload, readonly checksum: string, readonly bytes?: Uint8Array) {
+  /** The snapshot's sections, every derived table among them (store/derived-tables.ts). */
+  readonly payload: LoadedPayload;
+
+  /**
+   * `bytes`: the snapshot file the payload views, when it was loaded from one (what the supervisor
+   * shares). A payload without the derived tables (a file written before them, or build-index's
+   * new one) gets them here, filled into `payload` itself: the one place they are ever built.
+   */
+  constructor(payload: SnapshotPayload, readonly checksum: string, readonly bytes?: Uint8Array) {
+    // Complete only once deriveMissingTables below has run; until then nothing reads them.
+    this.payload = payload as LoadedPayload;
     this.key = payload.meta.gameVersion;
     this.rowCount = payload.meta.playerCount;
     this.catalogue = new Catalogue(payload.catalogue);
@@ -117,6 +127,7 @@ export class Edition {
     this.colleges = new DictionaryColumn(payload.dictionaries.college);
     const { history } = payload;
     this.weekly = history === null ? null : new WeeklySeries(history.weeks, history.indexOfRow, payload.columns.nameRank, this.catalogue);
+    deriveMissingTables(this, payload);
   }
 
   /** Holders of every badge, best tier first (null where the edition keeps no badge lists); computed at build time. */

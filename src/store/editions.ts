@@ -7,6 +7,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { readSnapshot, SnapshotError, type SnapshotPayload } from "./snapshot.js";
 import { Edition, loadEdition } from "./edition.js";
+import { hasDerivedTables } from "./derived-tables.js";
 
 export interface EditionRating {
   gameVersion: string;
@@ -121,6 +122,10 @@ export type SnapshotSet = KeyedSet<LoadedSnapshot>;
 
 export function loadSnapshot(file: string, maxBytes?: number): LoadedSnapshot {
   const { payload, checksum, bytes } = readSnapshot(file, maxBytes);
+  // A file written before the derived tables: an Edition over it derives them into its payload,
+  // in shared memory, once here, so no worker builds them (docs/design-decisions.md#derived-tables-one-mechanism).
+  // The Edition itself (its per-thread indexes) is dropped: the supervisor serves nothing.
+  if (!hasDerivedTables(payload)) void new Edition(payload, checksum, bytes);
   return new LoadedSnapshot(payload, checksum, bytes);
 }
 

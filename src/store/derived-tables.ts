@@ -1,0 +1,51 @@
+// The tables an edition's routes read that are derived from its columns: the profile routes'
+// (store/profile-tables.ts) and the percentile route's (store/percentiles.ts). One mechanism
+// (docs/design-decisions.md#derived-tables-one-mechanism): build-index stores them in the
+// snapshot, and a file written before them gets them derived here once, when the edition is
+// loaded (for the server, by the supervisor before any worker sees the payload), into
+// SharedArrayBuffers, so every worker thread views one copy as it views the file's. The request
+// path only reads them: nothing is built lazily, per thread or per request.
+
+import { profileShapeOf } from "./attribute-profile.js";
+import type { Edition } from "./edition.js";
+import { buildPercentileTables } from "./percentiles.js";
+import { buildColumnProfileTables, buildProfileTables } from "./profile-tables.js";
+import type { SnapshotPayload } from "./snapshot.js";
+
+/** Whether the payload holds every derived table (a file build-index wrote since they exist). */
+export function hasDerivedTables(payload: SnapshotPayload): boolean {
+  return payload.profileTables !== undefined && payload.percentiles !== undefined;
+}
+
+/**
+ * Fills in the derived tables `payload` lacks, computed from `edition` (an Edition over that
+ * payload, its own indexes built: the builders read its teams, records and sort orders).
+ * build-index calls this on every new payload (so the file stores them); loading calls it on an
+ * older file's. Tables the payload has are kept as they are (views of its file).
+ */
+export function deriveMissingTables(edition: Edition, payload: SnapshotPayload): void {
+  if (payload.profileTables === undefined) {
+    payload.profileTables = inSharedMemory(buildProfileTables(edition, buildColumnProfileTables(edition, profileShapeOf(edition))));
+  }
+  if (payload.percentiles === undefined) {
+    payload.percentiles = inSharedMemory(buildPercentileTables(edition, payload.profileTables.groupScores, profileShapeOf(edition).groups.length));
+  }
+}
+
+/** `tables` with every typed array copied into a SharedArrayBuffer: posted to a worker, it is shared, not copied. */
+function inSharedMemory<T extends object>(tables: T): T {
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(tables)) {
+    if (ArrayBuffer.isView(value) && !(value instanceof DataView)) {
+      const array = value as unknown as Uint8Array;
+      // A Buffer (a string table's bytes) becomes a plain Uint8Array, as the file's are read.
+      const Type = (Buffer.isBuffer(array) ? Uint8Array : array.constructor) as new (buffer: SharedArrayBuffer) => Uint8Array;
+      const shared = new Type(new SharedArrayBuffer(array.byteLength));
+      shared.set(array);
+      copy[key] = shared;
+    } else {
+      copy[key] = value !== null && typeof value === "object" && !Array.isArray(value) ? inSharedMemory(value) : value;
+    }
+  }
+  return copy as T;
+}
