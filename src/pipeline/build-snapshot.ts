@@ -13,7 +13,6 @@ import {
   LEGACY_HOT_ZONE_KEYS, teamKey, teamSlug, withEditionRating, type BadgeEntry, type EditionSource, type HotZones, type KnownEdition, type PlayerRecord,
   type RatingHistoryEntry, type WeeklySnapshot,
 } from "../model/player.js";
-import { storedProfileIndexOf } from "../store/attribute-profile.js";
 import { buildBadgeHolders } from "../store/badge-holders.js";
 import { Edition } from "../store/edition.js";
 import { DictionaryColumn } from "../store/dictionary-column.js";
@@ -66,12 +65,10 @@ export function buildSnapshotPayload(source: EditionSource): SnapshotPayload {
     history,
   };
   // The derived tables (the profile routes' spreads, group scores and team profiles; the
-  // percentile route's sorted runs per cohort kind and primary positions): an Edition over the
-  // payload derives them into it (store/derived-tables.ts), so the file stores them and no thread
-  // computes them. And the nearest-profile index, from the finished columns exactly as a thread
-  // would build it (a second or so at a million rows: here, not in a worker's first `similar` request).
-  const edition = new Edition(payload, "build");
-  payload.profileIndex = storedProfileIndexOf(edition);
+  // nearest-profile index of `similar`, a second or so at a million rows; the percentile route's
+  // sorted runs per cohort kind and primary positions): an Edition over the payload derives them
+  // into it (store/derived-tables.ts), so the file stores them and no thread computes them.
+  void new Edition(payload, "build");
   return payload;
 }
 

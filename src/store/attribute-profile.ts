@@ -73,7 +73,7 @@ interface ProfileTables {
   /** Contrast scratch: candidate columns and their standardised gaps. */
   contrastColumns: Int32Array;
   contrastGaps: Float64Array;
-  /** The nearest-profile index, built on first use. */
+  /** The nearest-profile index: the snapshot's, with this thread's search scratch (made on first use). */
   profileIndex: ProfileIndex | undefined;
   /** The reference scan's 256-entry table of one column's squared standardised differences (its scratch). */
   squared: Float32Array | undefined;
@@ -174,16 +174,15 @@ export function similarRows(edition: Edition, query: SimilarQuery): SimilarMatch
 }
 
 /**
- * The edition's nearest-profile index: the snapshot's (built by build-index), with this thread's
- * scratch; built here on first use only for a snapshot written without one.
+ * The edition's nearest-profile index: the snapshot's (built by build-index, or derived at load
+ * for a file written without one: store/derived-tables.ts), with this thread's search scratch.
  */
 export function profileIndexOf(edition: Edition): ProfileIndex {
   const built = tables(edition);
-  const stored = edition.payload.profileIndex;
-  return (built.profileIndex ??= stored ? withScratch(stored) : buildProfileIndex(edition, built.profileColumns, built.spread.stddev, built.keys.length));
+  return (built.profileIndex ??= withScratch(edition.payload.profileIndex));
 }
 
-/** The index build-index stores for an edition (built from its columns, as a thread would). */
+/** The index of an edition, built from its columns (store/derived-tables.ts stores it in the payload). */
 export function storedProfileIndexOf(edition: Edition): StoredProfileIndex {
   const built = tables(edition);
   return storedPart(buildProfileIndex(edition, built.profileColumns, built.spread.stddev, built.keys.length));

@@ -1,12 +1,13 @@
 // The tables an edition's routes read that are derived from its columns: the profile routes'
-// (store/profile-tables.ts) and the percentile route's (store/percentiles.ts). One mechanism
+// (store/profile-tables.ts), the nearest-profile index of `similar` (store/profile-index.ts) and
+// the percentile route's (store/percentiles.ts). One mechanism
 // (docs/design-decisions.md#derived-tables-one-mechanism): build-index stores them in the
 // snapshot, and a file written before them gets them derived here once, when the edition is
 // loaded (for the server, by the supervisor before any worker sees the payload), into
 // SharedArrayBuffers, so every worker thread views one copy as it views the file's. The request
 // path only reads them: nothing is built lazily, per thread or per request.
 
-import { profileShapeOf } from "./attribute-profile.js";
+import { profileShapeOf, storedProfileIndexOf } from "./attribute-profile.js";
 import type { Edition } from "./edition.js";
 import { buildPercentileTables } from "./percentiles.js";
 import { buildColumnProfileTables, buildProfileTables } from "./profile-tables.js";
@@ -14,7 +15,7 @@ import type { SnapshotPayload } from "./snapshot.js";
 
 /** Whether the payload holds every derived table (a file build-index wrote since they exist). */
 export function hasDerivedTables(payload: SnapshotPayload): boolean {
-  return payload.profileTables !== undefined && payload.percentiles !== undefined;
+  return payload.profileTables !== undefined && payload.profileIndex !== undefined && payload.percentiles !== undefined;
 }
 
 /**
@@ -27,6 +28,8 @@ export function deriveMissingTables(edition: Edition, payload: SnapshotPayload):
   if (payload.profileTables === undefined) {
     payload.profileTables = inSharedMemory(buildProfileTables(edition, buildColumnProfileTables(edition, profileShapeOf(edition))));
   }
+  // The index reads the spreads (the profile tables, above), through the edition.
+  if (payload.profileIndex === undefined) payload.profileIndex = inSharedMemory(storedProfileIndexOf(edition));
   if (payload.percentiles === undefined) {
     payload.percentiles = inSharedMemory(buildPercentileTables(edition, payload.profileTables.groupScores, profileShapeOf(edition).groups.length));
   }

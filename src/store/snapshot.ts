@@ -77,7 +77,7 @@ export interface SnapshotPayload {
   history: HistoryPayload | null;
   /**
    * The nearest-profile index of `similar` (src/store/profile-index.ts), built offline; absent in
-   * files written before it existed (a thread then builds it on first use).
+   * files written before it existed (derived once at load then: src/store/derived-tables.ts).
    */
   profileIndex?: StoredProfileIndex;
   /**
@@ -100,6 +100,7 @@ export interface SnapshotPayload {
  * these and never builds them (docs/design-decisions.md#derived-tables-one-mechanism).
  */
 export interface LoadedPayload extends SnapshotPayload {
+  profileIndex: StoredProfileIndex;
   profileTables: StoredProfileTables;
   percentiles: StoredPercentiles;
 }
