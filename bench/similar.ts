@@ -170,11 +170,12 @@ function main(): void {
   const buildMs = performance.now() - started;
   // Without the index build-index stored: each pass's Edition derives it, as loading does for a file
   // without one (the jittered pass so gets an index of its own columns).
-  const { profileIndex: _stored, ...withoutIndex } = payload;
-  const passes = [runPass(new Edition(withoutIndex, `bench-similar-${players}`), false)];
+  // A fresh payload object each time: an Edition fills the index into the one it is given.
+  const withoutIndex = (): typeof payload => { const { profileIndex: _stored, ...rest } = payload; return rest; };
+  const passes = [runPass(new Edition(withoutIndex(), `bench-similar-${players}`), false)];
   if (flags.unique) {
     jitterProfiles(payload.columns.attributes, payload.columns.attributeColumns, payload.meta.playerCount);
-    passes.push(runPass(new Edition(withoutIndex, `bench-similar-unique-${players}`), true));
+    passes.push(runPass(new Edition(withoutIndex(), `bench-similar-unique-${players}`), true));
   }
   const text = [
     `Last run: ${today()} on ${machine()} — shared, busy machine (load average ${loadavg()[0]?.toFixed(1)} at the end). ` +
