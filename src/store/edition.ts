@@ -1,6 +1,7 @@
 // One edition in memory: views over the snapshot's arrays (columns, sort orders, fragments,
-// search index, lookups), plus the little load derives from them (row ranges per era and team,
-// team stats). The arrays may live in a SharedArrayBuffer that every worker thread views; what
+// search index, lookups, derived tables), plus the little load derives from them (row ranges per
+// era and team, team stats; for a file written before them, the derived tables themselves, once:
+// store/derived-tables.ts). The arrays may live in a SharedArrayBuffer that every worker thread views; what
 // an Edition owns itself is per-thread and small (the kernel's scratch, the memo). Read-only
 // after construction; the request path only looks things up here.
 
