@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { buildSnapshotPayload } from "../src/pipeline/build-snapshot.js";
 import { generateDemoEditions, generateScaleEdition } from "../src/pipeline/demo.js";
 import { encodeSnapshot, writeSnapshotAtomic } from "../src/store/snapshot.js";
-import { loadEdition } from "../src/store/edition.js";
+import { loadEdition } from "../src/store/derived-tables.js";
 import { loadSnapshot } from "../src/store/editions.js";
 
 const dir = mkdtempSync(join(tmpdir(), "courtside-derived-"));

@@ -23,6 +23,7 @@ import {
   attributeSpreadOf, contrastProfiles, profileColumnsOf, profileIndexOf, similarRows, similarRowsByScan, storedProfileIndexOf, type SimilarMatch, type SimilarQuery,
 } from "../src/store/attribute-profile.js";
 import { Edition } from "../src/store/edition.js";
+import { editionOf } from "../src/store/derived-tables.js";
 import { machine, percentile, table, today, writeSection } from "./report.js";
 import { ABSENT_RATING } from "../src/model/attributes.js";
 
@@ -168,14 +169,14 @@ function main(): void {
   const started = performance.now();
   const payload = buildSnapshotPayload(generateScaleEdition({ players }));
   const buildMs = performance.now() - started;
-  // Without the index build-index stored: each pass's Edition derives it, as loading does for a file
+  // Without the index build-index stored: each pass's Edition (editionOf) derives it, as loading does for a file
   // without one (the jittered pass so gets an index of its own columns).
-  // A fresh payload object each time: an Edition fills the index into the one it is given.
+  // A fresh payload object each time: editionOf fills the index into the one it is given.
   const withoutIndex = (): typeof payload => { const { profileIndex: _stored, ...rest } = payload; return rest; };
-  const passes = [runPass(new Edition(withoutIndex(), `bench-similar-${players}`), false)];
+  const passes = [runPass(editionOf(withoutIndex(), `bench-similar-${players}`), false)];
   if (flags.unique) {
     jitterProfiles(payload.columns.attributes, payload.columns.attributeColumns, payload.meta.playerCount);
-    passes.push(runPass(new Edition(withoutIndex(), `bench-similar-unique-${players}`), true));
+    passes.push(runPass(editionOf(withoutIndex(), `bench-similar-unique-${players}`), true));
   }
   const text = [
     `Last run: ${today()} on ${machine()} — shared, busy machine (load average ${loadavg()[0]?.toFixed(1)} at the end). ` +

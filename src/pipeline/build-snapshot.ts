@@ -14,7 +14,7 @@ import {
   type RatingHistoryEntry, type WeeklySnapshot,
 } from "../model/player.js";
 import { buildBadgeHolders } from "../store/badge-holders.js";
-import { Edition } from "../store/edition.js";
+import { editionOf } from "../store/derived-tables.js";
 import { DictionaryColumn } from "../store/dictionary-column.js";
 import { buildFragments } from "../store/fragments.js";
 import { buildSearchData } from "../store/name-index.js";
@@ -66,9 +66,9 @@ export function buildSnapshotPayload(source: EditionSource): SnapshotPayload {
   };
   // The derived tables (the profile routes' spreads, group scores and team profiles; the
   // nearest-profile index of `similar`, a second or so at a million rows; the percentile route's
-  // sorted runs per cohort kind and primary positions): an Edition over the payload derives them
+  // sorted runs per cohort kind and primary positions): editionOf (an Edition over the payload) derives them
   // into it (store/derived-tables.ts), so the file stores them and no thread computes them.
-  void new Edition(payload, "build");
+  editionOf(payload, "build");
   return payload;
 }
 

@@ -5,13 +5,14 @@
 // snapshot, and a file written before them gets them derived here once, when the edition is
 // loaded (for the server, by the supervisor before any worker sees the payload), into
 // SharedArrayBuffers, so every worker thread views one copy as it views the file's. The request
-// path only reads them: nothing is built lazily, per thread or per request.
+// path only reads them: nothing is built lazily, per thread or per request. Every Edition made
+// from a payload that may lack them (a file, a new build) is made by editionOf.
 
 import { profileShapeOf, storedProfileIndexOf } from "./attribute-profile.js";
-import type { Edition } from "./edition.js";
+import { Edition } from "./edition.js";
 import { buildPercentileTables } from "./percentiles.js";
 import { buildColumnProfileTables, buildProfileTables } from "./profile-tables.js";
-import type { SnapshotPayload } from "./snapshot.js";
+import { readSnapshot, type SnapshotPayload } from "./snapshot.js";
 
 /** Whether the payload holds every derived table (a file build-index wrote since they exist). */
 export function hasDerivedTables(payload: SnapshotPayload): boolean {
@@ -19,12 +20,24 @@ export function hasDerivedTables(payload: SnapshotPayload): boolean {
 }
 
 /**
- * Fills in the derived tables `payload` lacks, computed from `edition` (an Edition over that
- * payload, its own indexes built: the builders read its teams, records and sort orders).
- * build-index calls this on every new payload (so the file stores them); loading calls it on an
- * older file's. Tables the payload has are kept as they are (views of its file).
+ * The Edition over `payload`, with the derived tables it lacks filled into `payload` (computed from
+ * that Edition: the builders read its teams, records and sort orders). build-index calls this on
+ * every new payload (so the file stores them); loading on every file, where only an older one
+ * lacks them. Tables the payload has are kept as they are (views of its file).
  */
-export function deriveMissingTables(edition: Edition, payload: SnapshotPayload): void {
+export function editionOf(payload: SnapshotPayload, checksum: string, bytes?: Uint8Array): Edition {
+  const edition = new Edition(payload, checksum, bytes);
+  if (!hasDerivedTables(payload)) deriveMissingTables(edition, payload);
+  return edition;
+}
+
+/** A snapshot file as one thread serves it (read, checked, its derived tables complete). */
+export function loadEdition(file: string, maxBytes?: number): Edition {
+  const { payload, checksum, bytes } = readSnapshot(file, maxBytes);
+  return editionOf(payload, checksum, bytes);
+}
+
+function deriveMissingTables(edition: Edition, payload: SnapshotPayload): void {
   if (payload.profileTables === undefined) {
     payload.profileTables = inSharedMemory(buildProfileTables(edition, buildColumnProfileTables(edition, profileShapeOf(edition))));
   }

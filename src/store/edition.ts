@@ -1,7 +1,7 @@
 // One edition in memory: views over the snapshot's arrays (columns, sort orders, fragments,
 // search index, lookups, derived tables), plus the little load derives from them (row ranges per
-// era and team, team stats; for a file written before them, the derived tables themselves, once:
-// store/derived-tables.ts). The arrays may live in a SharedArrayBuffer that every worker thread views; what
+// era and team, team stats). A file written before the derived tables gets them from
+// store/derived-tables.ts (editionOf), which loads every edition. The arrays may live in a SharedArrayBuffer that every worker thread views; what
 // an Edition owns itself is per-thread and small (the kernel's scratch, the memo). Read-only
 // after construction; the request path only looks things up here.
 
@@ -10,8 +10,7 @@ import { ERAS, ERA_CODE, type Era } from "../model/eras.js";
 import { slugify } from "../model/names.js";
 import type { EditionEntry, PlayerRecord, TeamRow } from "../model/player.js";
 import { editionLabel } from "../model/eras.js";
-import { readSnapshot, type LoadedPayload, type SnapshotPayload } from "./snapshot.js";
-import { deriveMissingTables } from "./derived-tables.js";
+import type { LoadedPayload, SnapshotPayload } from "./snapshot.js";
 import type { BadgeHolders } from "./badge-holders.js";
 import { DictionaryColumn } from "./dictionary-column.js";
 import { RecordFragments } from "./fragments.js";
@@ -79,10 +78,11 @@ export class Edition {
   /**
    * `bytes`: the snapshot file the payload views, when it was loaded from one (what the supervisor
    * shares). A payload without the derived tables (a file written before them, or build-index's
-   * new one) gets them here, filled into `payload` itself: the one place they are ever built.
+   * new one) is completed by editionOf (store/derived-tables.ts), which builds its Edition with
+   * this and then fills them into `payload` itself: the one place they are ever built.
    */
   constructor(payload: SnapshotPayload, readonly checksum: string, readonly bytes?: Uint8Array) {
-    // Complete only once deriveMissingTables below has run; until then nothing reads them.
+    // Complete once editionOf has filled in what a payload lacks; nothing here reads the derived tables.
     this.payload = payload as LoadedPayload;
     this.key = payload.meta.gameVersion;
     this.rowCount = payload.meta.playerCount;
@@ -128,7 +128,6 @@ export class Edition {
     this.colleges = new DictionaryColumn(payload.dictionaries.college);
     const { history } = payload;
     this.weekly = history === null ? null : new WeeklySeries(history.weeks, history.indexOfRow, payload.columns.nameRank, this.catalogue);
-    deriveMissingTables(this, payload);
   }
 
   /** Holders of every badge, best tier first (null where the edition keeps no badge lists); computed at build time. */
@@ -229,11 +228,6 @@ export class Edition {
     const code = ERA_CODE[era];
     return [this.eraStart[code] as number, this.eraStart[code + 1] as number];
   }
-}
-
-export function loadEdition(file: string, maxBytes?: number): Edition {
-  const { payload, checksum, bytes } = readSnapshot(file, maxBytes);
-  return new Edition(payload, checksum, bytes);
 }
 
 /** A team's wire row; the logo is always a string, "" when unknown (docs/compatibility.md#fidelity-rules). */

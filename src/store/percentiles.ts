@@ -14,12 +14,9 @@ import { POSITIONS, knownPositions, type Position } from "../model/positions.js"
 import { attributeGroupsOf, attributeKeysOf } from "./attribute-profile.js";
 import type { Edition } from "./edition.js";
 
-export const COHORT_KINDS = ["position", "era", "all"] as const;
-export type CohortKind = (typeof COHORT_KINDS)[number];
+import { COHORT_COUNT, COHORT_KINDS, NO_COHORT, NO_POSITION, type CohortKind, type StoredCohortKind, type StoredPercentiles } from "./percentile-tables.js";
 
-/** A row in no cohort of a kind: with `position`, a player whose list names no known position. */
-const NO_COHORT = 255;
-const NO_POSITION = 255;
+export { COHORT_KINDS, type CohortKind, type StoredCohortKind, type StoredPercentiles };
 
 /** Which cohort of a kind: its era (position and era kinds) and primary position (position kind). */
 export interface Cohort {
@@ -50,39 +47,6 @@ export interface PlayerPercentiles {
   /** One per attribute group (attributeGroupsOf's order); the value is the group score. */
   groups: Standing[];
 }
-
-/**
- * One cohort kind's sorted values, as build-index stores them. Metrics: the attribute columns, then
- * overall (ratings, bytes), and the groups (scores, doubles). Per metric the cohorts' values lie one
- * after the other, each run ascending: cohort c of rating metric m is ratings[ratingStart[m·(C+1) + c]
- * … ratingStart[m·(C+1) + c + 1]), and likewise for scores.
- */
-export interface StoredCohortKind {
-  cohortCount: number;
-  /** Each row's cohort, NO_COHORT (255) where it is in none. */
-  cohortOfRow: Uint8Array;
-  /** Players per cohort. */
-  cohortSize: Uint32Array;
-  ratingStart: Uint32Array;
-  ratings: Uint8Array;
-  /** [(K + 1) × C]: metric · C + cohort → the run's mean, NaN where empty. */
-  ratingMean: Float64Array;
-  scoreStart: Uint32Array;
-  scores: Float64Array;
-  scoreMean: Float64Array;
-}
-
-/** What the percentile route reads of an edition (`payload.percentiles`): every cohort kind's runs and each row's primary position. */
-export interface StoredPercentiles {
-  /** POSITIONS index of each row's first known position, NO_POSITION (255) where none. */
-  primaryPosition: Uint8Array;
-  position: StoredCohortKind;
-  era: StoredCohortKind;
-  all: StoredCohortKind;
-}
-
-/** How many cohorts each kind has. */
-export const COHORT_COUNT: Readonly<Record<CohortKind, number>> = { position: ERAS.length * POSITIONS.length, era: ERAS.length, all: 1 };
 
 /** The row's primary position: the first known position of its list, as the hosted website takes it; undefined where none. */
 export function primaryPositionOf(edition: Edition, row: number): Position | undefined {
@@ -229,23 +193,6 @@ function kindTables(edition: Edition, { cohortOfRow, cohortCount }: { cohortOfRo
     }
   }
   return { cohortCount, cohortOfRow, cohortSize, ratingStart, ratings, ratingMean, scoreStart, scores, scoreMean };
-}
-
-/** Whether a payload's stored percentile tables fit the edition (typed arrays of consistent lengths), so a request never reads past one. */
-export function isPercentileTablesShape(tables: StoredPercentiles, rows: number, keyCount: number): boolean {
-  if (!(tables?.primaryPosition instanceof Uint8Array) || tables.primaryPosition.length !== rows) return false;
-  return COHORT_KINDS.every((kind) => {
-    const k = tables[kind];
-    const C = COHORT_COUNT[kind];
-    if (k?.cohortCount !== C || !(k.scoreStart instanceof Uint32Array) || !(k.ratingStart instanceof Uint32Array)) return false;
-    const groupCount = k.scoreStart.length / (C + 1);
-    return k.cohortOfRow instanceof Uint8Array && k.cohortOfRow.length === rows && k.cohortOfRow.every((cohort) => cohort < C || cohort === NO_COHORT) &&
-      k.cohortSize instanceof Uint32Array && k.cohortSize.length === C &&
-      k.ratingStart.length === (keyCount + 1) * (C + 1) && k.ratings instanceof Uint8Array && k.ratingStart[k.ratingStart.length - 1] === k.ratings.length &&
-      k.ratingMean instanceof Float64Array && k.ratingMean.length === (keyCount + 1) * C &&
-      Number.isInteger(groupCount) && k.scores instanceof Float64Array && (k.scoreStart[k.scoreStart.length - 1] ?? 0) === k.scores.length &&
-      k.scoreMean instanceof Float64Array && k.scoreMean.length === groupCount * C;
-  });
 }
 
 /** First index in sorted[from, to) whose value is ≥ value (strictly > with `isUpper`). */

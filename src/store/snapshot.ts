@@ -36,7 +36,7 @@ import { FRAGMENT_LAYOUT, type FragmentData } from "./fragments.js";
 import type { SearchData } from "./name-index.js";
 import type { StoredProfileIndex } from "./profile-index.js";
 import { isProfileTablesShape, type StoredProfileTables } from "./profile-tables.js";
-import { isPercentileTablesShape, type StoredPercentiles } from "./percentiles.js";
+import { isPercentileTablesShape, type StoredPercentiles } from "./percentile-tables.js";
 import type { HistoryPayload } from "./weekly-series.js";
 import { DEFAULT_MAX_SNAPSHOT_BYTES } from "./snapshot-limit.js";
 
@@ -87,7 +87,7 @@ export interface SnapshotPayload {
    */
   profileTables?: StoredProfileTables;
   /**
-   * What the percentile route reads (src/store/percentiles.ts: every cohort kind's sorted runs,
+   * What the percentile route reads (src/store/percentile-tables.ts: every cohort kind's sorted runs,
    * each row's primary position), built offline; absent in files written before it existed
    * (derived once at load then: src/store/derived-tables.ts).
    */

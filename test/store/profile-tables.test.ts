@@ -18,6 +18,7 @@ import { executeQuery } from "../../src/query/execute.js";
 import { defaultQuery } from "../../src/query/plan.js";
 import { attributeSpreadOf, contrastProfiles, contrastProfilesJson, groupScores, teamGroupMean } from "../../src/store/attribute-profile.js";
 import { Edition, teamRowOf, type TeamInfo } from "../../src/store/edition.js";
+import { editionOf } from "../../src/store/derived-tables.js";
 import { EditionSet } from "../../src/store/editions.js";
 import { decodeSnapshot, encodeSnapshot, type SnapshotPayload } from "../../src/store/snapshot.js";
 import { mulberry32 } from "../fixtures/random-edition.js";
@@ -204,7 +205,7 @@ t.test("every demo edition: the tables answer what the per-request computation a
         return new Edition(payload, `stored-${payload.meta.gameVersion}`);
       }
       const { profileTables: _tables, percentiles: _percentiles, ...older } = payload;
-      return new Edition(older, `older-${payload.meta.gameVersion}`);
+      return editionOf(older, `older-${payload.meta.gameVersion}`);
     }));
     const dispatcher = dispatcherOf(editions);
     for (const edition of editions.ordered) {
