@@ -46,7 +46,7 @@ function percentilePaths(count: number): string[] {
 const dispatcher = benchDispatcher(editions, { cacheBytes: Number(flags["cache-mib"]) * 1024 * 1024 });
 
 const requests = paths.map((path) => ({ path, request: benchRequest(path) }));
-/** Percentiles: each cohort kind's first request, which builds that kind's sorted values (and, for position, reads every row's primary position). */
+/** Percentiles: each cohort kind's first request in the process (the sorted values are the snapshot's: nothing is built; before, this built the kind's tables). */
 const firstUse = mixName !== "percentiles" ? [] : requests.slice(0, 3).map(({ path, request: incoming }) => {
   const started = process.hrtime.bigint();
   dispatcher.dispatch(incoming);
@@ -89,7 +89,7 @@ const section = [
   `Last run: ${today()} on ${machine()}${flags.note ? ` — ${flags.note}` : ""}.`,
   `The ${paths.length} URLs of ${mixName === "percentiles" ? "percentile requests" : `load mix (${mixName})`} through the dispatcher in process (no sockets), response cache ${flags["cache-mib"] === "0" ? "off" : `${flags["cache-mib"]} MiB`}, ${rounds} passes after one warm-up pass;`,
   mixName === "percentiles"
-    ? `each request is validated, its player resolved and answered by two binary searches per value in the cohort's sorted values (built once per edition and cohort kind, in the warm-up pass) and rendered (${editions.current.key}, ${editions.current.rowCount} players).`
+    ? `each request is validated, its player resolved and answered by two binary searches per value in the cohort's sorted values (stored in the snapshot by build-index, viewed in place) and rendered (${editions.current.key}, ${editions.current.rowCount} players).`
     : mixName === "g"
     ? "each request is validated, looked up in the precomputed structures (badge holder runs, trending windows, the _id map, weekly series) and rendered."
     : mixName !== "i"
@@ -99,7 +99,7 @@ const section = [
   table(["route", "URLs", "mean body KiB", "p50 µs", "p99 µs"], rows),
   "",
   `All ${all.length} requests: p50 ${median(all).toFixed(1)} µs, p99 ${percentile(all, 99).toFixed(1)} µs; process CPU (user + system, over the timed passes) ${cpuMeanUs.toFixed(1)} µs a request.`,
-  ...(firstUse.length === 0 ? [] : ["", `First request of each cohort kind (builds its tables, once per edition and worker): ${firstUse.join(", ")}.`]),
+  ...(firstUse.length === 0 ? [] : ["", `First request of each cohort kind in the process (reads the stored tables): ${firstUse.join(", ")}.`]),
 ].join("\n");
 process.stdout.write(`${section}\n`);
 if (!flags["no-readme"] && flags["cache-mib"] === "0" && sectionName !== undefined) {

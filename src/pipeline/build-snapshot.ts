@@ -13,9 +13,8 @@ import {
   LEGACY_HOT_ZONE_KEYS, teamKey, teamSlug, withEditionRating, type BadgeEntry, type EditionSource, type HotZones, type KnownEdition, type PlayerRecord,
   type RatingHistoryEntry, type WeeklySnapshot,
 } from "../model/player.js";
-import { storedProfileIndexOf, storedProfileTablesOf } from "../store/attribute-profile.js";
 import { buildBadgeHolders } from "../store/badge-holders.js";
-import { Edition } from "../store/edition.js";
+import { editionOf } from "../store/derived-tables.js";
 import { DictionaryColumn } from "../store/dictionary-column.js";
 import { buildFragments } from "../store/fragments.js";
 import { buildSearchData } from "../store/name-index.js";
@@ -65,12 +64,11 @@ export function buildSnapshotPayload(source: EditionSource): SnapshotPayload {
     badgeHolders: columns.badgeTiers === null ? null : buildBadgeHolders({ badgeTiers: columns.badgeTiers, overall: columns.overall, badgeCount: catalogue.badgeCount }, sortOrders.name),
     history,
   };
-  // The nearest-profile index, from the finished columns exactly as a thread would build it (a
-  // second or so at a million rows: here, not in a worker's first `similar` request).
-  // And the profile routes' tables (spreads, group scores, team profiles), so no thread computes them.
-  const edition = new Edition(payload, "build");
-  payload.profileIndex = storedProfileIndexOf(edition);
-  payload.profileTables = storedProfileTablesOf(edition);
+  // The derived tables (the profile routes' spreads, group scores and team profiles; the
+  // nearest-profile index of `similar`, a second or so at a million rows; the percentile route's
+  // sorted runs per cohort kind and primary positions): editionOf (an Edition over the payload) derives them
+  // into it (store/derived-tables.ts), so the file stores them and no thread computes them.
+  editionOf(payload, "build");
   return payload;
 }
 

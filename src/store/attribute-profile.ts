@@ -4,12 +4,13 @@
 // attribute profiles to one row (a search of the profile index, store/profile-index.ts) and every
 // team's profile. Routes ask here; they never read the attribute bytes themselves. What a request
 // reads is precomputed per edition (store/profile-tables.ts): build-index stores it in the
-// snapshot, which every worker thread views; an older snapshot gets it built once per thread.
+// snapshot, which every worker thread views; a file written before it gets it derived once at
+// load (store/derived-tables.ts, docs/design-decisions.md#derived-tables-one-mechanism), never here.
 
 import { GROUP_OF_ATTRIBUTE, GROUP_SCORE_KEYS, ABSENT_RATING } from "../model/attributes.js";
 import { displayLabel } from "../model/labels.js";
 import type { Edition } from "./edition.js";
-import { buildColumnProfileTables, buildProfileTables, GAP_COUNT, SIGNED_GAP_COUNT, teamCountsOf, type ColumnProfileTables, type StoredProfileTables } from "./profile-tables.js";
+import { GAP_COUNT, SIGNED_GAP_COUNT, type ProfileColumns, type StoredProfileTables } from "./profile-tables.js";
 import { stringAt } from "./string-table.js";
 import {
   buildProfileIndex, searchProfileIndex, storedPart, withScratch, type ProfileCandidate, type ProfileIndex, type ProfileTarget, type StoredProfileIndex,
@@ -56,7 +57,7 @@ export interface AttributeContrast {
   otherValue: number;
 }
 
-/** What the profile routes read of one edition: set up once, per thread, on first use. */
+/** The per-thread part of what the profile routes read of one edition (labels, scratch): set up once, on first use. */
 interface ProfileTables {
   keys: readonly string[];
   /** Each column's display name. */
@@ -67,14 +68,12 @@ interface ProfileTables {
   /** The columns a profile compares: every attribute but the group scores (means of the others). */
   profileColumns: readonly number[];
   spread: AttributeSpread;
-  /** The snapshot's precomputed tables (store/profile-tables.ts), or this thread's build of them for a file without. */
-  precomputed: ColumnProfileTables;
-  /** Per team code, its counts where the snapshot has none (built on first ask). */
-  teamCounts: Map<number, { json: string; hasLists: boolean }>;
+  /** The edition's precomputed tables (store/profile-tables.ts): views of the shared snapshot. */
+  precomputed: StoredProfileTables;
   /** Contrast scratch: candidate columns and their standardised gaps. */
   contrastColumns: Int32Array;
   contrastGaps: Float64Array;
-  /** The nearest-profile index, built on first use. */
+  /** The nearest-profile index: the snapshot's, with this thread's search scratch (made on first use). */
   profileIndex: ProfileIndex | undefined;
   /** The reference scan's 256-entry table of one column's squared standardised differences (its scratch). */
   squared: Float32Array | undefined;
@@ -89,27 +88,33 @@ const GROUP_SCORE_SET: ReadonlySet<string> = new Set(GROUP_SCORE_KEYS);
 function tables(edition: Edition): ProfileTables {
   let built = tablesOf.get(edition);
   if (built === undefined) {
-    const keys = attributeKeysOf(edition);
-    const profileColumns = keys.flatMap((key, column) => (GROUP_SCORE_SET.has(key) ? [] : [column]));
-    const byGroup = new Map<string, number[]>();
-    for (const column of profileColumns) {
-      const group = GROUP_OF_ATTRIBUTE.get(keys[column] as string) ?? OTHER_GROUP;
-      const members = byGroup.get(group);
-      if (members) members.push(column);
-      else byGroup.set(group, [column]);
-    }
-    const groups = [...byGroup].map(([group, columns]) => ({ group, columns }));
-    const precomputed = edition.payload.profileTables ?? buildColumnProfileTables(edition, { keyCount: keys.length, groups });
+    const { keys, profileColumns, groups } = profileShapeOf(edition);
+    const precomputed = edition.payload.profileTables;
     built = {
       keys, labels: keys.map((key) => displayLabel(key)), profileColumns, groups, precomputed,
       contrastPrefixes: keys.map((key) => `{"attribute":${JSON.stringify(key)},"label":${JSON.stringify(displayLabel(key))},"value":`),
       spread: { mean: precomputed.mean, stddev: precomputed.stddev },
-      teamCounts: new Map(), contrastColumns: new Int32Array(keys.length), contrastGaps: new Float64Array(keys.length),
+      contrastColumns: new Int32Array(keys.length), contrastGaps: new Float64Array(keys.length),
       profileIndex: undefined, squared: undefined, sums: undefined, counts: undefined,
     };
     tablesOf.set(edition, built);
   }
   return built;
+}
+
+/** The edition's attribute columns as the profiles group them: what the profile tables are laid out by (from the catalogue alone). */
+export function profileShapeOf(edition: Pick<Edition, "catalogue">): ProfileColumns & { keys: readonly string[]; profileColumns: readonly number[]; groups: readonly AttributeGroupColumns[] } {
+  const keys = edition.catalogue.attributeKeys;
+  const profileColumns = keys.flatMap((key, column) => (GROUP_SCORE_SET.has(key) ? [] : [column]));
+  const byGroup = new Map<string, number[]>();
+  for (const column of profileColumns) {
+    const group = GROUP_OF_ATTRIBUTE.get(keys[column] as string) ?? OTHER_GROUP;
+    const members = byGroup.get(group);
+    if (members) members.push(column);
+    else byGroup.set(group, [column]);
+  }
+  const groups = [...byGroup].map(([group, columns]) => ({ group, columns }));
+  return { keys, keyCount: keys.length, profileColumns, groups };
 }
 
 /** The edition's attribute keys in column order (its catalogue's). */
@@ -149,11 +154,6 @@ export function groupScore(edition: Edition, row: number, g: number): number {
   return precomputed.groupScores[row * groups.length + g] as number;
 }
 
-/** The tables build-index stores for an edition (store/profile-tables.ts), computed as a thread would. */
-export function storedProfileTablesOf(edition: Edition): StoredProfileTables {
-  return buildProfileTables(edition, tables(edition).precomputed);
-}
-
 /**
  * The `limit` rows whose profiles are closest to `query.row`'s, closest first (ties by name),
  * the row itself excluded. Distance: over the profile columns both rows have, each difference
@@ -174,16 +174,15 @@ export function similarRows(edition: Edition, query: SimilarQuery): SimilarMatch
 }
 
 /**
- * The edition's nearest-profile index: the snapshot's (built by build-index), with this thread's
- * scratch; built here on first use only for a snapshot written without one.
+ * The edition's nearest-profile index: the snapshot's (built by build-index, or derived at load
+ * for a file written without one: store/derived-tables.ts), with this thread's search scratch.
  */
 export function profileIndexOf(edition: Edition): ProfileIndex {
   const built = tables(edition);
-  const stored = edition.payload.profileIndex;
-  return (built.profileIndex ??= stored ? withScratch(stored) : buildProfileIndex(edition, built.profileColumns, built.spread.stddev, built.keys.length));
+  return (built.profileIndex ??= withScratch(edition.payload.profileIndex));
 }
 
-/** The index build-index stores for an edition (built from its columns, as a thread would). */
+/** The index of an edition, built from its columns (store/derived-tables.ts stores it in the payload). */
 export function storedProfileIndexOf(edition: Edition): StoredProfileIndex {
   const built = tables(edition);
   return storedPart(buildProfileIndex(edition, built.profileColumns, built.spread.stddev, built.keys.length));
@@ -409,12 +408,5 @@ export function teamGroupStanding(edition: Edition, teamCode: number, g: number)
 /** The team's badge and position counts, `{"badges":…,"positions":…}` as JSON, and whether every player has a badge list. */
 export function teamCounts(edition: Edition, teamCode: number): { json: string; hasLists: boolean } {
   const stored = edition.payload.profileTables;
-  if (stored !== undefined) return { json: stringAt(stored.teamCounts, teamCode), hasLists: stored.teamHasLists[teamCode] === 1 };
-  const built = tables(edition);
-  let counts = built.teamCounts.get(teamCode);
-  if (counts === undefined) {
-    counts = teamCountsOf(edition, teamCode);
-    built.teamCounts.set(teamCode, counts);
-  }
-  return counts;
+  return { json: stringAt(stored.teamCounts, teamCode), hasLists: stored.teamHasLists[teamCode] === 1 };
 }

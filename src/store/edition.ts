@@ -1,6 +1,7 @@
 // One edition in memory: views over the snapshot's arrays (columns, sort orders, fragments,
-// search index, lookups), plus the little load derives from them (row ranges per era and team,
-// team stats). The arrays may live in a SharedArrayBuffer that every worker thread views; what
+// search index, lookups, derived tables), plus the little load derives from them (row ranges per
+// era and team, team stats). A file written before the derived tables gets them from
+// store/derived-tables.ts (editionOf), which loads every edition. The arrays may live in a SharedArrayBuffer that every worker thread views; what
 // an Edition owns itself is per-thread and small (the kernel's scratch, the memo). Read-only
 // after construction; the request path only looks things up here.
 
@@ -9,7 +10,7 @@ import { ERAS, ERA_CODE, type Era } from "../model/eras.js";
 import { slugify } from "../model/names.js";
 import type { EditionEntry, PlayerRecord, TeamRow } from "../model/player.js";
 import { editionLabel } from "../model/eras.js";
-import { readSnapshot, type SnapshotPayload } from "./snapshot.js";
+import type { LoadedPayload, SnapshotPayload } from "./snapshot.js";
 import type { BadgeHolders } from "./badge-holders.js";
 import { DictionaryColumn } from "./dictionary-column.js";
 import { RecordFragments } from "./fragments.js";
@@ -72,8 +73,18 @@ export class Edition {
   /** The weekly history as per-player series and trending windows; null without history (archived editions). */
   readonly weekly: WeeklySeries | null;
 
-  /** `bytes`: the snapshot file the payload views, when it was loaded from one (what the supervisor shares). */
-  constructor(readonly payload: SnapshotPayload, readonly checksum: string, readonly bytes?: Uint8Array) {
+  /** The snapshot's sections, every derived table among them (store/derived-tables.ts). */
+  readonly payload: LoadedPayload;
+
+  /**
+   * `bytes`: the snapshot file the payload views, when it was loaded from one (what the supervisor
+   * shares). A payload without the derived tables (a file written before them, or build-index's
+   * new one) is completed by editionOf (store/derived-tables.ts), which builds its Edition with
+   * this and then fills them into `payload` itself: the one place they are ever built.
+   */
+  constructor(payload: SnapshotPayload, readonly checksum: string, readonly bytes?: Uint8Array) {
+    // Complete once editionOf has filled in what a payload lacks; nothing here reads the derived tables.
+    this.payload = payload as LoadedPayload;
     this.key = payload.meta.gameVersion;
     this.rowCount = payload.meta.playerCount;
     this.catalogue = new Catalogue(payload.catalogue);
@@ -220,11 +231,6 @@ export class Edition {
     const code = ERA_CODE[era];
     return [this.eraStart[code] as number, this.eraStart[code + 1] as number];
   }
-}
-
-export function loadEdition(file: string, maxBytes?: number): Edition {
-  const { payload, checksum, bytes } = readSnapshot(file, maxBytes);
-  return new Edition(payload, checksum, bytes);
 }
 
 /** A team's wire row; the logo is always a string, "" when unknown (docs/compatibility.md#fidelity-rules). */

@@ -6,7 +6,8 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { readSnapshot, SnapshotError, type SnapshotPayload } from "./snapshot.js";
-import { Edition, loadEdition } from "./edition.js";
+import { Edition } from "./edition.js";
+import { editionOf, hasDerivedTables, loadEdition } from "./derived-tables.js";
 
 export interface EditionRating {
   gameVersion: string;
@@ -121,6 +122,10 @@ export type SnapshotSet = KeyedSet<LoadedSnapshot>;
 
 export function loadSnapshot(file: string, maxBytes?: number): LoadedSnapshot {
   const { payload, checksum, bytes } = readSnapshot(file, maxBytes);
+  // A file written before the derived tables: editionOf derives them into its payload,
+  // in shared memory, once here, so no worker builds them (docs/design-decisions.md#derived-tables-one-mechanism).
+  // The Edition itself (its per-thread indexes) is dropped: the supervisor serves nothing.
+  if (!hasDerivedTables(payload)) editionOf(payload, checksum, bytes);
   return new LoadedSnapshot(payload, checksum, bytes);
 }
 
@@ -143,5 +148,5 @@ export function sharedSnapshotsOf(set: KeyedSet<LoadedSnapshot | Edition>): Shar
  */
 export function editionSetOfShared(snapshots: readonly SharedSnapshot[], previous?: EditionSet): EditionSet {
   const serving = new Map((previous?.ordered ?? []).map((edition) => [edition.checksum, edition]));
-  return new EditionSet(snapshots.map(({ payload, checksum, bytes }) => serving.get(checksum) ?? new Edition(payload, checksum, bytes)));
+  return new EditionSet(snapshots.map(({ payload, checksum, bytes }) => serving.get(checksum) ?? editionOf(payload, checksum, bytes)));
 }

@@ -1,22 +1,22 @@
 // Where one player stands in a cohort of its edition: per attribute, attribute group and overall,
 // its percentile (midpoint rank), the cohort's size and mean (docs/design-decisions.md#percentiles).
-// Answered by binary search on per-cohort sorted values, built once per edition and cohort kind
-// on first use (from the snapshot's sort orders: no sort for ratings), never by scanning a cohort
-// per request. Routes ask here; they never read the sorted values themselves.
+// Answered by binary search on per-cohort sorted values, never by scanning a cohort per request.
+// The sorted values (every cohort kind's runs) and each row's primary position are tables of the
+// snapshot (`payload.percentiles`): build-index computes them (buildPercentileTables, from the
+// sort orders: no sort for ratings) and every worker thread views them in the shared file; a file
+// written before them gets them derived once at load (docs/design-decisions.md#derived-tables-one-mechanism).
+// Routes ask here; they never read the sorted values themselves.
 
 import { ABSENT_RATING } from "../model/attributes.js";
 import { ERAS, type Era } from "../model/eras.js";
 import { FIELD_BIT } from "../model/player.js";
 import { POSITIONS, knownPositions, type Position } from "../model/positions.js";
-import { attributeGroupsOf, attributeKeysOf, groupScores } from "./attribute-profile.js";
+import { attributeGroupsOf, attributeKeysOf } from "./attribute-profile.js";
 import type { Edition } from "./edition.js";
 
-export const COHORT_KINDS = ["position", "era", "all"] as const;
-export type CohortKind = (typeof COHORT_KINDS)[number];
+import { COHORT_COUNT, COHORT_KINDS, NO_COHORT, NO_POSITION, type CohortKind, type StoredCohortKind, type StoredPercentiles } from "./percentile-tables.js";
 
-/** A row in no cohort of a kind: with `position`, a player whose list names no known position. */
-const NO_COHORT = 255;
-const NO_POSITION = 255;
+export { COHORT_KINDS, type CohortKind, type StoredCohortKind, type StoredPercentiles };
 
 /** Which cohort of a kind: its era (position and era kinds) and primary position (position kind). */
 export interface Cohort {
@@ -48,52 +48,23 @@ export interface PlayerPercentiles {
   groups: Standing[];
 }
 
-/**
- * One cohort kind's sorted values. Metrics: the attribute columns, then overall (ratings, bytes),
- * and the groups (scores, doubles). Per metric the cohorts' values lie one after the other, each
- * run ascending: cohort c of rating metric m is ratings[ratingStart[m·(C+1) + c] …
- * ratingStart[m·(C+1) + c + 1]), and likewise for scores.
- */
-interface KindTables {
-  cohortCount: number;
-  cohortOfRow: Uint8Array;
-  /** Players per cohort. */
-  cohortSize: Uint32Array;
-  ratingStart: Uint32Array;
-  ratings: Uint8Array;
-  ratingMean: Float64Array;
-  scoreStart: Uint32Array;
-  scores: Float64Array;
-  scoreMean: Float64Array;
-}
-
-interface EditionTables {
-  /** POSITIONS index of each row's first known position, NO_POSITION where none. */
-  primaryPosition: Uint8Array | undefined;
-  /** row · groupCount + g → the row's group score (groupScores), NaN where it has none of the group. */
-  groupScores: Float64Array | undefined;
-  kinds: Partial<Record<CohortKind, KindTables>>;
-}
-
-const tablesOf = new WeakMap<Edition, EditionTables>();
-
-function editionTables(edition: Edition): EditionTables {
-  let built = tablesOf.get(edition);
-  if (built === undefined) {
-    built = { primaryPosition: undefined, groupScores: undefined, kinds: {} };
-    tablesOf.set(edition, built);
-  }
-  return built;
-}
-
 /** The row's primary position: the first known position of its list, as the hosted website takes it; undefined where none. */
 export function primaryPositionOf(edition: Edition, row: number): Position | undefined {
-  return POSITIONS[primaryPositions(edition)[row] as number];
+  return POSITIONS[edition.payload.percentiles.primaryPosition[row] as number];
+}
+
+/**
+ * Every cohort kind's tables of an edition (build-index stores them; a file written before them
+ * gets them derived once at load, store/derived-tables.ts). `groupScores`: row · G + g → the row's
+ * score in group g (the profile tables'), NaN where it has none.
+ */
+export function buildPercentileTables(edition: Edition, groupScores: Float64Array, groupCount: number): StoredPercentiles {
+  const primaryPosition = primaryPositions(edition);
+  const kind = (name: CohortKind): StoredCohortKind => kindTables(edition, cohortOfRows(edition, name, primaryPosition), groupScores, groupCount);
+  return { primaryPosition, position: kind("position"), era: kind("era"), all: kind("all") };
 }
 
 function primaryPositions(edition: Edition): Uint8Array {
-  const built = editionTables(edition);
-  if (built.primaryPosition !== undefined) return built.primaryPosition;
   // The position column is a bit mask of the known positions: with none or one, it is the
   // answer; with several (their order lost), the row's list is read from its fragment, once.
   const primary = new Uint8Array(edition.rowCount).fill(NO_POSITION);
@@ -110,44 +81,30 @@ function primaryPositions(edition: Edition): Uint8Array {
     const first = knownPositions(positions)[0];
     if (first !== undefined) primary[row] = POSITIONS.indexOf(first);
   }
-  return (built.primaryPosition = primary);
+  return primary;
 }
 
-function allGroupScores(edition: Edition): Float64Array {
-  const built = editionTables(edition);
-  if (built.groupScores !== undefined) return built.groupScores;
-  const groupCount = attributeGroupsOf(edition).length;
-  const scores = new Float64Array(edition.rowCount * groupCount);
-  for (let row = 0; row < edition.rowCount; row++) scores.set(groupScores(edition, row), row * groupCount);
-  return (built.groupScores = scores);
-}
-
-function cohortOfRows(edition: Edition, kind: CohortKind): { cohortOfRow: Uint8Array; cohortCount: number } {
+function cohortOfRows(edition: Edition, kind: CohortKind, primary: Uint8Array): { cohortOfRow: Uint8Array; cohortCount: number } {
   const { era } = edition.payload.columns;
   const cohortOfRow = new Uint8Array(edition.rowCount);
   switch (kind) {
     case "all":
-      return { cohortOfRow, cohortCount: 1 };
+      break;
     case "era":
       cohortOfRow.set(era);
-      return { cohortOfRow, cohortCount: ERAS.length };
-    case "position": {
-      const primary = primaryPositions(edition);
+      break;
+    case "position":
       for (let row = 0; row < edition.rowCount; row++) {
         const position = primary[row] as number;
         cohortOfRow[row] = position === NO_POSITION ? NO_COHORT : (era[row] as number) * POSITIONS.length + position;
       }
-      return { cohortOfRow, cohortCount: ERAS.length * POSITIONS.length };
-    }
+      break;
   }
+  return { cohortOfRow, cohortCount: COHORT_COUNT[kind] };
 }
 
 /** One pass per metric over the edition: every cohort of the kind at once (they share the arrays). */
-function kindTables(edition: Edition, kind: CohortKind): KindTables {
-  const built = editionTables(edition);
-  const existing = built.kinds[kind];
-  if (existing !== undefined) return existing;
-  const { cohortOfRow, cohortCount } = cohortOfRows(edition, kind);
+function kindTables(edition: Edition, { cohortOfRow, cohortCount }: { cohortOfRow: Uint8Array; cohortCount: number }, rowScores: Float64Array, groupCount: number): StoredCohortKind {
   const C = cohortCount;
   const cohortSize = new Uint32Array(C);
   for (let row = 0; row < edition.rowCount; row++) {
@@ -159,7 +116,7 @@ function kindTables(edition: Edition, kind: CohortKind): KindTables {
   // stable distribution by cohort leaves every cohort's run sorted.
   const { attributes: attributeBytes, overall } = edition.payload.columns;
   const { sortOrders } = edition.payload;
-  const K = attributeKeysOf(edition).length;
+  const K = edition.catalogue.attributeKeys.length;
   const ratingMetrics = K + 1;
   const orderOf = (m: number): { order: Uint32Array; present: number } => m < K
     ? { order: sortOrders.attributes[m] as Uint32Array, present: sortOrders.attributePresent[m] as number }
@@ -203,8 +160,6 @@ function kindTables(edition: Edition, kind: CohortKind): KindTables {
   }
 
   // Group scores are means (fractions): gathered by cohort, then each run sorted.
-  const groupCount = attributeGroupsOf(edition).length;
-  const rowScores = allGroupScores(edition);
   const scoreStart = new Uint32Array(groupCount * (C + 1));
   total = 0;
   for (let g = 0; g < groupCount; g++) {
@@ -237,10 +192,7 @@ function kindTables(edition: Edition, kind: CohortKind): KindTables {
       scoreMean[g * C + c] = run.length === 0 ? NaN : sum / run.length;
     }
   }
-
-  const tables: KindTables = { cohortCount, cohortOfRow, cohortSize, ratingStart, ratings, ratingMean, scoreStart, scores, scoreMean };
-  built.kinds[kind] = tables;
-  return tables;
+  return { cohortCount, cohortOfRow, cohortSize, ratingStart, ratings, ratingMean, scoreStart, scores, scoreMean };
 }
 
 /** First index in sorted[from, to) whose value is ≥ value (strictly > with `isUpper`). */
@@ -268,10 +220,10 @@ function standingIn(sorted: Uint8Array | Float64Array, from: number, to: number,
 /**
  * The row's standing in its cohort of `kind`, every attribute, group and overall. A value the
  * player lacks has no percentile; a cohort counts, per value, only the players that have it.
- * Work: two binary searches per value (the tables of the kind are built on its first use).
+ * Work: two binary searches per value in the stored runs; nothing is built on the request path.
  */
 export function playerPercentiles(edition: Edition, row: number, kind: CohortKind): PlayerPercentiles {
-  const tables = kindTables(edition, kind);
+  const tables = edition.payload.percentiles[kind];
   const C = tables.cohortCount;
   const cohort = tables.cohortOfRow[row] as number;
   const K = attributeKeysOf(edition).length;
@@ -294,7 +246,7 @@ export function playerPercentiles(edition: Edition, row: number, kind: CohortKin
     const value = attributeBytes[row * K + m] as number;
     attributes[m] = rating(m, value === ABSENT_RATING ? undefined : value);
   }
-  const scores = allGroupScores(edition);
+  const scores = edition.payload.profileTables.groupScores;
   const groups: Standing[] = new Array<Standing>(groupCount);
   for (let g = 0; g < groupCount; g++) {
     const score = scores[row * groupCount + g] as number;

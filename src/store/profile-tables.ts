@@ -4,13 +4,14 @@
 // and who holds it, the group's rank among the teams of its era; badge and position counts).
 // build-index computes them (buildProfileTables) and stores them in the snapshot
 // (`payload.profileTables`), so every worker thread views the same bytes; a snapshot written
-// before they existed gets them built once per thread on first use (attribute-profile.ts).
+// before they existed gets them derived once at load, into shared memory (store/derived-tables.ts,
+// docs/design-decisions.md#derived-tables-one-mechanism): never by a thread on first use.
 //
 // Layouts (K attribute columns, the catalogue's; G attribute groups, attributeGroupsOf's order;
 // R rows; T teams, by team code). A contrast's standardised gap, |a − b| / stddev, is one division:
 // no table. Everything is exact: each value is computed with the same
 // arithmetic, in the same order, as the per-request code it replaced, so answers are bit-equal.
-// Other routes may read them too (a percentile route wants the spreads and group scores).
+// Other routes read them too: the percentile tables (store/percentiles.ts) are built from the group scores.
 
 import { heldBadges } from "../model/badge-summary.js";
 import { TIER_COUNT_KEYS } from "../model/badges.js";
@@ -75,7 +76,7 @@ export interface ProfileColumns {
   groups: readonly { columns: readonly number[] }[];
 }
 
-/** The tables a thread computes from the columns alone: all but the team counts, which read records. */
+/** The tables computed from the columns alone: all but the team counts, which read records. */
 export type ColumnProfileTables = Omit<StoredProfileTables, "teamCounts" | "teamHasLists">;
 
 /** Every table from the edition's columns but the team counts (a few passes over the rows). */

@@ -9,7 +9,8 @@
 import { statSync } from "node:fs";
 import { basename } from "node:path";
 import { SnapshotError } from "./snapshot.js";
-import { loadEdition, type Edition } from "./edition.js";
+import type { Edition } from "./edition.js";
+import { loadEdition } from "./derived-tables.js";
 import { EditionSet, KeyedSet, loadSnapshot, snapshotFiles, type LoadedSnapshot, type SetMember, type SnapshotSet } from "./editions.js";
 
 export type ReloadEvent =

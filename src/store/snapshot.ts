@@ -36,6 +36,7 @@ import { FRAGMENT_LAYOUT, type FragmentData } from "./fragments.js";
 import type { SearchData } from "./name-index.js";
 import type { StoredProfileIndex } from "./profile-index.js";
 import { isProfileTablesShape, type StoredProfileTables } from "./profile-tables.js";
+import { isPercentileTablesShape, type StoredPercentiles } from "./percentile-tables.js";
 import type { HistoryPayload } from "./weekly-series.js";
 import { DEFAULT_MAX_SNAPSHOT_BYTES } from "./snapshot-limit.js";
 
@@ -76,15 +77,32 @@ export interface SnapshotPayload {
   history: HistoryPayload | null;
   /**
    * The nearest-profile index of `similar` (src/store/profile-index.ts), built offline; absent in
-   * files written before it existed (a thread then builds it on first use).
+   * files written before it existed (derived once at load then: src/store/derived-tables.ts).
    */
   profileIndex?: StoredProfileIndex;
   /**
    * What the profile routes read (src/store/profile-tables.ts: spreads, standardised gaps, group
-   * scores, team profiles), built offline; absent in files written before it existed (a thread
-   * then builds it on first use).
+   * scores, team profiles), built offline; absent in files written before it existed (derived
+   * once at load then: src/store/derived-tables.ts).
    */
   profileTables?: StoredProfileTables;
+  /**
+   * What the percentile route reads (src/store/percentile-tables.ts: every cohort kind's sorted runs,
+   * each row's primary position), built offline; absent in files written before it existed
+   * (derived once at load then: src/store/derived-tables.ts).
+   */
+  percentiles?: StoredPercentiles;
+}
+
+/**
+ * A payload as an Edition serves it: every derived table present, the file's own or, for a file
+ * written before them, derived once at load (src/store/derived-tables.ts). The request path reads
+ * these and never builds them (docs/design-decisions.md#derived-tables-one-mechanism).
+ */
+export interface LoadedPayload extends SnapshotPayload {
+  profileIndex: StoredProfileIndex;
+  profileTables: StoredProfileTables;
+  percentiles: StoredPercentiles;
 }
 
 export const UPGRADE_COMMAND = "npm run build-index -- --upgrade DIR";
@@ -451,6 +469,7 @@ function assertPayloadShape(name: string, payload: unknown): asserts payload is 
     (candidate.profileIndex === undefined || (candidate.profileIndex.rows instanceof Uint32Array && candidate.profileIndex.nodeStart instanceof Uint32Array &&
       candidate.profileIndex.rootOfEra instanceof Int32Array && candidate.profileIndex.boxLow instanceof Float32Array)) &&
     (candidate.profileTables === undefined || isProfileTablesShape(candidate.profileTables, n, candidate.catalogue.attributes.length, Array.isArray(candidate.teams) ? candidate.teams.length : -1)) &&
+    (candidate.percentiles === undefined || isPercentileTablesShape(candidate.percentiles, n, candidate.catalogue.attributes.length)) &&
     Array.isArray(candidate.teams);
   if (!ok) throw new SnapshotError(name, "payload is missing columns or its counts disagree");
 }

@@ -2,7 +2,7 @@ import t from "tap";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runBuildIndex } from "../../src/pipeline/build-index-cli.js";
-import { loadEdition } from "../../src/store/edition.js";
+import { loadEdition } from "../../src/store/derived-tables.js";
 import { readSnapshot } from "../../src/store/snapshot.js";
 import { recordsOf } from "../fixtures/records.js";
 

@@ -1,7 +1,7 @@
 // The profile routes' precomputed tables (store/profile-tables.ts) give exactly the answers of the
 // per-request computation they replaced, on every demo edition: every row's group scores, the
 // contrasts of every row with others, and every team's profile answer (byte-equal data), whether
-// the tables come from the snapshot or from a thread's own build (a file written without them);
+// the tables come from the snapshot or are derived at load (a file written without them);
 // and the file keeps them through a write and a read.
 import t from "tap";
 import { GROUP_OF_ATTRIBUTE, GROUP_SCORE_KEYS, ABSENT_RATING } from "../../src/model/attributes.js";
@@ -18,6 +18,7 @@ import { executeQuery } from "../../src/query/execute.js";
 import { defaultQuery } from "../../src/query/plan.js";
 import { attributeSpreadOf, contrastProfiles, contrastProfilesJson, groupScores, teamGroupMean } from "../../src/store/attribute-profile.js";
 import { Edition, teamRowOf, type TeamInfo } from "../../src/store/edition.js";
+import { editionOf } from "../../src/store/derived-tables.js";
 import { EditionSet } from "../../src/store/editions.js";
 import { decodeSnapshot, encodeSnapshot, type SnapshotPayload } from "../../src/store/snapshot.js";
 import { mulberry32 } from "../fixtures/random-edition.js";
@@ -196,16 +197,22 @@ const payloads: SnapshotPayload[] = generateDemoEditions({ asOf: "2026-11-20" })
 
 t.test("every demo edition: the tables answer what the per-request computation answered", async (t) => {
   for (const stored of [true, false]) {
-    // As build-index writes them (tables in the file), and as a file written before them (each thread builds its own).
+    // As build-index writes them (tables in the file), and as a file written before them (derived once, at load).
+    const given = new Map<string, SnapshotPayload["profileTables"]>();
     const editions = new EditionSet(payloads.map((payload) => {
-      if (stored) return new Edition(payload, `stored-${payload.meta.gameVersion}`);
-      const { profileTables: _tables, ...older } = payload;
-      return new Edition(older, `older-${payload.meta.gameVersion}`);
+      if (stored) {
+        given.set(payload.meta.gameVersion, payload.profileTables);
+        return new Edition(payload, `stored-${payload.meta.gameVersion}`);
+      }
+      const { profileTables: _tables, percentiles: _percentiles, ...older } = payload;
+      return editionOf(older, `older-${payload.meta.gameVersion}`);
     }));
     const dispatcher = dispatcherOf(editions);
     for (const edition of editions.ordered) {
-      const label = `${edition.key} (${stored ? "tables in the snapshot" : "built by the thread"})`;
-      t.equal(edition.payload.profileTables !== undefined, stored, `${label}: where the tables come from`);
+      const label = `${edition.key} (${stored ? "tables in the snapshot" : "derived at load"})`;
+      // Where the tables come from (changed with the per-thread lazy build's removal: an older file's are derived when it is loaded, into shared memory).
+      if (stored) t.equal(edition.payload.profileTables, given.get(edition.key), `${label}: the snapshot's own tables, kept`);
+      else t.ok(edition.payload.profileTables.groupScores.buffer instanceof SharedArrayBuffer, `${label}: derived at load, into shared memory`);
       const naive = new Naive(edition);
       let mismatched = 0;
       for (let row = 0; row < edition.rowCount; row++) if (!sameBits(groupScores(edition, row), naive.groupScores(row))) mismatched++;

@@ -7,7 +7,7 @@ import { decodeSnapshot, encodeSnapshot, maxPayloadBytes, readSnapshot, readSnap
 import { DEFAULT_MAX_SNAPSHOT_BYTES, defaultMaxSnapshotBytes } from "../../src/store/snapshot-limit.js";
 import { snapshotFileName, writeEdition } from "../../src/pipeline/build-edition.js";
 import { startService } from "../../src/service.js";
-import { loadEdition } from "../../src/store/edition.js";
+import { loadEdition } from "../../src/store/derived-tables.js";
 import { randomEdition } from "../fixtures/random-edition.js";
 import { encodeSnapshotV1 } from "../fixtures/snapshot-v1-writer.js";
 import { encodeSnapshotV2 } from "../fixtures/snapshot-v2-writer.js";
