@@ -13,14 +13,13 @@ import { ERA_CODE } from "../../src/model/eras.js";
 import { POSITIONS, knownPositions } from "../../src/model/positions.js";
 import { buildSnapshotPayload } from "../../src/pipeline/build-snapshot.js";
 import { generateDemoEditions } from "../../src/pipeline/demo.js";
-import { createDispatcher } from "../../src/http/routes/route-table.js";
 import type { IncomingRequest, Outgoing } from "../../src/http/dispatch.js";
-import { TokenBuckets } from "../../src/limits/token-buckets.js";
 import { attributeGroupsOf } from "../../src/store/attribute-profile.js";
 import { Edition } from "../../src/store/edition.js";
 import { EditionSet, editionSetOfShared, loadEditionSet, loadSnapshotSet, sharedSnapshotsOf } from "../../src/store/editions.js";
 import { COHORT_KINDS, type CohortKind, type StoredCohortKind, type StoredPercentiles } from "../../src/store/percentiles.js";
 import { decodeSnapshot, encodeSnapshot, writeSnapshotAtomic, type SnapshotPayload } from "../../src/store/snapshot.js";
+import { dispatcherOf } from "../fixtures/dispatcher.js";
 
 const NONE = 255;
 const built: SnapshotPayload[] = generateDemoEditions({ asOf: "2026-11-20" }).map((source) => buildSnapshotPayload(source));
@@ -127,15 +126,6 @@ t.test("the naive check tells a wrong table apart", async (t) => {
   const altered = { ...(payload.percentiles as StoredPercentiles), position: { ...position, ratings } };
   t.ok(mismatchesOf(edition, altered).length > 0, "a swapped pair shows");
 });
-
-function dispatcherOf(editions: EditionSet) {
-  return createDispatcher({
-    editions: () => editions,
-    keys: { verify: () => ({ id: "test", slot: 0, rateLimit: 1_000_000_000 }) },
-    buckets: new TokenBuckets(4, 4), registrationBuckets: new TokenBuckets(0, 4), ownerBuckets: new TokenBuckets(4, 1),
-    now: () => Date.parse("2026-11-22T12:00:00Z"), responseCacheBytes: 0, corsOrigins: [], isDraining: () => false, maxBodyBytes: 65_536,
-  });
-}
 
 /** Status and body bytes of a GET (the body copied: it may be the dispatcher's scratch). */
 function answer(dispatcher: ReturnType<typeof dispatcherOf>, url: string): string {

@@ -11,9 +11,7 @@ import { displayLabel } from "../../src/model/labels.js";
 import { POSITIONS, knownPositions } from "../../src/model/positions.js";
 import { buildSnapshotPayload } from "../../src/pipeline/build-snapshot.js";
 import { generateDemoEditions } from "../../src/pipeline/demo.js";
-import { createDispatcher } from "../../src/http/routes/route-table.js";
 import type { IncomingRequest, Outgoing } from "../../src/http/dispatch.js";
-import { TokenBuckets } from "../../src/limits/token-buckets.js";
 import { executeQuery } from "../../src/query/execute.js";
 import { defaultQuery } from "../../src/query/plan.js";
 import { attributeSpreadOf, contrastProfiles, contrastProfilesJson, groupScores, teamGroupMean } from "../../src/store/attribute-profile.js";
@@ -22,6 +20,7 @@ import { editionOf } from "../../src/store/derived-tables.js";
 import { EditionSet } from "../../src/store/editions.js";
 import { decodeSnapshot, encodeSnapshot, type SnapshotPayload } from "../../src/store/snapshot.js";
 import { mulberry32 } from "../fixtures/random-edition.js";
+import { dispatcherOf } from "../fixtures/dispatcher.js";
 
 const round1 = (value: number) => Math.round(value * 10) / 10;
 const GROUP_SCORE_SET: ReadonlySet<string> = new Set(GROUP_SCORE_KEYS);
@@ -167,15 +166,6 @@ class Naive {
     }];
     return { data: { team: teamRowOf(team), attributes, groups, badges: { ...byTier, ...(hasLists ? { byCategory } : {}) }, positions: { primary, any } }, warnings };
   }
-}
-
-function dispatcherOf(editions: EditionSet) {
-  return createDispatcher({
-    editions: () => editions,
-    keys: { verify: () => ({ id: "test", slot: 0, rateLimit: 1_000_000_000 }) },
-    buckets: new TokenBuckets(4, 4), registrationBuckets: new TokenBuckets(0, 4), ownerBuckets: new TokenBuckets(4, 1),
-    now: () => Date.parse("2026-11-22T12:00:00Z"), responseCacheBytes: 0, corsOrigins: [], isDraining: () => false, maxBodyBytes: 65_536,
-  });
 }
 
 function get(dispatcher: ReturnType<typeof dispatcherOf>, url: string): { status: number; body: any } {
