@@ -140,6 +140,15 @@ function teamHash(team: string, teamType: string): string {
   return `#team/${q(team)}/${teamType}`;
 }
 
+/** The widest of `texts` in pixels, in the font Chart.js draws ticks with by default. */
+function widestText(ctx: CanvasRenderingContext2D, texts: readonly string[]): number {
+  ctx.save();
+  ctx.font = `${Chart.defaults.font.size ?? 12}px ${Chart.defaults.font.family ?? "sans-serif"}`;
+  const widest = Math.max(0, ...texts.map((text) => ctx.measureText(text).width));
+  ctx.restore();
+  return widest;
+}
+
 function draw<T extends ChartType>(id: string, config: ChartConfiguration<T>): void {
   charts.get(id)?.destroy();
   charts.set(id, new Chart(byId(id, HTMLCanvasElement), config));
@@ -494,7 +503,13 @@ function drawAttributeBars(standing: Percentiles): void {
       options: {
         indexAxis: "y", plugins: { legend: { display: false } },
         // The percentiles on a second category axis: each beside its bar, on the right.
-        scales: { x: { min: 0, max: 99 }, percentile: { type: "category", position: "right", labels: rows.map((row) => row.beside), grid: { drawOnChartArea: false } } },
+        // Chart.js gives each side axis at most a share of the width, which cut long names short
+        // ("id-Range Shot"): the name axis is as wide as its widest name, the bars take the rest.
+        scales: {
+          x: { min: 0, max: 99 },
+          y: { afterFit: (scale) => { scale.width = Math.max(scale.width, widestText(scale.ctx, rows.map((row) => row.label)) + 12); } },
+          percentile: { type: "category", position: "right", labels: rows.map((row) => row.beside), grid: { drawOnChartArea: false } },
+        },
       },
     });
   }
