@@ -1,7 +1,7 @@
 // Content negotiation: which encoding a client accepts, compressing once per cached reply, and
 // whether an If-None-Match header matches our ETag in any of its forms.
 
-import { brotliCompressSync, gzipSync, constants } from "node:zlib";
+import { brotliCompressSync, gzipSync, constants, type BrotliOptions, type ZlibOptions } from "node:zlib";
 import type { Reply } from "./reply.js";
 
 export const COMPRESS_MIN_BYTES = 1024;
@@ -40,17 +40,23 @@ function parseAcceptEncoding(acceptEncoding: string): Encoding {
   return hasBr ? "br" : hasGzip ? "gzip" : "identity";
 }
 
+/** How every Brotli body is compressed (here, and on zlib's threads for a whole-edition export). */
+export function brotliOptions(quality: number, sizeHint: number): BrotliOptions {
+  return { params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: sizeHint } };
+}
+
+/** How every gzip body is compressed. */
+export const GZIP_OPTIONS: Readonly<ZlibOptions> = { level: 6 };
+
 /** The bytes to send for a reply under an encoding; compressed variants are computed once and kept. */
 export function encodedBody(reply: Reply, encoding: Encoding, brotliQuality = 4): { body: Buffer; encoding: Encoding } {
   if (encoding === "identity" || reply.body.length < COMPRESS_MIN_BYTES) return { body: reply.body, encoding: "identity" };
   reply.encoded ??= {};
   if (encoding === "br") {
-    reply.encoded.br ??= brotliCompressSync(reply.body, {
-      params: { [constants.BROTLI_PARAM_QUALITY]: brotliQuality, [constants.BROTLI_PARAM_SIZE_HINT]: reply.body.length },
-    });
+    reply.encoded.br ??= brotliCompressSync(reply.body, brotliOptions(brotliQuality, reply.body.length));
     return { body: reply.encoded.br, encoding };
   }
-  reply.encoded.gzip ??= gzipSync(reply.body, { level: 6 });
+  reply.encoded.gzip ??= gzipSync(reply.body, GZIP_OPTIONS);
   return { body: reply.encoded.gzip, encoding };
 }
 

@@ -13,14 +13,14 @@ import type { Edition } from "../../store/edition.js";
 import { renderOwned } from "../../store/scratch.js";
 import type { RequestContext } from "../context.js";
 import { cacheKey } from "../cache-key.js";
-import { COMPRESS_MIN_BYTES, encodedBody } from "../encoding.js";
+import { brotliOptions, COMPRESS_MIN_BYTES, encodedBody, GZIP_OPTIONS } from "../encoding.js";
 import { ownedReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
 import { exactObject, filtersMeta, gameVersion, integer, playerRows, text, timestamp } from "../describe/response-schemas.js";
 import { resolveEdition } from "./edition-param.js";
 import { ALL_FIELDS_MASK } from "../../model/player.js";
 import { playerPage } from "./player-rows.js";
-import { brotliCompress, constants as zlibConstants, gzip } from "node:zlib";
+import { brotliCompress, gzip } from "node:zlib";
 import { arrowSlices } from "../../export/arrow.js";
 import { csvSlices } from "../../export/csv.js";
 import { EXPORT_FORMATS, EXPORT_MEDIA, formatOf, type ExportFormat } from "../../export/format.js";
@@ -198,11 +198,11 @@ function runExport(context: RequestContext<BulkValues>, work: Sliced<Reply>): Pr
 function* compressedSlices(reply: Reply): Sliced<void> {
   if (reply.body.length < COMPRESS_MIN_BYTES) return;
   const done = { br: undefined as Buffer | undefined, gzip: undefined as Buffer | undefined, error: undefined as unknown };
-  brotliCompress(reply.body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: BULK_BROTLI_QUALITY, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: reply.body.length } }, (error, body) => {
+  brotliCompress(reply.body, brotliOptions(BULK_BROTLI_QUALITY, reply.body.length), (error, body) => {
     if (error) done.error = error;
     else done.br = body;
   });
-  gzip(reply.body, { level: 6 }, (error, body) => {
+  gzip(reply.body, GZIP_OPTIONS, (error, body) => {
     if (error) done.error = error;
     else done.gzip = body;
   });
