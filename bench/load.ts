@@ -1,10 +1,11 @@
 // The load benchmark: Courtside vs. the bare-uWS ceiling vs. the conventional Fastify peer, on the
-// same URL mixes and the same demo data, in one run. Every server runs as its own process pinned
+// same URL mixes and the same demo data, in one run; with --node-adapter, Courtside on its node:http
+// adapter (HTTP_ADAPTER=node, issue 41) beside it on uWS. Every server runs as its own process pinned
 // to core 0; wrk runs pinned to core 1. Courtside's bytes for every URL are recorded first (and
 // replayed by the ceiling); every URL is checked to answer 200 on every server, and the peer's
 // data is compared with Courtside's before any load is applied.
 //
-// Usage: npm run bench:load [-- --duration 3 --repeats 5 --connections 64 --mixes a,b,c,d,e --port-base 3110 --no-readme]
+// Usage: npm run bench:load [-- --duration 3 --repeats 5 --connections 64 --mixes a,b,c,d,e --port-base 3110 --no-readme --node-adapter]
 
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { request as httpRequest, Agent } from "node:http";
@@ -33,6 +34,7 @@ const { values: flags } = parseArgs({
     "server-core": { type: "string", default: "0" },
     "load-core": { type: "string", default: "1" },
     "port-base": { type: "string", default: "3110" },
+    "node-adapter": { type: "boolean", default: false },
   },
 });
 const durationS = Number(flags.duration);
@@ -43,7 +45,9 @@ const dataDir = ensureDemoData(flags["data-dir"]);
 const wanted = new Set(flags.mixes.split(","));
 const portBase = Number(flags["port-base"]);
 
-type ServerName = "ceiling" | "courtside" | "courtside-nocache" | "peer";
+type ServerName = "ceiling" | "courtside" | "courtside-nocache" | "node" | "node-nocache" | "peer";
+/** The name results are kept under: the cache-off process counts as its cache-on twin. */
+const resultName = (name: ServerName): string => name.replace(/-nocache$/, "");
 type Server = PinnedProcess<ServerName>;
 
 interface RawResponse {
@@ -142,12 +146,17 @@ async function main(): Promise<void> {
   const current = loadEditionSet(dataDir).current;
   const mixes = buildMixes(current).filter((mix) => wanted.has(mix.name));
   const env = { DATA_DIR: dataDir, KEYS_FILE: keysFile, LOG_LEVEL: "silent", WORKERS: "1", METRICS_PORT: "0" };
-  const servers: Record<ServerName, Server | undefined> = { ceiling: undefined, courtside: undefined, "courtside-nocache": undefined, peer: undefined };
+  const servers: Record<ServerName, Server | undefined> = { ceiling: undefined, courtside: undefined, "courtside-nocache": undefined, node: undefined, "node-nocache": undefined, peer: undefined };
   const wrkRun = { core: flags["load-core"], connections, seconds: durationS, key };
   try {
     servers.courtside = await startServer("courtside", portBase + 1, ["dist/server/main.js"], env);
     servers["courtside-nocache"] = await startServer("courtside-nocache", portBase + 2, ["dist/server/main.js"], { ...env, RESPONSE_CACHE_MB: "0" });
     servers.peer = await startServer("peer", portBase + 3, ["dist/bench/peer/server.js"], env);
+    if (flags["node-adapter"]) {
+      servers.node = await startServer("node", portBase + 4, ["dist/server/main.js"], { ...env, HTTP_ADAPTER: "node" });
+      servers["node-nocache"] = await startServer("node-nocache", portBase + 5, ["dist/server/main.js"], { ...env, HTTP_ADAPTER: "node", RESPONSE_CACHE_MB: "0" });
+    }
+    const nodeOf = (mix: Mix): Server[] => (!flags["node-adapter"] ? [] : [mix.isCacheOn ? servers.node : servers["node-nocache"]] as Server[]);
     const { recordings, notes } = await recordAndVerify(mixes, servers, key);
     agent.destroy();
     const recordingsFile = join(work, "recordings.json");
@@ -159,7 +168,7 @@ async function main(): Promise<void> {
     for (const mix of mixes) {
       const pathsFile = join(work, `mix-${mix.name}.txt`);
       writeFileSync(pathsFile, `${mix.paths.join("\n")}\n`);
-      const order: Server[] = [servers.ceiling, mix.isCacheOn ? servers.courtside : servers["courtside-nocache"], ...(mix.hasPeer ? [servers.peer] : [])] as Server[];
+      const order: Server[] = [servers.ceiling, mix.isCacheOn ? servers.courtside : servers["courtside-nocache"], ...nodeOf(mix), ...(mix.hasPeer ? [servers.peer] : [])] as Server[];
       for (const server of order) {
         await runWrk(server, { ...wrkRun, pathsFile, acceptEncoding: mix.acceptEncoding, seconds: warmupS });
         await settle(server);
@@ -169,7 +178,7 @@ async function main(): Promise<void> {
         for (const server of order) {
           const result = await runWrk(server, { ...wrkRun, pathsFile, acceptEncoding: mix.acceptEncoding });
           await settle(server);
-          const id = `${mix.name}|${server.name === "courtside-nocache" ? "courtside" : server.name}`;
+          const id = `${mix.name}|${resultName(server.name)}`;
           results.set(id, [...(results.get(id) ?? []), result]);
           process.stderr.write(`(${mix.name}) ${server.name.padEnd(17)} ${rpsOf(result).toFixed(0).padStart(7)} req/s  p50 ${(result.p50Us / 1000).toFixed(2)} ms  p99 ${(result.p99Us / 1000).toFixed(2)} ms  cpu ${result.cpuUsPerRequest.toFixed(0)} µs/req  cores ${result.coreBusy.join("/")} % busy  steal ${result.stealPct} %  errors ${errorsOf(result)}\n`);
         }
@@ -182,12 +191,12 @@ async function main(): Promise<void> {
       const courtsideRps = median((results.get(`${mix.name}|courtside`) ?? []).map(rpsOf));
       const pauseMs = Math.max(1, Math.round((connections * 1000) / (0.5 * courtsideRps)));
       const pathsFile = join(work, `mix-${mix.name}.txt`);
-      const order: Server[] = [servers.ceiling, mix.isCacheOn ? servers.courtside : servers["courtside-nocache"], servers.peer] as Server[];
+      const order: Server[] = [servers.ceiling, mix.isCacheOn ? servers.courtside : servers["courtside-nocache"], ...nodeOf(mix), servers.peer] as Server[];
       for (let r = 0; r < Math.min(3, repeats); r++) {
         for (const server of order) {
           const result = await runWrk(server, { ...wrkRun, pathsFile, acceptEncoding: mix.acceptEncoding, pauseMs });
           await settle(server);
-          paced.push({ mix: mix.name, server: server.name === "courtside-nocache" ? "courtside" : server.name, pauseMs, result });
+          paced.push({ mix: mix.name, server: resultName(server.name), pauseMs, result });
           process.stderr.write(`(${mix.name} paced ${pauseMs} ms) ${server.name.padEnd(17)} ${rpsOf(result).toFixed(0).padStart(7)} req/s  p50 ${(result.p50Us / 1000).toFixed(2)} ms  p99 ${(result.p99Us / 1000).toFixed(2)} ms  errors ${errorsOf(result)}\n`);
         }
       }
@@ -234,7 +243,9 @@ function render(mixes: readonly Mix[], results: Map<string, WrkResult[]>, notes:
     const ceiling = cell(mix, "ceiling");
     const ours = cell(mix, "courtside");
     const peer = cell(mix, "peer");
-    for (const [name, c] of ([["ceiling", ceiling], ["**Courtside**", ours], ["peer (Fastify)", peer]] as const).filter(([name]) => mix.hasPeer || name !== "peer (Fastify)")) {
+    const node = cell(mix, "node");
+    const named = [["ceiling", ceiling], ["**Courtside**", ours], ...(flags["node-adapter"] ? [["Courtside, node:http", node] as const] : []), ["peer (Fastify)", peer]] as const;
+    for (const [name, c] of named.filter(([name]) => mix.hasPeer || name !== "peer (Fastify)")) {
       rows.push([
         name === "ceiling" ? `(${mix.name}) ${mix.title}` : "",
         name,
@@ -244,8 +255,8 @@ function render(mixes: readonly Mix[], results: Map<string, WrkResult[]>, notes:
         Number.isFinite(c.cpu) ? c.cpu.toFixed(0) : "–",
         c.busy,
         String(c.errors),
-        name === "**Courtside**" ? `${((100 * ours.rps) / ceiling.rps).toFixed(0)} %` : "",
-        name === "**Courtside**" && mix.hasPeer ? `${(ours.rps / peer.rps).toFixed(1)}×` : "",
+        name === "**Courtside**" || name === "Courtside, node:http" ? `${((100 * c.rps) / ceiling.rps).toFixed(0)} %` : "",
+        (name === "**Courtside**" || name === "Courtside, node:http") && mix.hasPeer ? `${(c.rps / peer.rps).toFixed(1)}×` : "",
       ]);
     }
   }
@@ -261,7 +272,7 @@ function render(mixes: readonly Mix[], results: Map<string, WrkResult[]>, notes:
     table(["mix", "pause per request", "server", "req/s", "p50 ms", "p99 ms", "errors"], paced.filter((run, i, all) => all.findIndex((other) => other.mix === run.mix && other.server === run.server) === i).map((first) => {
       const runs = paced.filter((run) => run.mix === first.mix && run.server === first.server);
       return [
-        `(${first.mix})`, `${first.pauseMs} ms`, first.server === "courtside" ? "**Courtside**" : first.server === "peer" ? "peer (Fastify)" : first.server,
+        `(${first.mix})`, `${first.pauseMs} ms`, first.server === "courtside" ? "**Courtside**" : first.server === "peer" ? "peer (Fastify)" : first.server === "node" ? "Courtside, node:http" : first.server,
         median(runs.map((run) => rpsOf(run.result))).toFixed(0), (median(runs.map((run) => run.result.p50Us)) / 1000).toFixed(2),
         (median(runs.map((run) => run.result.p99Us)) / 1000).toFixed(2), String(runs.reduce((sum, run) => sum + errorsOf(run.result), 0)),
       ];

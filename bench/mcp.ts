@@ -1,7 +1,9 @@
 // MCP tool calls beside the REST routes that answer the same questions: calls per second and server
 // CPU per call (the server process's utime+stime from /proc), one server (WORKERS=1) on the demo
-// editions, the same client (fetch, N concurrent loops) for both. Stateless POST /mcp builds an SDK
-// server and transport per call; REST answers repeat questions from its memo.
+// editions, the same client (fetch, N concurrent loops) for both. A 2025-era call (no handshake
+// needed: stateless) is answered by the one SDK server kept for them (mcp-exchange.ts); a
+// 2026-07-28 call (its revision in `_meta`) by the SDK's entry, a server per request. REST answers
+// repeat questions from its memo. Each question alone, then the three in turn.
 // `npm run bench:mcp -- --seconds 5 --concurrency 16`
 
 import { readFileSync } from "node:fs";
@@ -47,17 +49,27 @@ const rest = (i: number) => fetch(base + questions[i % questions.length]!.rest, 
   if (response.status !== 200) throw new Error(`REST ${response.status}`);
   await response.arrayBuffer();
 });
-const mcp = (i: number) => {
-  const question = questions[i % questions.length]!;
-  const body = JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params: { name: question.tool, arguments: question.args } });
-  return fetch(`${base}/mcp`, { method: "POST", headers: { ...headers, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18" }, body }).then(async (response) => {
+const MODERN_META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} };
+const mcpCall = (modern: boolean, pick: (i: number) => number) => (i: number) => {
+  const question = questions[pick(i)]!;
+  const params = { name: question.tool, arguments: question.args, ...(modern ? { _meta: MODERN_META } : {}) };
+  const body = JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params });
+  return fetch(`${base}/mcp`, { method: "POST", headers: { ...headers, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": modern ? "2026-07-28" : "2025-06-18" }, body }).then(async (response) => {
     const answer = (await response.json()) as { result?: { isError?: boolean } };
     if (response.status !== 200 || answer.result === undefined || answer.result.isError === true) throw new Error(`MCP ${response.status} ${JSON.stringify(answer).slice(0, 200)}`);
   });
 };
+const inTurn = (i: number) => i % questions.length;
+const mcp = mcpCall(false, inTurn);
 
 await run("warm-up", (i) => (i % 2 === 0 ? rest(i) : mcp(i)));
-const results = [await run("REST GET (same questions)", rest), await run("MCP tools/call over POST /mcp", mcp)];
+const results: Awaited<ReturnType<typeof run>>[] = [];
+for (const [index, question] of questions.entries()) {
+  results.push(await run(`${question.tool}: REST`, (i) => rest(index + questions.length * i)));
+  results.push(await run(`${question.tool}: MCP 2025 (the kept server)`, mcpCall(false, () => index)));
+  results.push(await run(`${question.tool}: MCP 2026-07-28 (the SDK's entry)`, mcpCall(true, () => index)));
+}
+results.push(await run("the three in turn: REST", rest), await run("the three in turn: MCP 2025", mcp), await run("the three in turn: MCP 2026-07-28", mcpCall(true, inTurn)));
 await server.stop();
 console.log(`${seconds} s each, ${concurrency} concurrent fetch loops, WORKERS=1 pinned to core 0; questions: ${questions.map((q) => q.tool).join(", ")}`);
 console.log("| path | calls/s | server CPU ms per call | calls |\n|---|---|---|---|");

@@ -94,7 +94,7 @@ const section = [
     ? "each request is validated, looked up in the precomputed structures (badge holder runs, trending windows, the _id map, weekly series) and rendered."
     : mixName !== "i"
       ? "each request takes the whole request path in process: routing, validation, the query, rendering (or, with the cache on, the cached answer)."
-      : "each request is validated and answered from the columns (similar: a search of the profile index build-index stored in the snapshot; spreads, squared standardised differences, group scores and team profiles read from the tables build-index stored beside it, store/profile-tables.ts) and rendered.",
+      : "each request is validated and answered from the columns (similar: in the player's own era without a position, the nearest-profile list build-index stored, in any other scope a search of the profile index it stored; spreads, squared standardised differences, group scores and team profiles read from the tables build-index stored beside it, store/profile-tables.ts) and rendered.",
   "",
   table(["route", "URLs", "mean body KiB", "p50 µs", "p99 µs"], rows),
   "",

@@ -1,4 +1,4 @@
-// `npm run build`'s second step (after tsc): the pages of src/web/ in dist/web/, and the server
+// The last step of every build (deploy/launch.mjs, after it transpiled each .ts file into dist/): the pages of src/web/ in dist/web/, and the server
 // as esbuild bundles in dist/server/, which `npm start` runs. The two entries, main.js (the supervisor's thread) and worker-main.js (each
 // worker thread's), sit side by side as in src/, with the modules they share in chunks and each
 // command's modules (build-index, sync, keys, the demo generator, the metrics server, Redis) in
@@ -73,11 +73,15 @@ export async function bundleServer(root: string): Promise<void> {
   });
 }
 
+/** The browsers the pages' style sheets are written for: esbuild lowers what they do not read (CSS nesting, :is()) to what they do. */
+export const PAGE_CSS_TARGET = ["chrome100", "firefox100", "safari15", "edge100"];
+
 /**
  * The pages of src/web/ for browsers, each into dist/web/<page>/ under the names its URLs use
  * (src/assets.ts WEB_PAGES): its main.ts bundled (the explorer's with Chart.js) into one file, its
- * index.html and style.css copied. The docs page's script stays unminified (a few lines a reader
- * of the page may want to read); the others are minified.
+ * style.css bundled with what it imports (src/web/common.css, the style every page shares) into
+ * one style sheet, its index.html copied. The docs page's script stays unminified (a few lines a
+ * reader of the page may want to read); the others are minified.
  */
 export async function bundlePages(root: string): Promise<void> {
   const esbuild = await import("esbuild");
@@ -97,8 +101,14 @@ export async function bundlePages(root: string): Promise<void> {
       logLevel: "warning",
       outfile: join(out, WEB_PAGES[page].script),
     });
+    await esbuild.build({
+      entryPoints: [join(source, "style.css")],
+      bundle: true,
+      target: PAGE_CSS_TARGET,
+      logLevel: "warning",
+      outfile: join(out, WEB_PAGES[page].style),
+    });
     copyFileSync(join(source, WEB_PAGE_FILE), join(out, WEB_PAGE_FILE));
-    copyFileSync(join(source, "style.css"), join(out, WEB_PAGES[page].style));
   }
 }
 

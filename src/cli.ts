@@ -4,7 +4,7 @@
 // both come through here; only the entries (bin/courtside.ts, main.ts) touch process.
 
 import { packageVersion } from "./assets.js";
-import { loadUws, uwsInfo } from "./http/uws.js";
+import { adapterLabel, chooseAdapter } from "./http/adapter.js";
 import { runServe, StartupError, type ServeRuntime } from "./serve.js";
 import { BUILD_INDEX_USAGE, KEYS_USAGE, MCP_USAGE, SERVE_USAGE, SYNC_USAGE } from "./usage.js";
 import { KeyStoreError } from "./keys/key-records.js";
@@ -61,11 +61,12 @@ export const COMMANDS: Readonly<Record<string, CliCommand>> = {
   },
 };
 
-/** The second line of --version: the Node running and the uWS build serve would load. */
+/** The second line of --version: the Node running and the HTTP adapter serve would use (HTTP_ADAPTER honoured). */
 function runtimeVersions(): string {
+  const forced = process.env["HTTP_ADAPTER"];
   try {
-    loadUws();
-    return `Node ${process.version}, uWebSockets.js ${uwsInfo()?.version}`;
+    const choice = chooseAdapter({ forced: forced === "uws" || forced === "node" ? forced : undefined });
+    return `Node ${process.version}, ${adapterLabel(choice)}${choice.fallbackReason === undefined ? "" : ` (no uWebSockets.js addon loads: ${choice.fallbackReason})`}`;
   } catch (error) {
     return `Node ${process.version}, no uWebSockets.js addon: ${(error as Error).message}`;
   }

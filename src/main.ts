@@ -1,5 +1,5 @@
-// `npm start`: the serve command under the Node that runs npm. Checks that Node first (20, 22, 24
-// or 25 have a uWS addon; others are told what to install) and only then loads the server.
+// `npm start`: the serve command under the Node that runs npm. Checks that Node first (20 or later
+// serve: uWS where its addon loads, node:http elsewhere; older Node is told what to install).
 
 import { nodeVersionProblem } from "./node-version.js";
 

@@ -9,8 +9,8 @@ import { watchDataDir, type ReloadEvent, type ReloadWatcher } from "./store/relo
 import { workCountsNow } from "./store/work-counts.js";
 import { createDispatcher } from "./http/routes/route-table.js";
 import type { Dispatcher } from "./http/dispatch.js";
-import { startServer, type HttpServer } from "./http/server.js";
-import { ADDRESS_SLOTS, KEY_SLOTS, REGISTRATION_SLOTS, TokenBuckets, type SharedKeyBuckets } from "./limits/token-buckets.js";
+import { startServer, type HttpServer } from "./http/adapter.js";
+import { ADDRESS_SLOTS, KEY_SLOTS, PROBE_SLOTS, REGISTRATION_SLOTS, TokenBuckets, type SharedKeyBuckets } from "./limits/token-buckets.js";
 import { LiveConnectionCounts } from "./limits/live-connections.js";
 import type { RedisLink } from "./redis/link.js";
 import { UsageRings, type UsageSource } from "./limits/usage-rings.js";
@@ -33,8 +33,8 @@ export interface Service {
   editions(): EditionSet;
   /** The current edition's change events, swapped with the editions. */
   changes(): ChangeLog;
-  /** Swaps the whole set at once (a worker handed a reloaded set by the supervisor). */
-  replaceEditions(next: EditionSet): void;
+  /** Swaps the whole set at once (a worker handed a reloaded set by the supervisor, with its change log when derived there). */
+  replaceEditions(next: EditionSet, changes?: ChangeLog): void;
   stats(): StatsSnapshot;
   /** With REDIS_URL: whether Redis is reachable now; undefined without it. */
   sharedState(): "shared" | "local" | undefined;
@@ -47,6 +47,8 @@ export interface ServiceOptions {
   now?: () => number;
   buckets?: TokenBuckets;
   registrationBuckets?: TokenBuckets;
+  /** Per address, for the routes that need no key (PROBE_POLICY). */
+  probeBuckets?: TokenBuckets;
   /** Per key, for the owner routes (OWNER_POLICY). */
   ownerBuckets?: TokenBuckets;
   /** Views of the supervisor's shared memory; a single-thread service allocates its own. */
@@ -68,6 +70,8 @@ export interface ServiceOptions {
   liveConnections?: SharedArrayBuffer;
   /** This worker's counters in liveConnections (its index). */
   liveRow?: number;
+  /** The change log of `editions`, derived by the thread that loaded them; without it the service derives its own at start. */
+  changes?: ChangeLog;
 }
 
 const NOT_WATCHING: ReloadWatcher = { check: () => [], close: () => undefined };
@@ -77,15 +81,17 @@ export async function startService(config: Config, options: ServiceOptions = {})
   await loadParquetWriter();
   const logger = options.logger;
   let editions = options.editions ?? loadEditionSet(config.dataDir, config.maxSnapshotBytes);
-  // Built on first use (GET /api/changes, a live subscription or a swap), not at boot nor by other routes.
-  let changes: ChangeLog | undefined;
-  const changeLog = () => (changes ??= ChangeLog.of(editions));
+  // Derived with the editions, before this thread serves (docs/design-decisions.md#the-change-log-is-derived-at-load):
+  // by the supervisor, once for every worker, or here; no request ever builds it (the first
+  // /api/changes of a worker used to, ~250 ms on the demo data).
+  let changes = options.changes ?? ChangeLog.of(editions);
+  const changeLog = () => changes;
   let server: HttpServer | undefined;
-  /** A new set: the next change log, then its new events and the editions added or changed, to every live socket. */
-  const swap = (next: EditionSet) => {
+  /** A new set: the next change log (given, or derived here), then its new events and the editions added or changed, to every live socket. */
+  const swap = (next: EditionSet, given?: ChangeLog) => {
     const previous = editions;
-    const previousLog = changeLog();
-    const nextLog = previousLog.next(previous, next);
+    const previousLog = changes;
+    const nextLog = given ?? previousLog.next(previous, next);
     editions = next;
     changes = nextLog;
     try {
@@ -135,11 +141,13 @@ export async function startService(config: Config, options: ServiceOptions = {})
     keys,
     buckets,
     registrationBuckets: options.registrationBuckets ?? new TokenBuckets(0, REGISTRATION_SLOTS),
+    probeBuckets: options.probeBuckets ?? new TokenBuckets(0, PROBE_SLOTS),
     ownerBuckets: options.ownerBuckets ?? new TokenBuckets(KEY_SLOTS, 1),
     sharedBuckets: shared?.buckets,
     now,
     responseCacheBytes: config.responseCacheBytes,
     corsOrigins: config.corsOrigins,
+    allowedOrigins: config.mcpAllowedOrigins,
     isDraining: () => isDraining,
     maxBodyBytes: config.maxBodyBytes,
     stats,
@@ -147,6 +155,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
   }, { registry: keys, writer: keyWriter, usage, isRegistrationOpen: config.registration === "open" }, shared === undefined ? undefined : () => shared.link.state);
   try {
     server = await startServer({
+      adapter: config.httpAdapter,
       host: config.host,
       port: config.port,
       dispatcher,
@@ -179,6 +188,11 @@ export async function startService(config: Config, options: ServiceOptions = {})
     throw error;
   }
   const running = server;
+  // A revoked or regenerated key loses its live sockets as soon as this thread refuses its HTTP.
+  keys.onKeysWithdrawn((slots) => {
+    const closed = running.live?.closeKeys(slots) ?? 0;
+    if (closed > 0) logger?.info({ sockets: closed }, "closed the live sockets of withdrawn keys");
+  });
   const stopWatching = () => {
     keys.close();
     reload.close();

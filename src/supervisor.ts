@@ -8,12 +8,14 @@
 
 import { Worker } from "node:worker_threads";
 import { ConfigError, type Config } from "./config.js";
-import { ADDRESS_SLOTS, KEY_SLOTS, REGISTRATION_SLOTS, TokenBuckets } from "./limits/token-buckets.js";
+import { ADDRESS_SLOTS, KEY_SLOTS, PROBE_SLOTS, REGISTRATION_SLOTS, TokenBuckets } from "./limits/token-buckets.js";
 import { LiveConnectionCounts } from "./limits/live-connections.js";
 import { UsageRings } from "./limits/usage-rings.js";
 import { KeyLog } from "./keys/key-log.js";
 import { applyKeyOperation } from "./keys/key-writer.js";
-import { loadSnapshotSet, sharedSnapshotsOf, type SnapshotSet } from "./store/editions.js";
+import { EditionSet, loadSnapshotSet, sharedSnapshotsOf, type SnapshotSet } from "./store/editions.js";
+import { ChangeLog, type SharedChangeLog } from "./store/change-log.js";
+import { editionOf } from "./store/derived-tables.js";
 import { watchSnapshotDir, type ReloadWatcher } from "./store/reload.js";
 import type { Logger } from "./ops/log.js";
 import type { StatsSnapshot } from "./ops/request-stats.js";
@@ -26,6 +28,7 @@ export class Supervisor {
   private readonly workers = new Map<number, Worker>();
   private readonly buckets = new TokenBuckets(KEY_SLOTS, ADDRESS_SLOTS);
   private readonly registrations = new TokenBuckets(0, REGISTRATION_SLOTS);
+  private readonly probes = new TokenBuckets(0, PROBE_SLOTS);
   private readonly owners = new TokenBuckets(KEY_SLOTS, 1);
   private readonly usage = UsageRings.allocate(KEY_SLOTS);
   private readonly keyChanges = new KeyChanges();
@@ -38,6 +41,12 @@ export class Supervisor {
   private nextStatsId = 0;
   /** The snapshots handed to the workers: checked and decoded here, never built into Editions (only workers serve). */
   private editions: SnapshotSet | undefined;
+  /**
+   * The change log of the current edition, derived here once per set and posted with the snapshots
+   * (docs/design-decisions.md#the-change-log-is-derived-at-load): no worker builds it, no request waits for it.
+   * Beside it the one Edition it was derived from (the current), for the next set's log.
+   */
+  private changeLog: { log: ChangeLog; editions: EditionSet; shared: SharedChangeLog } | undefined;
   private reload: ReloadWatcher | undefined;
 
   /**
@@ -71,20 +80,23 @@ export class Supervisor {
         return Promise.reject(error instanceof ConfigError ? error : new ConfigError((error as Error).message));
       }
       const snapshots = sharedSnapshotsOf(this.editions as SnapshotSet);
-      for (const worker of this.workers.values()) worker.postMessage({ type: "editions", snapshots } satisfies ToWorker);
+      const changes = this.changeLog?.shared;
+      for (const worker of this.workers.values()) worker.postMessage({ type: "editions", snapshots, changes } satisfies ToWorker);
     }
     return booting.then(() => undefined);
   }
 
   private shareEditions(): void {
     this.editions = loadSnapshotSet(this.config.dataDir, this.config.maxSnapshotBytes);
+    this.deriveChangeLog(this.editions);
     this.reload = watchSnapshotDir(
       this.config.dataDir,
       () => this.editions as SnapshotSet,
       (next) => {
         this.editions = next;
+        const changes = this.deriveChangeLog(next);
         const snapshots = sharedSnapshotsOf(next);
-        for (const worker of this.workers.values()) worker.postMessage({ type: "editions", snapshots } satisfies ToWorker);
+        for (const worker of this.workers.values()) worker.postMessage({ type: "editions", snapshots, changes } satisfies ToWorker);
       },
       (event) => {
         if (event.kind === "loaded") this.logger.info(event, `loaded ${event.file}`);
@@ -95,10 +107,27 @@ export class Supervisor {
     );
   }
 
+  /**
+   * The change log of `set`'s current edition, as every worker will hold it: the log of the set as
+   * loaded, or the last one's next (ChangeLog.next: what a swap publishes). Built over an Edition of
+   * the current snapshot only (its indexes; the payload is the shared one), kept for the next set.
+   */
+  private deriveChangeLog(set: SnapshotSet): SharedChangeLog {
+    const current = set.current;
+    const previous = this.changeLog;
+    const edition = previous?.editions.current.checksum === current.checksum ? previous.editions.current : editionOf(current.payload, current.checksum, current.bytes);
+    const editions = new EditionSet([edition]);
+    const log = previous === undefined ? ChangeLog.of(editions) : previous.log.next(previous.editions, editions);
+    // The same log (the current edition did not change) publishes nothing again.
+    const shared = log === previous?.log ? { ...log.toShared(), published: [] } : log.toShared();
+    this.changeLog = { log, editions, shared };
+    return shared;
+  }
+
   private spawn(index: number, isBoot: boolean): Promise<void> {
     const data: WorkerData = {
-      config: this.config, buckets: this.buckets.buffer, registrations: this.registrations.buffer, owners: this.owners.buffer, usage: this.usage, keyChanges: this.keyChanges.buffer, liveConnections: this.liveConnections.buffer, index,
-      ...(this.editions ? { snapshots: sharedSnapshotsOf(this.editions) } : this.options.shareEditions === true ? { awaitEditions: true } : {}),
+      config: this.config, buckets: this.buckets.buffer, registrations: this.registrations.buffer, probes: this.probes.buffer, owners: this.owners.buffer, usage: this.usage, keyChanges: this.keyChanges.buffer, liveConnections: this.liveConnections.buffer, index,
+      ...(this.editions ? { snapshots: sharedSnapshotsOf(this.editions), changes: this.changeLog?.shared } : this.options.shareEditions === true ? { awaitEditions: true } : {}),
     };
     const worker = new Worker(this.script, { workerData: data, eval: typeof this.script === "string" });
     this.workers.set(index, worker);
@@ -139,6 +168,11 @@ export class Supervisor {
   private keyLog(): KeyLog {
     this.keyLogOf ??= new KeyLog(this.config.keysFile);
     return this.keyLogOf;
+  }
+
+  /** Each edition served and where its data came from (its snapshot's `source`: "demo", an import, a sync). */
+  editionSources(): { key: string; source: string }[] {
+    return (this.editions?.ordered ?? []).map((edition) => ({ key: edition.key, source: edition.payload.meta.source }));
   }
 
   restarts(): number {

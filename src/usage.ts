@@ -16,7 +16,7 @@ an environment variable; the flag wins.
   --log-level LEVEL   LOG_LEVEL       debug, info, warn, error, silent (default info)
   --cors-origins LIST CORS_ORIGINS    comma-separated origins, or *
   --cache-mb N        RESPONSE_CACHE_MB  response cache budget per worker (default 64)
-  --metrics-port N    METRICS_PORT    Prometheus metrics port (default 9464; 0 = any)
+  --metrics-port N    METRICS_PORT    Prometheus metrics port (default PORT + 6464: 9464; 0 = any)
   --metrics-host ADDRESS  METRICS_HOST  where the metrics port listens (default 127.0.0.1)
   --ipv6-prefix N     IPV6_PREFIX     IPv6 clients are limited per this prefix (default 64)
   --trust-proxy LIST  TRUST_PROXY     reverse proxies (addresses, CIDRs) whose X-Forwarded-For

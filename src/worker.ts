@@ -7,17 +7,19 @@
 
 import { parentPort, workerData, threadId } from "node:worker_threads";
 import type { Config } from "./config.js";
-import { ADDRESS_SLOTS, KEY_SLOTS, REGISTRATION_SLOTS, TokenBuckets } from "./limits/token-buckets.js";
+import { ADDRESS_SLOTS, KEY_SLOTS, PROBE_SLOTS, REGISTRATION_SLOTS, TokenBuckets } from "./limits/token-buckets.js";
 import { threadKeyWriter, type KeyReplyMessage, type KeyRequestMessage } from "./keys/key-writer.js";
 import { createLogger } from "./ops/log.js";
 import { startService, type Service } from "./service.js";
 import { editionSetOfShared, type SharedSnapshot } from "./store/editions.js";
+import { ChangeLog, type SharedChangeLog } from "./store/change-log.js";
 import { KeyChanges } from "./keys/key-registry.js";
 
 export interface WorkerData {
   config: Config;
   buckets: SharedArrayBuffer;
   registrations: SharedArrayBuffer;
+  probes: SharedArrayBuffer;
   owners: SharedArrayBuffer;
   usage: SharedArrayBuffer;
   keyChanges: SharedArrayBuffer;
@@ -28,15 +30,23 @@ export interface WorkerData {
   snapshots?: SharedSnapshot[];
   /** The supervisor is loading the editions while this worker boots: they arrive as the first `editions` message. */
   awaitEditions?: boolean;
+  /** With the snapshots: the change log of their current edition, derived once by the supervisor. */
+  changes?: SharedChangeLog | undefined;
 }
 
-export type ToWorker = { type: "drain" } | { type: "stats"; id: number } | { type: "editions"; snapshots: SharedSnapshot[] } | KeyReplyMessage;
+export type ToWorker = { type: "drain" } | { type: "stats"; id: number } | { type: "editions"; snapshots: SharedSnapshot[]; changes?: SharedChangeLog | undefined } | KeyReplyMessage;
 export type FromWorker =
   | KeyRequestMessage
   | { type: "ready"; port: number; bootMs: number; editions: string[]; current: string }
   | { type: "fatal"; message: string }
   | { type: "stats"; id: number; stats: unknown }
   | { type: "drained" };
+
+/** What the supervisor hands over: a set's snapshots and, derived from them there, its change log. */
+interface Handover {
+  snapshots: SharedSnapshot[];
+  changes: SharedChangeLog | undefined;
+}
 
 export async function runWorker(): Promise<void> {
   const data = workerData as WorkerData;
@@ -46,16 +56,17 @@ export async function runWorker(): Promise<void> {
 
   // Listening from the start: a reload handed over while the service boots is applied once it runs.
   let service: Service | undefined;
-  let pending: SharedSnapshot[] | undefined;
-  let onFirstEditions: ((snapshots: SharedSnapshot[]) => void) | undefined;
-  const replace = (snapshots: SharedSnapshot[]) => {
+  let pending: Handover | undefined;
+  let onFirstEditions: ((handover: Handover) => void) | undefined;
+  const replace = (handover: Handover) => {
     if (service === undefined) {
-      pending = snapshots;
-      onFirstEditions?.(snapshots);
+      pending = handover;
+      onFirstEditions?.(handover);
       return;
     }
     try {
-      service.replaceEditions(editionSetOfShared(snapshots, service.editions()));
+      const changes = handover.changes === undefined ? undefined : ChangeLog.fromShared(handover.changes);
+      service.replaceEditions(editionSetOfShared(handover.snapshots, service.editions()), changes);
     } catch (error) {
       // The supervisor checked these bytes already; keep serving the set in hand.
       logger.error({ err: error }, "refused the editions handed over; keeping the ones loaded before");
@@ -67,7 +78,7 @@ export async function runWorker(): Promise<void> {
   let isDrainAsked = false;
   let drainOnce: (() => void) | undefined;
   port?.on("message", (message: ToWorker) => {
-    if (message.type === "editions") replace(message.snapshots);
+    if (message.type === "editions") replace({ snapshots: message.snapshots, changes: message.changes });
     else if (message.type === "drain") {
       isDrainAsked = true;
       drainOnce?.();
@@ -77,13 +88,14 @@ export async function runWorker(): Promise<void> {
   try {
     const started = performance.now();
     // Booting beside the supervisor's load: the modules were loaded meanwhile.
-    const snapshots = data.snapshots ?? (data.awaitEditions === true
-      ? pending ?? await new Promise<SharedSnapshot[]>((resolve) => { onFirstEditions = resolve; })
+    const handover: Handover | undefined = data.snapshots !== undefined ? { snapshots: data.snapshots, changes: data.changes } : (data.awaitEditions === true
+      ? pending ?? await new Promise<Handover>((resolve) => { onFirstEditions = resolve; })
       : undefined);
     pending = undefined;
     const running = await startService(data.config, {
       buckets: new TokenBuckets(KEY_SLOTS, ADDRESS_SLOTS, data.buckets),
       registrationBuckets: new TokenBuckets(0, REGISTRATION_SLOTS, data.registrations),
+      probeBuckets: new TokenBuckets(0, PROBE_SLOTS, data.probes),
       ownerBuckets: new TokenBuckets(KEY_SLOTS, 1, data.owners),
       usageBuffer: data.usage,
       keyChanges: new KeyChanges(data.keyChanges),
@@ -92,7 +104,8 @@ export async function runWorker(): Promise<void> {
       // The supervisor is the server's one writer of the keys file.
       ...(port ? { keyWriter: threadKeyWriter({ postMessage: (message) => port.postMessage(message), on: (event, listener) => port.on(event, listener) }) } : {}),
       logger,
-      ...(snapshots ? { editions: editionSetOfShared(snapshots) } : {}),
+      ...(handover ? { editions: editionSetOfShared(handover.snapshots) } : {}),
+      ...(handover?.changes ? { changes: ChangeLog.fromShared(handover.changes) } : {}),
     });
     service = running;
     if (pending !== undefined) replace(pending);

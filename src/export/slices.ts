@@ -46,8 +46,9 @@ export class Pacer {
     const ms = performance.now() - this.resumedAt;
     if (ms > this.longestMs) this.longestMs = ms;
     this.slices++;
-    // setImmediate runs after the poll phase: sockets' reads and their handlers come first.
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    // One slice a turn for every export of the thread together (sliceTurn): sockets' reads and
+    // their handlers come between any two slices, however many exports are under way.
+    await sliceTurn();
     if (this.isAborted()) throw new ExportAborted();
     this.resumedAt = performance.now();
   }
@@ -58,6 +59,37 @@ export class Pacer {
     if (ms > this.longestMs) this.longestMs = ms;
     this.slices++;
   }
+}
+
+/** Encoders waiting for their next slice, first come first served. */
+const waitingSlices: (() => void)[] = [];
+let isSliceTurnScheduled = false;
+/** Slices let run so far on this thread (tests count them against the turns between). */
+export const sliceTurns = { granted: 0 };
+
+/**
+ * Resolves in a later turn of the event loop, after the poll phase (sockets' reads and their
+ * handlers). Every encoder of the thread queues here and one is let go per turn: 32 exports under
+ * way cost a waiting request one slice, not 32 (issue 40), and each export still gets a slice
+ * every 32 turns.
+ */
+export function sliceTurn(): Promise<void> {
+  return new Promise<void>((resolve) => {
+    waitingSlices.push(resolve);
+    if (!isSliceTurnScheduled) {
+      isSliceTurnScheduled = true;
+      setImmediate(grantSlice);
+    }
+  });
+}
+
+function grantSlice(): void {
+  const next = waitingSlices.shift();
+  sliceTurns.granted++;
+  // The next grant is in the next turn (an immediate scheduled from an immediate waits for the poll phase).
+  if (waitingSlices.length > 0) setImmediate(grantSlice);
+  else isSliceTurnScheduled = false;
+  next?.();
 }
 
 /** Runs an encoder across event-loop turns, one slice a turn; an abort ends it (its `finally` blocks run). */

@@ -7,8 +7,11 @@ import type { ParamValues, ParamWarning } from "../query/params.js";
 import type { Reply } from "./reply.js";
 import type { TakeResult, TokenBuckets } from "../limits/token-buckets.js";
 
-/** `V`: the route's typed values (ValuesOf its parameter schemas); code that knows no route sees ParamValues. */
-export interface RequestContext<V = ParamValues> {
+/**
+ * `V`: the route's typed values (ValuesOf its parameter schemas); code that knows no route sees
+ * ParamValues. `B`: its body's shape (RouteBody), undefined on a route that takes none.
+ */
+export interface RequestContext<V = ParamValues, B = unknown> {
   method: string;
   path: string;
   pathParams: Record<string, string>;
@@ -25,15 +28,18 @@ export interface RequestContext<V = ParamValues> {
   changes: () => ChangeLog | undefined;
   requestId: string;
   /** The Accept header as sent ("" when absent): the bulk routes choose their export format by it. */
-  accept?: string;
+  accept?: string | undefined;
+  /** The body as sent; `json` is what the route reads of it. */
   body: Buffer | undefined;
+  /** The body parsed and validated against the route's schema by callRoute (call-route.ts); undefined on a route that takes none. */
+  json: B;
   contentType: string;
   /** Returns the cached reply for `key` (cacheKey: route, data versions, canonical values) or builds, stores and returns it. */
   cached: (key: string, build: () => Reply) => Reply;
   /** The cached reply for `key`, if any (a handler that builds across turns looks first, then stores with `cached`). */
-  cachedReply?: (key: string) => Reply | undefined;
+  cachedReply?: ((key: string) => Reply | undefined) | undefined;
   /** Whether the client has gone: an answer built across turns (an export) stops then. */
-  isAborted?: () => boolean;
+  isAborted?: (() => boolean) | undefined;
   now: number;
   /** Admission's outcome: on keyed routes the verified key, its bucket and what is left in it. */
   caller: Admission | undefined;

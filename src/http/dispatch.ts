@@ -7,19 +7,20 @@ import { randomBytes } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import { ApiError } from "../query/api-error.js";
 import { checkLength } from "../query/limits.js";
-import { validateParams, type ParamWarning } from "../query/params.js";
 import { parseQueryString } from "../query/query-string.js";
 import type { ChangeLog } from "../store/change-log.js";
 import type { EditionSet } from "../store/editions.js";
 import { renderOwned } from "../store/scratch.js";
-import { workCounts } from "../store/work-counts.js";
-import { chooseEncoding, encodedBody, matchesIfNoneMatch, type Encoding } from "./encoding.js";
+import { chooseEncoding, compressedLater, encodedBody, matchesIfNoneMatch, THREAD_COMPRESS_MIN_BYTES, type Encoding } from "./encoding.js";
+import { checkOrigin } from "./origins.js";
 import { byteRangeOf } from "./ranges.js";
-import { cacheControlOf, errorReply, ownedReply, withWarnings, type Reply } from "./reply.js";
+import { callRoute } from "./call-route.js";
+import { cacheControlOf, errorReply, ownedReply, type Reply } from "./reply.js";
 import type { RouteDefinition, Router } from "./router.js";
-import type { Admission, VerifiedKey } from "./context.js";
+import type { Admission } from "./context.js";
 import type { RequestStats } from "../ops/request-stats.js";
-import { ADDRESS_POLICY, KEY_POLICY, OWNER_POLICY, REGISTRATION_POLICY, rateLimitLines, refillPerMs, type SharedKeyBuckets, type TokenBuckets } from "../limits/token-buckets.js";
+import { rateLimitLines } from "../limits/token-buckets.js";
+import { Admitter, type AdmissionOptions } from "./admission.js";
 
 export interface IncomingRequest {
   method: string;
@@ -65,28 +66,18 @@ export interface Outgoing {
   keySlot: number;
 }
 
-
-export interface KeyVerifier {
-  verify(key: string): VerifiedKey | undefined;
-}
-
-export interface DispatchOptions {
+/** Admission's buckets and key check (admission.ts), and what the dispatcher itself needs. */
+export interface DispatchOptions extends AdmissionOptions {
   router: Router;
   editions: () => EditionSet;
   /** The change log that goes with `editions()` (swapped with it). */
   changes?: () => ChangeLog;
-  keys: KeyVerifier;
-  buckets: TokenBuckets;
-  /** Registrations per client address (REGISTRATION_POLICY), shared by every worker like `buckets`. */
-  registrationBuckets: TokenBuckets;
-  /** Per key, for the owner routes (OWNER_POLICY), shared by every worker like `buckets`. */
-  ownerBuckets: TokenBuckets;
-  /** With REDIS_URL: the key buckets every replica shares (address buckets stay per replica). */
-  sharedBuckets?: SharedKeyBuckets | undefined;
   now: () => number;
   /** 0 disables the response cache (benchmarks of the uncached path). */
   responseCacheBytes: number;
   corsOrigins: readonly string[];
+  /** MCP_ALLOWED_ORIGINS: the browser origins a route that checks Origin (POST /mcp) answers besides loopback pages. */
+  allowedOrigins?: readonly string[];
   isDraining: () => boolean;
   maxBodyBytes: number;
   onError?: (error: unknown, requestId: string) => void;
@@ -97,8 +88,6 @@ const JSON_TYPE = "application/json; charset=utf-8";
 const EXPOSED_HEADERS = "ETag, Retry-After, X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit, RateLimit-Policy";
 
 type Limit = Admission;
-/** Admission decided now, or (shared buckets only) when the shared store answers. */
-type Admitted = Limit | undefined | Promise<Limit>;
 
 /** What an upgrade request gets: the reserved value, or the answer that refuses it. */
 export type UpgradeDecision<T> = { kind: "admitted"; value: T } | { kind: "refused"; outgoing: Outgoing };
@@ -126,8 +115,13 @@ export class Dispatcher {
   private requestCount = 0;
   /** What handlers call for the change log: built on its first use, never by routes that do not read it. */
   private readonly changes = (): ChangeLog | undefined => this.options.changes?.();
+  private readonly admission: Admitter;
+  /** What a handler calls for the response cache: made once, not per request. */
+  private readonly cachedOf = (key: string, build: () => Reply): Reply => this.cached(key, build);
+  private readonly cachedReplyOf = (key: string): Reply | undefined => this.cache?.get(key);
 
   constructor(private readonly options: DispatchOptions) {
+    this.admission = new Admitter(options);
     this.cache = options.responseCacheBytes > 0
       ? new LRUCache<string, Reply>({
         maxSize: options.responseCacheBytes,
@@ -175,11 +169,11 @@ export class Dispatcher {
       const answered = line === undefined ? undefined : this.answered?.get(line);
       if (answered !== undefined) {
         route = answered.route;
-        const replay = (limit: Limit | undefined): Outgoing => {
+        const replay = (limit: Limit | undefined): Outgoing | Promise<Outgoing> => {
           if (this.options.stats) this.options.stats.cache.hits += 1;
-          return this.respond(request, requestId, answered.route.path, answered.reply, limit);
+          return this.answer(request, requestId, answered.route.path, answered.reply, limit);
         };
-        const admitted = this.admit(route, request, now);
+        const admitted = this.admission.admit(route, request, now);
         return admitted instanceof Promise ? this.admitLater(admitted, request, requestId, route.path, replay) : replay(admitted);
       }
       const segments = decodePath(request.url);
@@ -192,7 +186,8 @@ export class Dispatcher {
       }
       const matched = match.route;
       route = matched;
-      const admitted = this.admit(matched, request, now);
+      if (matched.checksOrigin === true) checkOrigin(request.origin, this.options.allowedOrigins ?? []);
+      const admitted = this.admission.admit(matched, request, now);
       if (admitted instanceof Promise) {
         return this.admitLater(admitted, request, requestId, matched.path, (limit) => this.handle(request, requestId, now, line, matched, match.pathParams, limit));
       }
@@ -223,7 +218,7 @@ export class Dispatcher {
     };
     if (this.options.isDraining()) return refuse(new ApiError("SERVICE_UNAVAILABLE"));
     try {
-      const admitted = this.admit(LIVE_ROUTE, request, this.options.now());
+      const admitted = this.admission.admit(LIVE_ROUTE, request, this.options.now());
       if (admitted instanceof Promise) return admitted.then((limit) => decide(limit), (error: unknown) => refuse(error));
       return decide(admitted as Limit);
     } catch (error) {
@@ -231,29 +226,39 @@ export class Dispatcher {
     }
   }
 
-  /** Parameters (400) → handler → the answer, for a request already admitted. */
+  /** Body and parameters (400) → handler (callRoute) → the answer, for a request already admitted. */
   private handle(request: IncomingRequest, requestId: string, now: number, line: string | undefined, route: RouteDefinition, pathParams: Record<string, string>, limit: Limit | undefined): Outgoing | Promise<Outgoing> {
     let reply: Reply;
     try {
-      if (route.bodySchema !== undefined) checkBody(request, this.options.maxBodyBytes);
-      const query = parseQueryString(request.rawQuery);
-      const warnings: ParamWarning[] = [];
-      const values = validateParams(route.params, query, warnings);
-      const editions = this.options.editions();
-      workCounts.handlerCalls++;
-      const handled = route.handle({
-        method: request.method, path: request.url, pathParams, query, values, warnings, editions, changes: this.changes, requestId, accept: request.accept ?? "",
-        body: request.body, contentType: request.contentType, now, caller: limit,
-        cached: (key, build) => this.cached(key, build),
-        cachedReply: (key) => this.cache?.get(key), isAborted: () => request.hasLeft === true,
+      const handled = callRoute(route, {
+        method: request.method, path: request.url, pathParams, query: parseQueryString(request.rawQuery), editions: this.options.editions(), changes: this.changes,
+        requestId, accept: request.accept, body: request.body, contentType: request.contentType, now, caller: limit,
+        cached: this.cachedOf, cachedReply: this.cachedReplyOf, isAborted: () => request.hasLeft === true,
+        bodyOverLimit: request.isBodyTooLarge ? this.options.maxBodyBytes : undefined,
       });
-      if (handled instanceof Promise) return this.settle(handled.then((settled) => withWarnings(settled, warnings)), request, requestId, route.path, limit);
-      reply = withWarnings(handled, warnings);
+      if (handled instanceof Promise) return this.settle(handled, request, requestId, route.path, limit);
+      reply = handled;
       if (line !== undefined && reply.status === 200 && reply.etag !== undefined && reply.isScratch !== true) this.answered?.set(line, { route, reply });
     } catch (error) {
       ({ reply, limit } = this.failure(error, requestId, limit));
     }
-    return this.respond(request, requestId, route.path, reply, limit);
+    return this.answer(request, requestId, route.path, reply, limit);
+  }
+
+  /**
+   * The answer, at once, or once a large body is compressed on zlib's threads (compressedLater):
+   * no request holds the thread to compress. A scratch body is copied first (it is written later).
+   */
+  private answer(request: IncomingRequest, requestId: string, route: string, reply: Reply, limit: Limit | undefined): Outgoing | Promise<Outgoing> {
+    if (reply.body.length < THREAD_COMPRESS_MIN_BYTES || request.method !== "GET" || reply.status !== 200 || reply.isPrecompressed === true
+      || (reply.acceptsRanges === true && request.range !== undefined && request.range.length > 0)
+      || (reply.etag !== undefined && matchesIfNoneMatch(request.ifNoneMatch, reply.etag))) {
+      return this.respond(request, requestId, route, reply, limit);
+    }
+    const encoding = chooseEncoding(request.acceptEncoding);
+    if (encoding === "identity" || reply.encoded?.[encoding] !== undefined) return this.respond(request, requestId, route, reply, limit);
+    const owned = ownedReply(reply);
+    return (compressedLater(owned, encoding) ?? Promise.resolve()).then(() => this.respond(request, requestId, route, owned, limit));
   }
 
   /** A request waiting for the shared buckets: continues when they answer, through the same funnel. Never rejects. */
@@ -270,7 +275,7 @@ export class Dispatcher {
   private settle(handled: Promise<Reply>, request: IncomingRequest, requestId: string, route: string, limit: Limit | undefined): Promise<Outgoing> {
     return handled.then(
       // Written after this tick: a body rendered into scratch is copied now, before another render reuses it.
-      (reply) => this.respond(request, requestId, route, ownedReply(reply), limit),
+      (reply) => this.answer(request, requestId, route, ownedReply(reply), limit),
       (error: unknown) => {
         const failed = this.failure(error, requestId, limit);
         return this.respond(request, requestId, route, failed.reply, failed.limit);
@@ -303,56 +308,6 @@ export class Dispatcher {
     const isPlainAccept = accept.length === 0 || accept === "*/*" || accept === "application/json";
     if (request.url.length + request.rawQuery.length + (isPlainAccept ? 0 : accept.length) > ANSWERED_MAX_LINE) return undefined;
     return isPlainAccept ? `${request.url}?${request.rawQuery}` : `${request.url}?${request.rawQuery}\n${accept}`;
-  }
-
-  /** Checks the key (or the address) and takes a token; throws (or rejects with) 401/429. */
-  private admit(route: RouteDefinition, request: IncomingRequest, now: number): Admitted {
-    const { buckets } = this.options;
-    if (route.access === "none") return undefined;
-    const addressLimit = (): Limit => {
-      const slot = buckets.addressSlot(request.address());
-      const result = buckets.take(slot, ADDRESS_POLICY.capacity, refillPerMs(ADDRESS_POLICY.capacity, ADDRESS_POLICY.windowSeconds), now);
-      return { result, capacity: ADDRESS_POLICY.capacity, windowSeconds: ADDRESS_POLICY.windowSeconds, policy: "anonymous", slot, buckets };
-    };
-    if (route.access === "address") return ensureAllowed(addressLimit());
-    if (route.access === "registration") {
-      // Its own, far smaller bucket per address: five new keys an hour, whatever else the address does.
-      const registrations = this.options.registrationBuckets;
-      const slot = registrations.addressSlot(request.address());
-      const { capacity, windowSeconds } = REGISTRATION_POLICY;
-      const result = registrations.take(slot, capacity, refillPerMs(capacity, windowSeconds), now);
-      return ensureAllowed({ result, capacity, windowSeconds, policy: "registration", slot, buckets: registrations }, "REGISTRATION_RATE_LIMIT");
-    }
-    const key = request.apiKey;
-    const verified = key.length === 0 ? undefined : this.options.keys.verify(key);
-    if (!verified) {
-      // Failed key checks draw from the address bucket, so keys cannot be guessed at speed.
-      ensureAllowed(addressLimit());
-      throw new ApiError(key.length === 0 ? "MISSING_API_KEY" : "INVALID_API_KEY");
-    }
-    const capacity = verified.rateLimit;
-    // One bucket per key record, always: the buckets grow with the key store.
-    const slot = buckets.keySlot(verified.slot);
-    const policy = capacity === KEY_POLICY.capacity ? "free" : "custom";
-    if (route.isOwnerAction === true) {
-      // The owner's bucket is refused on its own; the key's bucket is only read, for the headers and usage.
-      const owners = this.options.ownerBuckets;
-      const ownerSlot = owners.keySlot(verified.slot);
-      const owned = owners.take(ownerSlot, OWNER_POLICY.capacity, refillPerMs(OWNER_POLICY.capacity, OWNER_POLICY.windowSeconds), now);
-      ensureAllowed({ result: owned, capacity: OWNER_POLICY.capacity, windowSeconds: OWNER_POLICY.windowSeconds, policy: "owner", slot: ownerSlot, buckets: owners, key: verified, presentedKey: key });
-      const result = buckets.peek(slot, capacity, refillPerMs(capacity, KEY_POLICY.windowSeconds), now);
-      return { result, capacity, windowSeconds: KEY_POLICY.windowSeconds, policy, slot, buckets, key: verified, presentedKey: key };
-    }
-    const shared = this.options.sharedBuckets;
-    if (shared === undefined) {
-      const result = buckets.take(slot, capacity, refillPerMs(capacity, KEY_POLICY.windowSeconds), now);
-      return ensureAllowed({ result, capacity, windowSeconds: KEY_POLICY.windowSeconds, policy, slot, buckets, key: verified, presentedKey: key });
-    }
-    const result = shared.take(verified.id, slot, capacity, now);
-    if (result !== undefined) return ensureAllowed({ result, capacity, windowSeconds: KEY_POLICY.windowSeconds, policy, slot, buckets, key: verified, presentedKey: key });
-    // This replica holds no token of this key: only this request waits for Redis.
-    return shared.takeShared(verified.id, slot, capacity, now)
-      .then((later) => ensureAllowed({ result: later, capacity, windowSeconds: KEY_POLICY.windowSeconds, policy, slot, buckets, key: verified, presentedKey: key }));
   }
 
   private cached(key: string, build: () => Reply): Reply {
@@ -392,7 +347,8 @@ export class Dispatcher {
     const keySlot = limit?.key === undefined ? -1 : limit.key.slot;
     if (isNotModified) return { status: 304, headers: headers + representationLines(reply, undefined), body: null, contentLength: 0, route, requestId, shouldClose, keySlot };
     const isHead = request.method === "HEAD";
-    if (reply.acceptsRanges === true && reply.status === 200 && request.range !== undefined && request.range.length > 0) {
+    // RFC 9110 §14.2: range handling is defined for GET only, so a HEAD is the whole body's (200, its length).
+    if (!isHead && reply.acceptsRanges === true && reply.status === 200 && request.range !== undefined && request.range.length > 0) {
       // A byte range of the identity body (what DuckDB's httpfs reads a file by); If-Range with a
       // weak ETag never matches (RFC 9110 §13.1.5), so it gets the whole body below.
       const range = request.ifRange !== undefined && request.ifRange.length > 0 ? undefined : byteRangeOf(request.range, reply.body.length);
@@ -404,7 +360,7 @@ export class Dispatcher {
         const [first, last] = range;
         headers += `${representationLines(reply, "identity")}\r\nContent-Range: bytes ${first}-${last}/${reply.body.length}`;
         const part = reply.body.subarray(first, last + 1);
-        return { status: 206, headers, body: isHead ? null : part, contentLength: part.length, route, requestId, shouldClose, keySlot };
+        return { status: 206, headers, body: part, contentLength: part.length, route, requestId, shouldClose, keySlot };
       }
     }
     const { body, encoding } = encodedBody(reply, reply.isPrecompressed === true ? "identity" : chooseEncoding(request.acceptEncoding));
@@ -458,26 +414,6 @@ function representationLines(reply: Reply, encoding: Encoding | undefined): stri
 
 function isPublic(reply: Reply): boolean {
   return /^\s*public\b/i.test(cacheControlOf(reply));
-}
-
-function ensureAllowed(limit: Limit, code: "RATE_LIMIT_EXCEEDED" | "REGISTRATION_RATE_LIMIT" = "RATE_LIMIT_EXCEEDED"): Limit {
-  if (limit.result.isAllowed) return limit;
-  const what = code === "REGISTRATION_RATE_LIMIT" ? "registrations" : "requests";
-  const error = new ApiError(
-    code,
-    { limit: limit.capacity, retryAfter: limit.result.retryAfterSeconds },
-    `Rate limit of ${limit.capacity} ${what} per ${limit.windowSeconds === 3600 ? "hour" : `${limit.windowSeconds} s`} exceeded; retry in ${limit.result.retryAfterSeconds} s`,
-  );
-  throw Object.assign(error, { limit });
-}
-
-function checkBody(request: IncomingRequest, maxBodyBytes: number): void {
-  if (!/^application\/json\s*(;|$)/i.test(request.contentType)) {
-    throw new ApiError("UNSUPPORTED_MEDIA_TYPE", { contentType: request.contentType || null }, "The request body must be sent as Content-Type: application/json");
-  }
-  if (request.isBodyTooLarge) {
-    throw new ApiError("PAYLOAD_TOO_LARGE", { limit: maxBodyBytes }, `The request body is larger than ${maxBodyBytes} bytes`);
-  }
 }
 
 /**

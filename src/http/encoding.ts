@@ -1,7 +1,7 @@
 // Content negotiation: which encoding a client accepts, compressing once per cached reply, and
 // whether an If-None-Match header matches our ETag in any of its forms.
 
-import { brotliCompressSync, gzipSync, constants, type BrotliOptions, type ZlibOptions } from "node:zlib";
+import { brotliCompress, brotliCompressSync, gzip, gzipSync, constants, type BrotliOptions, type ZlibOptions } from "node:zlib";
 import type { Reply } from "./reply.js";
 
 export const COMPRESS_MIN_BYTES = 1024;
@@ -47,6 +47,37 @@ export function brotliOptions(quality: number, sizeHint: number): BrotliOptions 
 
 /** How every gzip body is compressed. */
 export const GZIP_OPTIONS: Readonly<ZlibOptions> = { level: 6 };
+
+/**
+ * Bodies at least this large are compressed on zlib's threads while the request waits, never on
+ * the request's thread (a CSV export, a page of 10,000 bulk rows: tens of milliseconds to seconds
+ * of Brotli). Below it a body compresses in well under a millisecond or two, inline.
+ */
+export const THREAD_COMPRESS_MIN_BYTES = 256 * 1024;
+
+/** Compressions under way on zlib's threads, per reply and encoding: requests that need the same one wait for it together. */
+const underWay = new WeakMap<Reply, { br?: Promise<void>; gzip?: Promise<void> }>();
+
+/**
+ * A promise settled once `reply`'s body under `encoding` is compressed and kept (encodedBody then
+ * finds it), or undefined when there is nothing to wait for: identity, a small body, already kept.
+ * A compression that fails leaves nothing kept; encodedBody then compresses inline.
+ */
+export function compressedLater(reply: Reply, encoding: Encoding, brotliQuality = 4): Promise<void> | undefined {
+  if (encoding === "identity" || reply.body.length < THREAD_COMPRESS_MIN_BYTES || reply.encoded?.[encoding] !== undefined) return undefined;
+  let pending = underWay.get(reply);
+  if (pending === undefined) underWay.set(reply, (pending = {}));
+  const kept = pending;
+  return (kept[encoding] ??= new Promise<void>((resolve) => {
+    const done = (error: Error | null, body: Buffer) => {
+      if (error === null) (reply.encoded ??= {})[encoding] = body;
+      delete kept[encoding];
+      resolve();
+    };
+    if (encoding === "br") brotliCompress(reply.body, brotliOptions(brotliQuality, reply.body.length), done);
+    else gzip(reply.body, GZIP_OPTIONS, done);
+  }));
+}
 
 /** The bytes to send for a reply under an encoding; compressed variants are computed once and kept. */
 export function encodedBody(reply: Reply, encoding: Encoding, brotliQuality = 4): { body: Buffer; encoding: Encoding } {

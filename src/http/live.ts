@@ -39,7 +39,8 @@ export const LIVE_MAX_PAYLOAD_BYTES = 4 * LIVE_MAX_MESSAGE_BYTES;
 export const LIVE_REFUSALS_PER_MINUTE = 10;
 const MINUTE_MS = 60_000;
 const ALL_TOPIC = "all";
-const TOPIC_PATTERN = new RegExp(`^(all|era:(${ERAS.join("|")})|(player|team):[A-Za-z0-9_-]{1,${LENGTH_LIMITS.identifier}})$`);
+/** A topic of a subscription message (tested linear with every pattern applied to request input: test/http/linear-patterns.test.ts). */
+export const TOPIC_PATTERN = new RegExp(`^(all|era:(${ERAS.join("|")})|(player|team):[A-Za-z0-9_-]{1,${LENGTH_LIMITS.identifier}})$`);
 
 export interface LiveOptions {
   changes: () => ChangeLog;
@@ -78,7 +79,12 @@ export interface LiveHub {
   /** Closes every socket with 1001 (what was sent before still goes out first); resolves when all are closed or after `graceMs`. */
   closeAll(graceMs?: number): Promise<void>;
   count(): number;
+  /** Closes (LIVE_KEY_WITHDRAWN) every socket opened with a key in one of these registry slots: it was revoked or regenerated. */
+  closeKeys(slots: readonly number[]): number;
 }
+
+/** The close code of a socket whose key was revoked or regenerated (docs/live.md). */
+export const LIVE_KEY_WITHDRAWN = 4401;
 
 /** Registers the WebSocket route on `app`; `writeRefusal` writes an envelope answer on a plain response. */
 export function attachLive(
@@ -327,6 +333,18 @@ export function attachLive(
       while (sockets.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
     },
     count: () => sockets.size,
+    closeKeys(slots) {
+      const withdrawn = new Set(slots);
+      let closed = 0;
+      for (const ws of [...sockets]) {
+        const data = ws.getUserData();
+        if (data.isClosed || !withdrawn.has(data.keySlot)) continue;
+        data.isClosed = true;
+        ws.end(LIVE_KEY_WITHDRAWN, "the API key was revoked or regenerated");
+        closed++;
+      }
+      return closed;
+    },
   };
 }
 

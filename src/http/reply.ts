@@ -66,6 +66,23 @@ export function cacheControlOf(reply: Reply): string {
   return reply.cacheControl ?? (reply.etag === undefined ? NO_STORE : PRIVATE_CACHE_CONTROL);
 }
 
+/**
+ * `meta.dataSource` (docs/data.md#demo-data): an answer built from a demo edition (generated
+ * ratings, real names) says `"demo"`; one from real data carries no such field. Spread into a meta
+ * object; `dataSourceText` is the same as JSON text for the renderers that write meta as text.
+ */
+export function dataSourceMeta(edition: { readonly isDemo: boolean }): { dataSource?: "demo" } {
+  return edition.isDemo ? DEMO_META : NO_META;
+}
+
+/** `,"dataSource":"demo"` after a meta's other fields, or "". */
+export function dataSourceText(edition: { readonly isDemo: boolean }): string {
+  return edition.isDemo ? ',"dataSource":"demo"' : "";
+}
+
+const DEMO_META: { dataSource: "demo" } = { dataSource: "demo" };
+const NO_META: { dataSource?: "demo" } = {};
+
 export function successReply(data: unknown, meta: Record<string, unknown>, options: ReplyOptions = {}): Reply {
   return jsonReply(200, { success: true, data, meta }, options);
 }

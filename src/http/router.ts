@@ -7,6 +7,7 @@ import type { ErrorCode } from "../query/api-error.js";
 import type { CompiledParams, ParamValues } from "../query/params.js";
 import type { Reply } from "./reply.js";
 import type { RequestContext } from "./context.js";
+import type { ValidateFunction } from "ajv";
 
 export type JsonSchema = Readonly<Record<string, unknown>>;
 
@@ -25,14 +26,21 @@ export type RouteResponse =
   | { kind: "body"; status?: 101; description: string; content: Readonly<Record<string, JsonSchema>> };
 
 export type Method = "GET" | "POST" | "DELETE";
+
+/** A POST route's body: its JSON Schema (documented in OpenAPI) and the validator made from it (call-route.ts routeBody). */
+export interface RouteBody<B = unknown> {
+  readonly schema: JsonSchema;
+  readonly validate: ValidateFunction<B>;
+}
 /**
  * key: X-API-Key and its token bucket; address: the per-address bucket; registration: the
- * per-address registration bucket (REGISTRATION_POLICY); none: no limit at all.
+ * per-address registration bucket (REGISTRATION_POLICY); probe: no key, the generous per-address
+ * probe bucket (PROBE_POLICY). Every route has a limit.
  */
-export type Access = "key" | "address" | "registration" | "none";
+export type Access = "key" | "address" | "registration" | "probe";
 
-/** `V`: the values its parameter schemas give (ValuesOf), what its handler reads. */
-export interface RouteDefinition<V = ParamValues> {
+/** `V`: the values its parameter schemas give (ValuesOf), what its handler reads; `B`: its body's shape. */
+export interface RouteDefinition<V = ParamValues, B = unknown> {
   method: Method;
   path: string;
   access: Access;
@@ -43,8 +51,8 @@ export interface RouteDefinition<V = ParamValues> {
    * (the handler sets the same constant on its Reply; OpenAPI documents it from here).
    */
   cacheControl?: string;
-  /** JSON Schema of a POST body (documented in OpenAPI; the handler validates with it). */
-  bodySchema?: object;
+  /** A POST body's schema and validator (routeBody): callRoute refuses a body that does not match; OpenAPI documents it. */
+  body?: RouteBody<B>;
   /**
    * What it answers on success, documented in OpenAPI and checked against real answers by
    * test/http/responses.test.ts (which fails for a route without one).
@@ -59,11 +67,16 @@ export interface RouteDefinition<V = ParamValues> {
    */
   isOwnerAction?: boolean;
   /**
+   * A browser's request is answered only from an allowed Origin (src/http/origins.ts: loopback
+   * pages and MCP_ALLOWED_ORIGINS), else 403 ORIGIN_NOT_ALLOWED before the key is read.
+   */
+  checksOrigin?: boolean;
+  /**
    * Synchronous for every read; a promise only where the route writes (keys), off the GET path.
    * A method, so a route typed by its own values sits in a table of any routes (the dispatcher
    * hands each handler the values its own `params` produced).
    */
-  handle(context: RequestContext<V>): Reply | Promise<Reply>;
+  handle(context: RequestContext<V, B>): Reply | Promise<Reply>;
 }
 
 interface CompiledRoute {

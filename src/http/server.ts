@@ -7,20 +7,18 @@ import type { Dispatcher, IncomingRequest, Outgoing } from "./dispatch.js";
 import { addressKey, createClientAddress, DEFAULT_IPV6_PREFIX, type ProxyTrust } from "../limits/trust-proxy.js";
 import { loadUws, uwsInfo } from "./uws.js";
 import { attachLive, type LiveHub, type LiveOptions } from "./live.js";
+import { workCounts } from "../store/work-counts.js";
+import { ConnectionTurns } from "../limits/connection-turns.js";
+import { BodyCollector } from "./body.js";
 
-const STATUS_TEXT: Readonly<Record<number, string>> = {
+export const STATUS_TEXT: Readonly<Record<number, string>> = {
   200: "200 OK", 201: "201 Created", 204: "204 No Content", 206: "206 Partial Content", 304: "304 Not Modified", 400: "400 Bad Request", 401: "401 Unauthorized",
   403: "403 Forbidden", 404: "404 Not Found", 405: "405 Method Not Allowed", 408: "408 Request Timeout", 413: "413 Payload Too Large",
   415: "415 Unsupported Media Type", 416: "416 Range Not Satisfiable", 426: "426 Upgrade Required", 429: "429 Too Many Requests", 431: "431 Request Header Fields Too Large", 500: "500 Internal Server Error", 503: "503 Service Unavailable",
 };
 
-/**
- * A body refused as too large is still read (and dropped) up to this many bytes before the 413 and
- * the close: closing a socket with unread data makes the kernel send a reset, and a reverse proxy
- * still writing the body then reports the reset (502) instead of our 413. Larger bodies are cut
- * off at once. The shipped proxy configs refuse bodies over this themselves.
- */
-export const DRAIN_LIMIT_BYTES = 1024 * 1024;
+/** The drain rule (body.ts), here for the modules that read it from the server. */
+export { DRAIN_LIMIT_BYTES } from "./body.js";
 
 export interface HttpServer {
   readonly port: number;
@@ -68,13 +66,26 @@ export function startServer(options: ServerOptions): Promise<HttpServer> {
     write(res, outgoing, release);
     options.onResponse?.(outgoing, request, performance.now() - started);
   };
+  // The pipelining bound: a connection's requests past its share of this turn are answered in the
+  // next. uWS never answers a pipelined request out of order: if that connection pipelined more
+  // in this read, uWS closes it there (HttpContext.h), and what it sent past the bound is dropped.
+  const turns = new ConnectionTurns();
   const answer = (res: HttpResponse, request: IncomingRequest, started: number) => {
-    let outgoing: Outgoing | Promise<Outgoing>;
-    try {
-      outgoing = options.dispatcher.dispatch(request);
-    } catch {
-      outgoing = crash();
+    if (!turns.admit(() => request.address())) {
+      workCounts.requestsHeld++;
+      res.onAborted(() => {
+        request.hasLeft = true;
+        release();
+      });
+      setImmediate(() => {
+        if (request.hasLeft !== true) res.cork(() => dispatchNow(res, request, started));
+      });
+      return;
     }
+    dispatchNow(res, request, started);
+  };
+  const dispatchNow = (res: HttpResponse, request: IncomingRequest, started: number) => {
+    const outgoing = dispatchGuarded(options.dispatcher, request);
     if (!(outgoing instanceof Promise)) {
       finish(res, request, started, outgoing);
       return;
@@ -86,7 +97,7 @@ export function startServer(options: ServerOptions): Promise<HttpServer> {
       request.hasLeft = true;
       release();
     });
-    outgoing.catch(crash).then((settled) => {
+    outgoing.then((settled) => {
       if (request.hasLeft === true) return;
       res.cork(() => finish(res, request, started, settled));
     });
@@ -216,8 +227,18 @@ function requestLineBytes(request: IncomingRequest): number {
   return request.method.length + request.url.length + (request.rawQuery === "" ? 0 : request.rawQuery.length + 1) + 13;
 }
 
+/** The dispatcher's answer, never a throw nor a rejection: a bug in it becomes crash()'s 500 (both adapters). */
+export function dispatchGuarded(dispatcher: Dispatcher, request: IncomingRequest): Outgoing | Promise<Outgoing> {
+  try {
+    const outgoing = dispatcher.dispatch(request);
+    return outgoing instanceof Promise ? outgoing.catch(crash) : outgoing;
+  } catch {
+    return crash();
+  }
+}
+
 /** The dispatcher has its own funnel; this only guards the process against a bug in it. Every error carries its time (docs/compatibility.md#fidelity-rules). */
-function crash(): Outgoing {
+export function crash(): Outgoing {
   return {
     status: 500, headers: "Content-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff",
     body: Buffer.from(`{"success":false,"error":{"code":"INTERNAL_ERROR","message":"Internal error","timestamp":"${new Date().toISOString()}"}}`),
@@ -225,54 +246,25 @@ function crash(): Outgoing {
   };
 }
 
-/**
- * Counts bytes as they stream; past the cap it stops collecting and answers 413 once the rest has
- * been read and dropped (up to DRAIN_LIMIT_BYTES; beyond that, or declared beyond it, at once).
- */
+/** The body through the shared collector (body.ts); uWS reuses a chunk's memory after onData returns. */
 function readBody(res: HttpResponse, req: HttpRequest, request: IncomingRequest, options: ServerOptions, finish: () => void, abandon: () => void): void {
-  let isDone = false;
-  const declared = Number(req.getHeader("content-length") || "0");
-  // A slow upload is cut off: a body must arrive whole within bodyTimeoutMs.
-  const timer = setTimeout(() => {
-    if (isDone) return;
-    isDone = true;
-    abandon();
-    res.cork(() => res.close());
-  }, options.bodyTimeoutMs);
+  let body: BodyCollector | undefined;
+  // Before the collector, which may answer at once (a body declared past the drain limit): the answer may set its own.
   res.onAborted(() => {
-    if (isDone) return;
-    isDone = true;
-    clearTimeout(timer);
+    if (body === undefined || body.isFinished) return;
+    body.abandon();
     abandon();
   });
-  const complete = () => {
-    isDone = true;
-    clearTimeout(timer);
-    res.cork(finish);
-  };
-  if (Number.isFinite(declared) && declared > DRAIN_LIMIT_BYTES) {
-    request.isBodyTooLarge = true;
-    complete();
-    return;
-  }
-  const chunks: Buffer[] = [];
-  let received = 0;
-  res.onData((chunk, isLast) => {
-    if (isDone) return;
-    received += chunk.byteLength;
-    if (received > options.maxBodyBytes) {
-      request.isBodyTooLarge = true;
-      chunks.length = 0;
-      if (isLast || received > DRAIN_LIMIT_BYTES) complete();
-      return;
-    }
-    // uWS reuses the chunk's memory after this callback returns: copy it.
-    chunks.push(Buffer.from(chunk.slice(0)));
-    if (isLast) {
-      request.body = Buffer.concat(chunks, received);
-      complete();
-    }
-  });
+  body = new BodyCollector(request, req.getHeader("content-length"), options.maxBodyBytes, options.bodyTimeoutMs, {
+    complete: () => res.cork(finish),
+    cut: () => {
+      abandon();
+      res.cork(() => res.close());
+    },
+  }, true);
+  if (body.isFinished) return;
+  const collector = body;
+  res.onData((chunk, isLast) => collector.add(new Uint8Array(chunk), isLast));
 }
 
 function write(res: HttpResponse, outgoing: Outgoing, done: () => void): void {
@@ -284,13 +276,13 @@ function write(res: HttpResponse, outgoing: Outgoing, done: () => void): void {
     if (closeAfter) res.writeHeader("Connection", "close");
     res.endWithoutBody();
     done();
-  } else if (outgoing.body.length <= STREAM_THRESHOLD_BYTES || closeAfter || outgoing.isScratch === true) {
-    // While draining, even a large body goes through end(): only end() can close the connection after it.
-    // A scratch body too: uWS copies what the socket does not take at once, and the next render reuses it.
-    res.end(outgoing.body, closeAfter);
+  } else if (closeAfter) {
+    // Only end() can close the connection after the body; the connection ends with it, so uWS
+    // holds at most this one answer for it.
+    res.end(outgoing.body, true);
     done();
   } else {
-    streamBody(res, outgoing.body, done);
+    sendBody(res, outgoing.body, outgoing.isScratch === true, done);
   }
 }
 
@@ -306,10 +298,21 @@ function writeHeaders(res: HttpResponse, headers: string): void {
   if (colon > 0) res.writeHeader(headers.slice(0, colon), headers.slice(colon + 2));
 }
 
-/** Large bodies (bulk) go out as the socket drains, instead of being copied into uWS's buffer. */
-const STREAM_THRESHOLD_BYTES = 256 * 1024;
-
-function streamBody(res: HttpResponse, body: Buffer, done: () => void): void {
+/**
+ * The backpressure bound: a body goes out as far as the socket takes it now (tryEnd); what it does
+ * not take waits in our hands for the client to read (onWritable), never copied into uWS's own
+ * buffer (end() would append it there, without limit, answer after answer). While it waits, the
+ * answer is unfinished, and uWS closes the connection on its next request: a client that
+ * pipelines without reading holds at most one answer (and uWS's 16 KiB cork buffer) unsent.
+ * A scratch body's unsent rest is copied: the next render reuses the scratch buffer.
+ */
+function sendBody(res: HttpResponse, body: Buffer, isScratch: boolean, done: () => void): void {
+  const start = res.getWriteOffset();
+  const [, isDone] = res.tryEnd(body, body.length);
+  if (isDone) {
+    done();
+    return;
+  }
   let isFinished = false;
   const finish = () => {
     if (isFinished) return;
@@ -317,22 +320,18 @@ function streamBody(res: HttpResponse, body: Buffer, done: () => void): void {
     done();
   };
   res.onAborted(finish);
-  const start = res.getWriteOffset();
-  const [, isDone] = res.tryEnd(body, body.length);
-  if (isDone) {
-    finish();
-    return;
-  }
+  const sent = res.getWriteOffset() - start;
+  const rest = isScratch ? Buffer.from(body.subarray(sent)) : body.subarray(sent);
   res.onWritable((offset) => {
     if (isFinished) return true;
-    const [isOk, isComplete] = res.tryEnd(body.subarray(offset - start), body.length);
+    const [isOk, isComplete] = res.tryEnd(rest.subarray(offset - start - sent), body.length);
     if (isComplete) finish();
     return isOk;
   });
 }
 
 /** POST /mcp only (MCP clients send `Authorization: Bearer`): the key after "Bearer ", else "". The REST routes read X-API-Key alone. */
-function bearerKey(url: string, authorization: string): string {
+export function bearerKey(url: string, authorization: string): string {
   if (url !== "/mcp" || authorization.length === 0) return "";
   const match = /^Bearer +(\S+) *$/i.exec(authorization);
   return match === null ? "" : (match[1] as string);

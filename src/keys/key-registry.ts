@@ -71,6 +71,7 @@ export class KeyRegistry {
   readonly #changes: KeyChanges | undefined;
   #seenChange: number;
   #listener: (() => void) | undefined;
+  #onWithdrawn: ((slots: readonly number[]) => void) | undefined;
   #catchUp: NodeJS.Timeout | undefined;
 
   constructor(file: string, options: KeyRegistryOptions = {}) {
@@ -155,24 +156,38 @@ export class KeyRegistry {
   }
 
   #serve(records: readonly KeyRecord[]): void {
+    const before = this.#records;
+    const withdrawn: number[] = [];
+    if (this.#onWithdrawn !== undefined) {
+      before.forEach((old, slot) => {
+        const now = records[slot];
+        if (old.revokedAt === undefined && (now === undefined || now.revokedAt !== undefined || now.digest !== old.digest)) withdrawn.push(slot);
+      });
+    }
     this.#records = records;
     this.#entriesByDigest = indexActiveKeys(records);
     this.#recent = new Map();
+    if (withdrawn.length > 0) this.#onWithdrawn?.(withdrawn);
   }
 
   /** One line's worth of work per change: the old digest out, the new one in. */
   #applyChanges(changes: readonly KeyLogChange[]): void {
     let isKeyWithdrawn = false;
+    const withdrawn: number[] = [];
     for (const { slot, before, after } of changes) {
       if (before !== undefined) {
         isKeyWithdrawn = true;
-        if (before.revokedAt === undefined) this.#entriesByDigest.delete(before.digest);
+        if (before.revokedAt === undefined) {
+          this.#entriesByDigest.delete(before.digest);
+          withdrawn.push(slot);
+        }
       }
       if (after.revokedAt === undefined) this.#entriesByDigest.set(after.digest, entryOf(after, slot));
     }
     // The log's array, updated in place; a Redis copy served before is left behind.
     this.#records = this.#log.records;
     if (isKeyWithdrawn) this.#recent = new Map();
+    if (withdrawn.length > 0) this.#onWithdrawn?.(withdrawn);
   }
 
   /**
@@ -192,6 +207,15 @@ export class KeyRegistry {
     // and that stat would go unnoticed until the next one. One catch-up reload closes that gap.
     this.#catchUp = setTimeout(listener, intervalMs);
     this.#catchUp.unref();
+  }
+
+  /**
+   * Told of the slots whose active key stopped being valid (revoked, or regenerated: a new key in
+   * the same slot), after the registry refuses them: from the file (watch, the key-change counter)
+   * and from Redis's change feed alike. The live sockets opened with those keys are closed by it.
+   */
+  onKeysWithdrawn(listener: (slots: readonly number[]) => void): void {
+    this.#onWithdrawn = listener;
   }
 
   /** Stops watching; never keeps the process alive either way. */

@@ -24,6 +24,16 @@ export const KEY_POLICY = { capacity: 500, windowSeconds: 3600 } as const satisf
 /** Per client address, for unkeyed routes and failed key checks: 60 a minute, so keys cannot be guessed at speed. */
 export const ADDRESS_POLICY = { capacity: 60, windowSeconds: 60 } as const satisfies RateLimitPolicy;
 
+/**
+ * Per client address, for the routes that need no key (`/`, `/health`, `/ready`, `/api/health`):
+ * cheap and generous (20 a second sustained, 1,200 at once), far above any health checker's pace,
+ * so a flood of them is still bounded. A bucket set of its own: probes never spend the address's
+ * ADDRESS_POLICY tokens, nor the reverse.
+ */
+export const PROBE_POLICY = { capacity: 1200, windowSeconds: 60 } as const satisfies RateLimitPolicy;
+/** Probe buckets (an address-only TokenBuckets of their own) are chosen by hash among this many. */
+export const PROBE_SLOTS = 4096;
+
 /** Per client address, for POST /api/register: five new keys an hour. */
 export const REGISTRATION_POLICY = { capacity: 5, windowSeconds: 3600 } as const satisfies RateLimitPolicy;
 /** Registration buckets (an address-only TokenBuckets of its own) are chosen by hash among this many. */

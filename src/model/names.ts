@@ -30,5 +30,6 @@ export function slugify(text: string): string {
   return foldAccents(text)
     .replace(/['’‘`´]/g, "")
     .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "");
+    // Runs are one `-` by now, so one at each end is all there is (`-+$` would backtrack quadratically).
+    .replace(/^-|-$/g, "");
 }

@@ -178,6 +178,9 @@ export interface TeamRow {
   logo: string;
 }
 
+/** The `source` of an edition the demo generator built: real names with invented ratings (docs/data.md#demo-data). */
+export const DEMO_SOURCE = "demo";
+
 export interface EditionEntry {
   gameVersion: string;
   label: string;

@@ -25,6 +25,7 @@ const WORK_KINDS: Readonly<Record<keyof WorkCounts, string>> = {
   nameSearches: "name_searches",
   postingsVisited: "postings_visited",
   candidatesScored: "candidates_scored",
+  requestsHeld: "requests_held",
 };
 
 /** A label value as the text format wants it: backslash, double quote and line feed escaped. */
@@ -47,8 +48,11 @@ function add(samples: Map<string, [Labels, number]>, labels: Labels, value: numb
   else samples.set(key, [labels, value]);
 }
 
+/** What serves HTTP, as courtside_runtime_info's labels: the adapter (uws or node), the Node and uWS versions. */
+export type RuntimeLabels = Readonly<{ adapter: string; node: string; uws: string }>;
+
 /** The exposition of every worker's snapshot summed (`restarts`: the supervisor's own count). */
-export function renderMetrics(snapshots: readonly StatsSnapshot[], restarts: number): string {
+export function renderMetrics(snapshots: readonly StatsSnapshot[], restarts: number, runtime?: RuntimeLabels): string {
   const requests = new Map<string, [Labels, number]>();
   const latency = new Map<string, { buckets: number[]; sum: number; count: number }>();
   const rejected = { key: 0, address: 0 };
@@ -102,20 +106,21 @@ export function renderMetrics(snapshots: readonly StatsSnapshot[], restarts: num
     ...family("courtside_edition_players", "gauge", "Players per loaded edition", editions.map((edition) => [{ gameVersion: edition.gameVersion }, edition.players] as const)),
     ...family("courtside_workers", "gauge", "Workers answering the scrape", [[{}, snapshots.length]]),
     ...family("courtside_redis_workers", "gauge", "With REDIS_URL: workers by Redis state (shared = reaching Redis, local = answering alone)", [...redis].map(([state, n]) => [{ state }, n] as const)),
-    ...family("courtside_work_total", "counter", "Work driven by request input, by kind: handlers run, player identifiers looked up, name searches, postings they visited, suggestion candidates scored", [...work].map(([kind, n]) => [{ kind: WORK_KINDS[kind] }, n] as const)),
+    ...family("courtside_work_total", "counter", "Work driven by request input, by kind: handlers run, player identifiers looked up, name searches, postings they visited, suggestion candidates scored, pipelined requests held for later", [...work].map(([kind, n]) => [{ kind: WORK_KINDS[kind] }, n] as const)),
     ...family("courtside_worker_restarts_total", "gauge", "Workers restarted by the supervisor since start", [[{}, restarts]]),
+    ...(runtime === undefined ? [] : family("courtside_runtime_info", "gauge", "What serves HTTP: the adapter (uws: uWebSockets.js; node: node:http), Node's version and uWS's (empty on node)", [[runtime, 1]])),
     "",
   ].join("\n");
 }
 
-export function startMetricsServer(host: string, port: number, source: MetricsSource): Promise<{ server: Server; port: number }> {
+export function startMetricsServer(host: string, port: number, source: MetricsSource, runtime?: RuntimeLabels): Promise<{ server: Server; port: number }> {
   const server = createServer((request, response) => {
     if (request.url !== "/metrics" || (request.method !== "GET" && request.method !== "HEAD")) {
       response.writeHead(404, { "content-type": "text/plain" }).end("metrics are at GET /metrics\n");
       return;
     }
     source.collect()
-      .then((snapshots) => renderMetrics(snapshots, source.restarts()))
+      .then((snapshots) => renderMetrics(snapshots, source.restarts(), runtime))
       .then((text) => response.writeHead(200, { "content-type": METRICS_CONTENT_TYPE }).end(request.method === "HEAD" ? undefined : text))
       .catch((error: unknown) => response.writeHead(500, { "content-type": "text/plain" }).end(`metrics unavailable: ${(error as Error).message}\n`));
   });

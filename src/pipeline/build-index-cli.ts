@@ -3,7 +3,7 @@
 //   build-index                                   all demo editions into $DATA_DIR (default data/)
 //   build-index --edition 2K26 --status current|archived --input FILE [--input FILE …] [--out DIR] [--as-of YYYY-MM-DD]
 //   build-index --scale 1000000 --edition 2K99 [--out DIR]   a generated edition of N players (benchmarks)
-//   build-index --upgrade DIR                     rebuilds format-1 and format-2 snapshots in DIR as the current format
+//   build-index --upgrade DIR                     rebuilds format-1 and format-2 snapshots in DIR as the current format; stores the derived tables a format-3 file lacks
 
 import { mkdirSync } from "node:fs";
 import { basename } from "node:path";
@@ -15,7 +15,8 @@ import { ImportReport } from "./import-report.js";
 import { writeEdition, type WriteOutcome } from "./build-edition.js";
 import { buildSnapshotPayload } from "./build-snapshot.js";
 import { createProgress } from "./progress.js";
-import { SNAPSHOT_FORMAT_VERSION, SnapshotError, readSnapshotBytes, snapshotVersionOf, writeSnapshotAtomic } from "../store/snapshot.js";
+import { SNAPSHOT_FORMAT_VERSION, SnapshotError, readSnapshot, readSnapshotBytes, snapshotVersionOf, writeSnapshotAtomic } from "../store/snapshot.js";
+import { editionOf, hasDerivedTables } from "../store/derived-tables.js";
 import { maxSnapshotBytesOf } from "../store/snapshot-limit.js";
 import { decodeSnapshotV1 } from "../store/snapshot-v1.js";
 import { decodeSnapshotV2 } from "../store/snapshot-v2.js";
@@ -160,7 +161,8 @@ export function runBuildIndex(argv: string[], io: BuildIndexIo = { env: process.
 
 
 /**
- * Rebuilds every format-1 and format-2 snapshot of `dir` in the current format: each old file is
+ * Rebuilds every format-1 and format-2 snapshot of `dir` in the current format, and stores the
+ * derived tables a format-3 file was written without (store/derived-tables.ts): each old file is
  * read back into the edition it was built from (rows, meta, weekly history; checked against the
  * content hash it stores), and that edition goes through today's builder, so the file holds
  * whatever the builder now makes of it. Archives included: their source files may be long gone.
@@ -185,7 +187,16 @@ function upgradeDirectory(dir: string, maxSnapshotBytes: number, io: BuildIndexI
       const bytes = readSnapshotBytes(file, maxSnapshotBytes);
       const version = snapshotVersionOf(bytes);
       if (version === SNAPSHOT_FORMAT_VERSION) {
-        progress.step(`${basename(file)} is already format ${SNAPSHOT_FORMAT_VERSION}`);
+        // A format-3 file written before some derived table (the server derives it at each load): stored now.
+        const { payload } = readSnapshot(file, maxSnapshotBytes);
+        if (hasDerivedTables(payload)) {
+          progress.step(`${basename(file)} is already format ${SNAPSHOT_FORMAT_VERSION}`);
+          continue;
+        }
+        editionOf(payload, "upgrade");
+        const written = writeSnapshotAtomic(file, payload);
+        upgraded += 1;
+        progress.step(`upgraded ${file}: its derived tables stored (${payload.meta.playerCount} players, ${(written.length / 1024).toFixed(0)} KiB)`);
         continue;
       }
       if (version !== 1 && version !== 2) throw new SnapshotError(basename(file), `format version ${version} cannot be upgraded (only formats 1 and 2)`);

@@ -5,7 +5,7 @@
 import { countBadges, compareText, topBadges } from "../model/badge-summary.js";
 import { BADGE_COUNT } from "../model/badges.js";
 import { ERA_CODE, normaliseEditionKey } from "../model/eras.js";
-import { playerId, type EditionSource, type PlayerRecord } from "../model/player.js";
+import { DEMO_SOURCE, playerId, type EditionSource, type PlayerRecord } from "../model/player.js";
 import { firstFridayOfSeptember, addDays, simulateWeeks, startOfDay, weeklyDates, type SeasonState } from "./demo/history.js";
 import { formatInches } from "./demo/people.js";
 import { playerImageUrl } from "./demo/pools.js";
@@ -47,12 +47,12 @@ export function generateDemoEditions(options: DemoOptions): EditionSource[] {
         const updated = addDays(launch, 7 * Math.max(0, weeks - new Random(mixSeed(seed, 0x1a57, e, i)).int(0, 12)));
         return toRecord(entry, state, gameVersion, startOfDay(updated));
       });
-      return { gameVersion, status: "archived", capturedAt: startOfDay(capture), source: "demo", players: sortRecords(players), history: [] };
+      return { gameVersion, status: "archived", capturedAt: startOfDay(capture), source: DEMO_SOURCE, players: sortRecords(players), history: [] };
     }
     const dates = weeklyDates(launch, asOf);
     const history = simulateWeeks(rated.map(({ state }) => state), dates, new Random(mixSeed(seed, 0x3ee4, e)));
     const players = rated.map(({ entry, state }) => toRecord(entry, state, gameVersion, startOfDay(dates[state.lastChanged] ?? launch)));
-    return { gameVersion, status: "current", capturedAt: startOfDay(asOf), source: "demo", players: sortRecords(players), history };
+    return { gameVersion, status: "current", capturedAt: startOfDay(asOf), source: DEMO_SOURCE, players: sortRecords(players), history };
   });
 }
 

@@ -1,6 +1,9 @@
 // The one table of error codes with their HTTP status and default message. Handlers throw
 // ApiError; exactly one place (the HTTP funnel) turns it into an envelope.
 
+/** Where a 401 says a key comes from. */
+export const GET_A_KEY = "Get a key on the /dashboard page or with POST /api/register (or from this server's operator)";
+
 export const ERROR_TABLE = {
   UNKNOWN_PARAMETERS: { status: 400, message: "Unknown query parameters" },
   INVALID_PARAMETER: { status: 400, message: "Invalid parameter value" },
@@ -11,9 +14,10 @@ export const ERROR_TABLE = {
   VALIDATION_ERROR: { status: 400, message: "The request body does not have the expected shape" },
   TOO_MANY_IDENTIFIERS: { status: 400, message: "At most 100 names and slugs per batch" },
   KEY_LIMIT_EXCEEDED: { status: 400, message: "This e-mail address already holds the most active keys allowed (3); revoke one first" },
-  MISSING_API_KEY: { status: 401, message: "An API key is required: send it in the X-API-Key header" },
-  INVALID_API_KEY: { status: 401, message: "The API key is invalid" },
+  MISSING_API_KEY: { status: 401, message: `An API key is required: send it in the X-API-Key header. ${GET_A_KEY}` },
+  INVALID_API_KEY: { status: 401, message: `The API key is invalid. ${GET_A_KEY}` },
   REGISTRATION_CLOSED: { status: 403, message: "Registration is closed on this server: ask its operator for a key" },
+  ORIGIN_NOT_ALLOWED: { status: 403, message: "Requests from this web page's origin are refused (MCP_ALLOWED_ORIGINS)" },
   VERSION_NOT_FOUND: { status: 404, message: "No such game version" },
   PLAYER_NOT_FOUND: { status: 404, message: "Player not found" },
   TEAM_NOT_FOUND: { status: 404, message: "Team not found" },

@@ -40,6 +40,8 @@ export interface ParamSchema {
   "x-decimal"?: "exact";
   /** A value outside the enum matches nothing (a 200 with an empty answer and a warning), not a 400. */
   "x-lenient"?: true;
+  /** Required: absent, empty or blank is a 400 MISSING_PARAMETER with this message (the OpenAPI document marks it required). */
+  "x-required"?: string;
   /**
    * An attribute bound: besides the names listed (the demo's attributes), any `<snake_case>_gte`
    * or `_lte` is validated with this schema; which attributes exist is the edition's to say
@@ -80,7 +82,7 @@ export type ParamValue<S> =
           : string;
 
 /** A parameter always present once validated: its schema has a default (a cursor reads as 0). */
-type IsDefaulted<S> = S extends { default: string | number } ? true : S extends { "x-normalise": "cursor" } ? true : false;
+type IsDefaulted<S> = S extends { default: string | number } ? true : S extends { "x-normalise": "cursor" } ? true : S extends { "x-required": string } ? true : false;
 
 /** The parameters a route names (not the index signature of the attribute bounds, which go to `bounds`). */
 type NamedParams<S> = { [K in keyof S as string extends K ? never : S[K] extends { "x-attribute-bound": true } ? never : K]: S[K] };
@@ -98,7 +100,7 @@ export interface BoundValue {
 
 /**
  * The value object of a route whose query parameters are `S`: every named parameter with its type,
- * required where it has a default, and the attribute bounds sent, in query order.
+ * required where it has a default or is required (`x-required`), and the attribute bounds sent, in query order.
  */
 export type ValuesOf<S> =
   & { readonly [K in keyof NamedParams<S> as IsDefaulted<NamedParams<S>[K]> extends true ? K : never]: ParamValue<NamedParams<S>[K]> }
@@ -140,8 +142,11 @@ export const ATTRIBUTE_BOUND_NAME = /^([a-z][a-z0-9_]{0,58})_(gte|lte)$/;
 export const SEARCH_FILTER_MAX_LENGTH = 80;
 
 /** The filters shared by every player-listing route. */
-export function playerFilterParams(options: { withAllEras: boolean }) {
-  const era = options.withAllEras ? ERA_OR_ALL_PARAM : ERA_PARAM;
+export function playerFilterParams(options: { withAllEras: boolean; isAllErasDefault?: boolean }) {
+  // GET /api/players/bulk reads every era when none is given, as the hosted service's does.
+  const era = !options.withAllEras ? ERA_PARAM
+    : options.isAllErasDefault === true ? { ...ERA_OR_ALL_PARAM, description: "Era: curr, class, allt, or all (default: every era, as the hosted service answers)" }
+    : ERA_OR_ALL_PARAM;
   return {
     era,
     teamType: { ...era, description: "Alias of era (era wins when both are given)" },
@@ -238,6 +243,12 @@ ajv.addKeyword({ keyword: "x-empty" });
 ajv.addKeyword({ keyword: "x-decimal" });
 ajv.addKeyword({ keyword: "x-lenient" });
 ajv.addKeyword({ keyword: "x-attribute-bound" });
+ajv.addKeyword({ keyword: "x-required" });
+
+/** A validator of a request's JSON body (call-route.ts) by the same ajv as the parameters: one instance for everything a client sends. */
+export function requestValidator<T>(schema: Readonly<Record<string, unknown>>): ValidateFunction<T> {
+  return validatorOnFirstUse<T>(ajv, schema);
+}
 
 export interface CompiledParams<V = ParamValues> {
   readonly schemas: ParamSchemas;
@@ -255,6 +266,8 @@ export interface CompiledParams<V = ParamValues> {
   readonly listedBounds: ReadonlyMap<string, { attribute: string; isLower: boolean }>;
   /** What an absent parameter reads as, where it reads as something: its default; a cursor 0. */
   readonly defaults: readonly (readonly [name: string, value: string | number])[];
+  /** The required parameters (`x-required`) with the message their absence gets. */
+  readonly required: readonly (readonly [name: string, message: string])[];
   /** Type only, never set: the value object validateParams gives for these schemas. */
   readonly values?: V;
 }
@@ -277,7 +290,9 @@ export function compileParams<const S extends ParamSchemas>(schemas: S, options:
   const bound = entries.find(([, schema]) => schema["x-attribute-bound"] === true)?.[1];
   const listedBounds = new Map<string, { attribute: string; isLower: boolean }>();
   const defaults: [string, string | number][] = [];
+  const required: [string, string][] = [];
   for (const [name, schema] of entries) {
+    if (schema["x-required"] !== undefined) required.push([name, schema["x-required"]]);
     const match = schema["x-attribute-bound"] === true ? ATTRIBUTE_BOUND_NAME.exec(name) : null;
     if (match !== null) listedBounds.set(name, { attribute: match[1] as string, isLower: match[2] === "gte" });
     if (schema.default !== undefined) defaults.push([name, schema.default]);
@@ -291,6 +306,7 @@ export function compileParams<const S extends ParamSchemas>(schemas: S, options:
     anyBound: bound === undefined ? undefined : { schema: { ...bound, description: "Bound on an attribute of the edition" }, validate: compileOne(bound) },
     listedBounds,
     defaults,
+    required,
   };
 }
 
@@ -299,7 +315,8 @@ const NO_BOUNDS: readonly BoundValue[] = Object.freeze([]);
 
 /**
  * Unknown names → UNKNOWN_PARAMETERS (or, where the route ignores them, a warning); bad values →
- * INVALID_PARAMETER naming parameter, value and reason. What was accepted leniently (docs/compatibility.md#fidelity-rules)
+ * INVALID_PARAMETER naming parameter, value and reason; then a required one absent (or blank) →
+ * MISSING_PARAMETER. What was accepted leniently (docs/compatibility.md#fidelity-rules)
  * is pushed onto `warnings`. One pass over the parameters: each name is looked up once (an
  * attribute bound's name matched at most once); an unknown name still outranks a bad value.
  */
@@ -345,6 +362,10 @@ export function validateParams<V>(compiled: CompiledParams<V>, params: QueryPara
   }
   if (unknown !== undefined && !compiled.ignoresUnknown) throw unknownParameters(compiled, unknown);
   if (failure !== undefined) throw failure;
+  for (const [name, message] of compiled.required) {
+    const value = values[name];
+    if (value === undefined || (typeof value === "string" && value.trim().length === 0)) throw new ApiError("MISSING_PARAMETER", { parameter: name }, message);
+  }
   if (unknown !== undefined) {
     // Warned of first, before what was read leniently, as a client reads its query from the left.
     const ignored: ParamWarning[] = [];

@@ -10,22 +10,36 @@ export function parseQueryString(raw: string): QueryParams {
   const params = new Map<string, string>();
   if (raw.length === 0) return params;
   const parts = raw.split("&");
-  if (parts.length > MAX_PARAMETERS) {
-    throw new ApiError("INVALID_PARAMETER", { parameter: "query", reason: `more than ${MAX_PARAMETERS} parameters` }, `At most ${MAX_PARAMETERS} query parameters`);
-  }
+  checkParameterCount(parts.length);
   for (const part of parts) {
     if (part.length === 0) continue;
     const equals = part.indexOf("=");
     const rawName = equals === -1 ? part : part.slice(0, equals);
     const rawValue = equals === -1 ? "" : part.slice(equals + 1);
     const name = decodeComponent(rawName, "query", rawName);
+    // Measured before its value is decoded: the value's error names it.
     checkLength("parameterName", "parameter name", name);
-    const value = decodeComponent(rawValue, name, rawValue);
-    checkLength("parameterValue", name, value);
-    if (params.has(name)) throw invalidParameter(name, value, "given more than once");
-    params.set(name, value);
+    addParameter(params, name, decodeComponent(rawValue, name, rawValue));
   }
   return params;
+}
+
+/**
+ * The checks every query parameter passes, wherever it comes from (a query string, an MCP tool's
+ * arguments: src/http/routes/mcp-tools.ts): its name and value measured (checkLength), a repeat refused.
+ */
+export function addParameter(params: Map<string, string>, name: string, value: string): void {
+  checkLength("parameterName", "parameter name", name);
+  checkLength("parameterValue", name, value);
+  if (params.has(name)) throw invalidParameter(name, value, "given more than once");
+  params.set(name, value);
+}
+
+/** At most MAX_PARAMETERS parameters, counted before any is read. */
+export function checkParameterCount(count: number): void {
+  if (count > MAX_PARAMETERS) {
+    throw new ApiError("INVALID_PARAMETER", { parameter: "query", reason: `more than ${MAX_PARAMETERS} parameters` }, `At most ${MAX_PARAMETERS} query parameters`);
+  }
 }
 
 function decodeComponent(text: string, parameter: string, raw: string): string {

@@ -12,6 +12,7 @@ import { displayLabel } from "../model/labels.js";
 import type { Edition } from "./edition.js";
 import { GAP_COUNT, SIGNED_GAP_COUNT, type ProfileColumns, type StoredProfileTables } from "./profile-tables.js";
 import { stringAt } from "./string-table.js";
+import { NEIGHBOUR_ROWS_MAX, NEIGHBOURS_KEPT, NO_NEIGHBOUR, NO_NEIGHBOUR_TABLES, type StoredNeighbours } from "./neighbour-tables.js";
 import {
   buildProfileIndex, searchProfileIndex, storedPart, withScratch, type ProfileCandidate, type ProfileIndex, type ProfileTarget, type StoredProfileIndex,
 } from "./profile-index.js";
@@ -67,12 +68,11 @@ interface ProfileTables {
   groups: readonly AttributeGroupColumns[];
   /** The columns a profile compares: every attribute but the group scores (means of the others). */
   profileColumns: readonly number[];
+  /** The profile columns with a spread (the only ones a distance is over), column order. */
+  spreadColumns: Int32Array;
   spread: AttributeSpread;
   /** The edition's precomputed tables (store/profile-tables.ts): views of the shared snapshot. */
   precomputed: StoredProfileTables;
-  /** Contrast scratch: candidate columns and their standardised gaps. */
-  contrastColumns: Int32Array;
-  contrastGaps: Float64Array;
   /** The nearest-profile index: the snapshot's, with this thread's search scratch (made on first use). */
   profileIndex: ProfileIndex | undefined;
   /** The reference scan's 256-entry table of one column's squared standardised differences (its scratch). */
@@ -92,9 +92,9 @@ function tables(edition: Edition): ProfileTables {
     const precomputed = edition.payload.profileTables;
     built = {
       keys, labels: keys.map((key) => displayLabel(key)), profileColumns, groups, precomputed,
+      spreadColumns: Int32Array.from(profileColumns.filter((column) => (precomputed.stddev[column] as number) > 0)),
       contrastPrefixes: keys.map((key) => `{"attribute":${JSON.stringify(key)},"label":${JSON.stringify(displayLabel(key))},"value":`),
       spread: { mean: precomputed.mean, stddev: precomputed.stddev },
-      contrastColumns: new Int32Array(keys.length), contrastGaps: new Float64Array(keys.length),
       profileIndex: undefined, squared: undefined, sums: undefined, counts: undefined,
     };
     tablesOf.set(edition, built);
@@ -159,18 +159,228 @@ export function groupScore(edition: Edition, row: number, g: number): number {
  * the row itself excluded. Distance: over the profile columns both rows have, each difference
  * divided by the column's standard deviation in the edition, the root mean square of those. A
  * candidate must share at least half the target's columns. Empty when the row has no attributes.
- * Work: a search of the edition's profile index (store/profile-index.ts, built on first use),
- * which checks exactly only the rows it cannot prove farther than the `limit`-th; the answer is
- * the scan's (similarRowsByScan), bit for bit.
+ * Work: in a scope the snapshot stores the row's nearest for (its own era, with or without a
+ * position; every era without one: store/neighbour-tables.ts), the first `limit` of those lists,
+ * their distances recomputed; elsewhere a search of the edition's profile index
+ * (store/profile-index.ts), which checks exactly only the rows it cannot prove farther than the
+ * `limit`-th. Either way the answer is the scan's (similarRowsByScan), bit for bit.
  */
 export function similarRows(edition: Edition, query: SimilarQuery): SimilarMatch[] {
   const built = tables(edition);
+  const ownEraMask = 1 << (edition.payload.columns.era[query.row] as number);
+  if (query.limit <= edition.payload.neighbours.kept && query.eraMask === ownEraMask && query.positionMask === 0) return storedMatches(edition, built, query);
   const target = profileTarget(edition, built, query);
   if (target === undefined) return [];
   const index = profileIndexOf(edition);
   const best = new BestMatches(query.limit, edition.payload.columns.nameRank);
   searchProfileIndex(index, edition, built.keys.length, target, () => best.kthDistance(), (row, distance, shared) => best.offer(row, distance, shared));
   return best.matches();
+}
+
+/** Set by profileDistance: the columns its distance was over. */
+let distanceShared = 0;
+
+/**
+ * The distance of `other`'s profile from `row`'s exactly as the search and the scan compute it
+ * (float32 sums of the squared standardised gaps over `row`'s spread columns `other` also holds,
+ * in column order; the root mean square); the shared count in distanceShared.
+ */
+function profileDistance(edition: Edition, built: ProfileTables, row: number, other: number): number {
+  const { attributes } = edition.payload.columns;
+  const keyCount = built.keys.length;
+  const { spreadColumns } = built;
+  const { squaredGap } = built.precomputed;
+  const base = row * keyCount;
+  const otherBase = other * keyCount;
+  let sum = 0;
+  let shared = 0;
+  for (let k = 0; k < spreadColumns.length; k++) {
+    const column = spreadColumns[k] as number;
+    const value = attributes[base + column] as number;
+    if (value === ABSENT_RATING) continue;
+    const otherValue = attributes[otherBase + column] as number;
+    if (otherValue === ABSENT_RATING) continue;
+    sum = Math.fround(sum + (squaredGap[column * SIGNED_GAP_COUNT + GAP_COUNT - 1 - value + otherValue] as number));
+    shared++;
+  }
+  distanceShared = shared;
+  return Math.sqrt(sum / shared);
+}
+
+/** The answer from the row's stored list (its own era, any position): the first `limit`, their distances recomputed. */
+function storedMatches(edition: Edition, built: ProfileTables, query: SimilarQuery): SimilarMatch[] {
+  const { kept, rows: lists } = edition.payload.neighbours;
+  const rowCount = edition.rowCount;
+  const start = query.row * kept;
+  const matches: SimilarMatch[] = [];
+  for (let i = 0; i < query.limit; i++) {
+    const other = lists[start + i] as number;
+    if (other >= rowCount) break;
+    const distance = profileDistance(edition, built, query.row, other);
+    matches.push({ row: other, shared: distanceShared, similarity: similarityOf(distance) });
+  }
+  return matches;
+}
+
+const similarityOf = (distance: number): number => Math.round((1 / (1 + distance)) * 10_000) / 10_000;
+
+/**
+ * Every row's nearest profiles in its own era (store/neighbour-tables.ts), each list exactly the
+ * `kept` first of what a search of that scope answers; none above NEIGHBOUR_ROWS_MAX rows. Only
+ * the pairs of an era are compared, each once: a pair's distance is the same both ways (the
+ * columns both hold with a spread, summed in column order; a squared gap is the same for −d as for
+ * d), computed as the scan computes it (float32 sums, one column after the other over the
+ * column's rows) and offered to both rows' lists, each side's half-its-columns rule applied. A
+ * list is a bounded max-heap over flat typed arrays: an offer no nearer than its farthest is
+ * turned away at once, and nothing is allocated per pair.
+ */
+export function buildNeighbourTables(edition: Edition): StoredNeighbours {
+  const rowCount = edition.rowCount;
+  if (rowCount > NEIGHBOUR_ROWS_MAX) return NO_NEIGHBOUR_TABLES;
+  const built = tables(edition);
+  const kept = NEIGHBOURS_KEPT;
+  const keyCount = built.keys.length;
+  const { spreadColumns } = built;
+  const { squaredGap } = built.precomputed;
+  const { nameRank, attributes, attributeColumns } = edition.payload.columns;
+  // Per row: the columns it holds with a spread (|C|), and the shared columns a candidate needs
+  // (half of them); per spread column, the smallest and largest value a row holds.
+  const held = new Uint16Array(rowCount);
+  const needed = new Uint16Array(rowCount);
+  const lowest = new Uint8Array(spreadColumns.length).fill(ABSENT_RATING);
+  const highest = new Uint8Array(spreadColumns.length);
+  for (let row = 0; row < rowCount; row++) {
+    let count = 0;
+    for (let k = 0; k < spreadColumns.length; k++) {
+      const value = attributes[row * keyCount + (spreadColumns[k] as number)] as number;
+      if (value === ABSENT_RATING) continue;
+      count++;
+      if (value < (lowest[k] as number)) lowest[k] = value;
+      if (value > (highest[k] as number)) highest[k] = value;
+    }
+    held[row] = count;
+    needed[row] = Math.ceil(count / 2);
+  }
+
+  // The heaps: row r's holds sizes[r] entries from r · kept, the farthest first. The functions
+  // below take only integers (the distance offered is in offered[0]), so no call boxes a number.
+  const heapRows = new Uint16Array(rowCount * kept);
+  const heapDistances = new Float64Array(rowCount * kept);
+  const sizes = new Uint8Array(rowCount);
+  const offered = new Float64Array(1);
+  /** Whether the entry at `at` ranks after (row, offered[0]): farther, or as far and later by name. */
+  const isFartherThanOffered = (at: number, row: number): boolean => {
+    const distance = heapDistances[at] as number;
+    const offeredDistance = offered[0] as number;
+    return distance > offeredDistance || (distance === offeredDistance && (nameRank[heapRows[at] as number] as number) > (nameRank[row] as number));
+  };
+  /** Whether the entry at `at` ranks after the one at `other`. */
+  const isFartherThan = (at: number, other: number): boolean => {
+    const distance = heapDistances[at] as number;
+    const otherDistance = heapDistances[other] as number;
+    return distance > otherDistance || (distance === otherDistance && (nameRank[heapRows[at] as number] as number) > (nameRank[heapRows[other] as number] as number));
+  };
+  /** Puts (row, offered[0]) at the root of the heap at `start` of `size` entries and sifts it down. */
+  const siftDown = (start: number, size: number, row: number): void => {
+    let i = 0;
+    for (;;) {
+      let child = 2 * i + 1;
+      if (child >= size) break;
+      if (child + 1 < size && isFartherThan(start + child + 1, start + child)) child++;
+      if (!isFartherThanOffered(start + child, row)) break;
+      heapRows[start + i] = heapRows[start + child] as number;
+      heapDistances[start + i] = heapDistances[start + child] as number;
+      i = child;
+    }
+    heapRows[start + i] = row;
+    heapDistances[start + i] = offered[0] as number;
+  };
+  /** (row, offered[0]) offered to `list`'s heap. */
+  const offer = (list: number, row: number): void => {
+    const start = list * kept;
+    const size = sizes[list] as number;
+    if (size === kept) {
+      if (isFartherThanOffered(start, row)) siftDown(start, kept, row);
+      return;
+    }
+    // Not full: sift up (the farthest at the root).
+    let i = size;
+    sizes[list] = size + 1;
+    while (i > 0) {
+      const parent = (i - 1) >>> 1;
+      if (isFartherThanOffered(start + parent, row)) break;
+      heapRows[start + i] = heapRows[start + parent] as number;
+      heapDistances[start + i] = heapDistances[start + parent] as number;
+      i = parent;
+    }
+    heapRows[start + i] = row;
+    heapDistances[start + i] = offered[0] as number;
+  };
+
+  const sums = new Float32Array(rowCount);
+  const counts = new Uint16Array(rowCount);
+  // Per byte value its squared gap from the row's value, 0 where absent (no branch in the sums).
+  const squared = new Float32Array(256);
+  const holds = new Uint16Array(256).fill(1);
+  holds[ABSENT_RATING] = 0;
+  for (let code = 0; code + 1 < edition.eraStart.length; code++) {
+    const eraEnd = edition.eraStart[code + 1] as number;
+    for (let row = edition.eraStart[code] as number; row < eraEnd; row++) {
+      if (held[row] === 0) continue;
+      // The era's rows after this one: their sums over this row's columns (the scan's,
+      // similarRowsByScan), and the columns they share with it (all they hold, when it holds every one).
+      const from = row + 1;
+      const isComplete = held[row] === spreadColumns.length;
+      sums.fill(0, from, eraEnd);
+      if (isComplete) counts.set(held.subarray(from, eraEnd), from);
+      else counts.fill(0, from, eraEnd);
+      for (let k = 0; k < spreadColumns.length; k++) {
+        const column = spreadColumns[k] as number;
+        const value = attributes[row * keyCount + column] as number;
+        if (value === ABSENT_RATING) continue;
+        // Only the values the column holds are looked up (squared[ABSENT_RATING] stays 0).
+        const offset = column * SIGNED_GAP_COUNT + GAP_COUNT - 1 - value;
+        for (let other = lowest[k] as number; other <= (highest[k] as number); other++) squared[other] = squaredGap[offset + other] as number;
+        if (isComplete) addSquaredGaps(sums, squared, attributeColumns, column * rowCount, from, eraEnd);
+        else addSquaredGapsAndCounts(sums, counts, squared, holds, attributeColumns, column * rowCount, from, eraEnd);
+      }
+      const rowNeeds = needed[row] as number;
+      for (let other = from; other < eraEnd; other++) {
+        const shared = counts[other] as number;
+        if (shared === 0) continue;
+        offered[0] = Math.sqrt((sums[other] as number) / shared);
+        if (shared >= rowNeeds) offer(row, other);
+        if (shared >= (needed[other] as number)) offer(other, row);
+      }
+    }
+  }
+
+  // Each heap emptied farthest first into its list from the back: the list nearest first.
+  const rows = new Uint16Array(rowCount * kept).fill(NO_NEIGHBOUR);
+  for (let list = 0; list < rowCount; list++) {
+    const start = list * kept;
+    for (let size = sizes[list] as number; size > 0; size--) {
+      rows[start + size - 1] = heapRows[start] as number;
+      // The last entry to the root, sifted down over the rest.
+      offered[0] = heapDistances[start + size - 1] as number;
+      siftDown(start, size - 1, heapRows[start + size - 1] as number);
+    }
+  }
+  return { kept, rows };
+}
+
+/** sums[r] += squared[values[base + r]] for r in [from, to): one column's squared gaps (float32 sums, as the scan's). */
+function addSquaredGaps(sums: Float32Array, squared: Float32Array, values: Uint8Array, base: number, from: number, to: number): void {
+  for (let r = from; r < to; r++) sums[r] = (sums[r] as number) + (squared[values[base + r] as number] as number);
+}
+
+/** addSquaredGaps, and counts[r] += holds[values[base + r]] (1 where the row holds the column). */
+function addSquaredGapsAndCounts(sums: Float32Array, counts: Uint16Array, squared: Float32Array, holds: Uint16Array, values: Uint8Array, base: number, from: number, to: number): void {
+  for (let r = from; r < to; r++) {
+    const value = values[base + r] as number;
+    sums[r] = (sums[r] as number) + (squared[value] as number);
+    counts[r] = (counts[r] as number) + (holds[value] as number);
+  }
 }
 
 /**
@@ -219,8 +429,9 @@ class BestMatches {
   }
 
   matches(): SimilarMatch[] {
-    return this.kept.map(({ row, distance, shared }) => ({ row, shared, similarity: Math.round((1 / (1 + distance)) * 10_000) / 10_000 }));
+    return this.kept.map(({ row, distance, shared }) => ({ row, shared, similarity: similarityOf(distance) }));
   }
+
 
   private isCloser(distance: number, row: number, other: ProfileCandidate): boolean {
     return distance < other.distance || (distance === other.distance && (this.nameRank[row] as number) < (this.nameRank[other.row] as number));
@@ -300,63 +511,72 @@ export function contrastProfiles(edition: Edition, row: number, other: number): 
   const built = tables(edition);
   const { attributes } = edition.payload.columns;
   const keyCount = built.keys.length;
-  const { agrees, differs } = contrastColumns(edition, built, row, other);
+  pickContrasts(edition, built, row, other);
   const contrast = (column: number): AttributeContrast => ({
     attribute: built.keys[column] as string, label: built.labels[column] as string,
     value: attributes[row * keyCount + column] as number, otherValue: attributes[other * keyCount + column] as number,
   });
-  return { agreesMost: agrees.map(contrast), differsMost: differs.map(contrast) };
+  return { agreesMost: Array.from(agreeColumns.subarray(0, contrastCount), contrast), differsMost: Array.from(differColumns.subarray(0, contrastCount), contrast) };
 }
 
 /** contrastProfiles as JSON, each list exactly as JSON.stringify writes it (from per-column fragments: what `similar` renders). */
 export function contrastProfilesJson(edition: Edition, row: number, other: number): { agreesMost: string; differsMost: string } {
   const built = tables(edition);
-  const { attributes } = edition.payload.columns;
-  const keyCount = built.keys.length;
-  const { agrees, differs } = contrastColumns(edition, built, row, other);
-  const json = (columns: readonly number[]): string => {
-    let text = "[";
-    for (let i = 0; i < columns.length; i++) {
-      const column = columns[i] as number;
-      text += `${i === 0 ? "" : ","}${built.contrastPrefixes[column] as string}${attributes[row * keyCount + column] as number},"otherValue":${attributes[other * keyCount + column] as number}}`;
-    }
-    return `${text}]`;
-  };
-  return { agreesMost: json(agrees), differsMost: json(differs) };
+  pickContrasts(edition, built, row, other);
+  return { agreesMost: contrastJson(edition, built, row, other, agreeColumns), differsMost: contrastJson(edition, built, row, other, differColumns) };
 }
 
-/** The columns of contrastProfiles' two lists. */
-function contrastColumns(edition: Edition, built: ProfileTables, row: number, other: number): { agrees: number[]; differs: number[] } {
+function contrastJson(edition: Edition, built: ProfileTables, row: number, other: number, columns: Int32Array): string {
+  const { attributes } = edition.payload.columns;
+  const keyCount = built.keys.length;
+  let text = "[";
+  for (let i = 0; i < contrastCount; i++) {
+    const column = columns[i] as number;
+    text += `${i === 0 ? "" : ","}${built.contrastPrefixes[column] as string}${attributes[row * keyCount + column] as number},"otherValue":${attributes[other * keyCount + column] as number}}`;
+  }
+  return `${text}]`;
+}
+
+/** What pickContrasts found (per thread, overwritten by the next call): the columns of the (up to) three closest and three farthest, first first, and how many. */
+const agreeColumns = new Int32Array(3);
+const agreeGaps = new Float64Array(3);
+const differColumns = new Int32Array(3);
+const differGaps = new Float64Array(3);
+let contrastCount = 0;
+
+/**
+ * contrastProfiles' two lists, into the scratch above, in one pass over the profile columns both
+ * rows hold with a spread: the three smallest and the three largest standardised gaps, a later
+ * column displacing a kept one only when strictly closer (or farther), so ties go to column order.
+ */
+function pickContrasts(edition: Edition, built: ProfileTables, row: number, other: number): void {
   const { attributes } = edition.payload.columns;
   const keyCount = built.keys.length;
   const { stddev } = built.precomputed;
-  const { contrastColumns: columns, contrastGaps: gaps } = built;
+  const { spreadColumns } = built;
   let n = 0;
-  for (const column of built.profileColumns) {
+  for (let k = 0; k < spreadColumns.length; k++) {
+    const column = spreadColumns[k] as number;
     const value = attributes[row * keyCount + column] as number;
     const otherValue = attributes[other * keyCount + column] as number;
-    const spread = stddev[column] as number;
-    if (value === ABSENT_RATING || otherValue === ABSENT_RATING || !(spread > 0)) continue;
-    columns[n] = column;
-    gaps[n] = Math.abs(value - otherValue) / spread;
+    if (value === ABSENT_RATING || otherValue === ABSENT_RATING) continue;
+    const gap = Math.abs(value - otherValue) / (stddev[column] as number);
+    // The smallest three: the kept ones larger than `gap` move down one (the last falls off).
+    if (n < 3 || gap < (agreeGaps[2] as number)) {
+      let i = n < 3 ? n : 2;
+      while (i > 0 && gap < (agreeGaps[i - 1] as number)) { agreeGaps[i] = agreeGaps[i - 1] as number; agreeColumns[i] = agreeColumns[i - 1] as number; i--; }
+      agreeGaps[i] = gap;
+      agreeColumns[i] = column;
+    }
+    if (n < 3 || gap > (differGaps[2] as number)) {
+      let i = n < 3 ? n : 2;
+      while (i > 0 && gap > (differGaps[i - 1] as number)) { differGaps[i] = differGaps[i - 1] as number; differColumns[i] = differColumns[i - 1] as number; i--; }
+      differGaps[i] = gap;
+      differColumns[i] = column;
+    }
     n++;
   }
-  // Candidates come in column order, so a later one displaces a kept one only when strictly closer (or farther).
-  return { agrees: pickThree(columns, gaps, n, (a, b) => a < b), differs: pickThree(columns, gaps, n, (a, b) => a > b) };
-}
-
-/** The columns of the (up to) three candidates first by `isBefore` on their gaps, ties to the earlier candidate. */
-function pickThree(columns: Int32Array, gaps: Float64Array, n: number, isBefore: (a: number, b: number) => boolean): number[] {
-  const kept: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const g = gaps[i] as number;
-    if (kept.length === 3 && !isBefore(g, gaps[kept[2] as number] as number)) continue;
-    let at = kept.length;
-    while (at > 0 && isBefore(g, gaps[kept[at - 1] as number] as number)) at--;
-    kept.splice(at, 0, i);
-    if (kept.length > 3) kept.pop();
-  }
-  return kept.map((i) => columns[i] as number);
+  contrastCount = Math.min(n, 3);
 }
 
 /** The team's mean group score in group `g` (attributeGroupsOf's order), NaN where none of its players has the group. */

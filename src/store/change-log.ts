@@ -7,17 +7,22 @@
 //
 // Sequence numbers are a function of the snapshot alone, so every replica (and every worker)
 // numbers the same event the same way: day of the week's date × 2^21 + the event's position in
-// that week (history events in player-id order, then trade-only events in player-id order).
-// A week's data never changes once a later week exists, so its numbers never change either.
+// that week (player-id order). A week's data never changes once a later week exists, so its
+// numbers never change either.
+//
+// A player is one person across weeks by `_id` where it is stable, else by era and slug: a row
+// that comes back under a new `_id` on another team (a generated id follows the team; the hosted
+// service's upsert, keyed by slug, era and team, makes a new row) is one trade, not a removal and
+// an addition (Reappearances).
 
 import { ERAS, type Era } from "../model/eras.js";
 import { teamKey, teamSlug } from "../model/player.js";
 import type { Edition } from "./edition.js";
 import type { EditionSet } from "./editions.js";
-import { stringAt, stringCount } from "./string-table.js";
+import { stringAt, stringCount, type StringTable } from "./string-table.js";
 import { weekChanges, type WeekChanges } from "./week-changes.js";
 import { ABSENT_RATING } from "../model/attributes.js";
-import { NO_TEAM, type HistoryWeek } from "./weekly-series.js";
+import { NO_TEAM, type HistoryPayload, type HistoryWeek } from "./weekly-series.js";
 
 /** Weeks of events kept in memory (the newest week is always kept whole). */
 export const WEEKS_KEPT = 8;
@@ -25,6 +30,11 @@ export const WEEKS_KEPT = 8;
 export const MAX_EVENTS = 20_000;
 /** Positions per week: a week holds at most this many events (2^21; a 1M-player edition fits). */
 const SEQUENCE_WEEK = 2 ** 21;
+/**
+ * Rows of one era and slug beyond which none of them is matched as one person (each stays added
+ * or removed): bounds the matching's work per row; real data holds a handful (a traded player's two rows).
+ */
+const MAX_NAMESAKES = 64;
 const DAY_MS = 86_400_000;
 
 export type ChangeKind = "changed" | "added" | "removed" | "traded";
@@ -50,6 +60,16 @@ export interface ChangeEvent {
   changes?: WeekChanges;
   /** The team changed from the week before to this one (the history's teams of both weeks). */
   trade?: { from: TeamRef; to: TeamRef };
+  /** The player's `_id` the week before, when his row came back under another one (a trade re-keyed). */
+  previousPlayerId?: string;
+}
+
+/** A ChangeLog as one thread hands it to another (ChangeLog.toShared, ChangeLog.fromShared). */
+export interface SharedChangeLog {
+  readonly gameVersion: string;
+  readonly checksum: string;
+  readonly events: readonly LoggedEvent[];
+  readonly published: readonly LoggedEvent[];
 }
 
 /** An event as kept: its number, the topics it is published on and its JSON, built once (no object graph). */
@@ -125,7 +145,7 @@ export class ChangeLog {
   readonly gameVersion: string;
   readonly checksum: string;
 
-  private constructor(edition: Edition | undefined, events: LoggedEvent[], published: readonly LoggedEvent[]) {
+  private constructor(edition: Pick<Edition, "key" | "checksum"> | undefined, events: LoggedEvent[], published: readonly LoggedEvent[]) {
     this.events = events;
     this.published = published;
     this.gameVersion = edition?.key ?? "";
@@ -142,6 +162,16 @@ export class ChangeLog {
   /** The log of a set's current edition as loaded. */
   static of(set: EditionSet): ChangeLog {
     return new ChangeLog(set.current, eventsOf(set.current), []);
+  }
+
+  /** The log another thread derived (the supervisor's, posted to each worker: src/supervisor.ts), as it was there. */
+  static fromShared(shared: SharedChangeLog): ChangeLog {
+    return new ChangeLog({ key: shared.gameVersion, checksum: shared.checksum }, [...shared.events], shared.published);
+  }
+
+  /** What fromShared rebuilds this log from: plain data, posted to a worker thread. */
+  toShared(): SharedChangeLog {
+    return { gameVersion: this.gameVersion, checksum: this.checksum, events: this.events, published: this.published };
   }
 
   /**
@@ -170,7 +200,7 @@ export class ChangeLog {
       const events = eventsOf(after, before);
       return new ChangeLog(after, events, this.unheld(events.slice(firstOfWeek(events, weekBase(newest.date)))));
     }
-    const newestEvents = weekEvents(after, before, (after.weekly?.weeks.length ?? 0) - 1);
+    const newestEvents = weekEvents(after, before, (after.weekly?.weeks.length ?? 0) - 1, Reappearances.of(after));
     // The weeks before it, as this log holds them, newest first while within MAX_EVENTS.
     const keptDays = new Set(weeks.slice(0, -1).map((week) => dayOf(weekBase(week.date))));
     const older: LoggedEvent[][] = [];
@@ -281,9 +311,10 @@ function lowerBound(list: readonly number[], value: number): number {
   return low;
 }
 
-/** The topics an event is published on (a trade: both teams). */
+/** The topics an event is published on (a trade: both teams; a re-keyed player: both ids). */
 export function topicsOf(event: ChangeEvent): string[] {
   const topics = [`player:${event.playerId}`];
+  if (event.previousPlayerId !== undefined) topics.push(`player:${event.previousPlayerId}`);
   if (event.slug !== null) topics.push(`player:${event.slug}`);
   if (event.teamSlug !== null) topics.push(`team:${event.teamSlug}`);
   if (event.trade !== undefined && event.trade.from.slug !== event.teamSlug) topics.push(`team:${event.trade.from.slug}`);
@@ -300,11 +331,12 @@ function keptWeeks(edition: Edition): HistoryWeek[] {
 /** Every event of the kept weeks, oldest first, computed from `edition` (`before`: the edition it replaced, for the players gone). */
 function eventsOf(edition: Edition, before?: Edition): LoggedEvent[] {
   const weeks = edition.weekly?.weeks ?? [];
+  const rekeyed = Reappearances.of(edition);
   const byWeek: LoggedEvent[][] = [];
   let total = 0;
   // Newest first, so the limit drops the oldest weeks; the newest is kept whole.
   for (let w = weeks.length - 1; w >= Math.max(1, weeks.length - WEEKS_KEPT); w--) {
-    const events = weekEvents(edition, before, w);
+    const events = weekEvents(edition, before, w, rekeyed);
     if (w < weeks.length - 1 && total + events.length > MAX_EVENTS) break;
     total += events.length;
     byWeek.push(events);
@@ -317,15 +349,131 @@ function dayOf(seq: number): number {
   return Math.floor(seq / SEQUENCE_WEEK);
 }
 
+/** A history slot's rows of one era and slug in week w against week w − 1. */
+interface Namesakes {
+  /** In week w, not in w − 1. */
+  added: number[];
+  /** In w − 1, not in w. */
+  removed: number[];
+  /** In both. */
+  stayed: number[];
+}
+
+/**
+ * Players whose row came back under another `_id`: a player is one person by `_id` where it is
+ * stable, else by era and slug (the history's `people`). In week w, for one era and slug:
+ * - one row gone and one new, on another team: one person traded (his id follows the team);
+ * - a current-era row new on another team beside the one row of that era and slug that stayed
+ *   (the hosted service keeps the old row until a later scrape removes it): the same, traded
+ *   when the new row appears; the old row's removal later sends nothing (the trade was sent).
+ * Anything else (several rows on a side, the same team) stays added and removed: era and slug
+ * cannot say who is who. All of it read from the history, so a function of the snapshot.
+ */
+class Reappearances {
+  private slotsByKey: Map<string, number[]> | undefined;
+
+  private constructor(
+    private readonly weeks: readonly HistoryWeek[],
+    private readonly people: NonNullable<HistoryPayload["people"]>,
+    private readonly teams: StringTable,
+    private readonly slots: number,
+  ) {}
+
+  /** Undefined when the history cannot say who a row is (no people, no teams: older snapshots). */
+  static of(edition: Edition): Reappearances | undefined {
+    const history = edition.payload.history;
+    const weeks = edition.weekly?.weeks;
+    if (history?.people === undefined || history.teams === undefined || weeks === undefined) return undefined;
+    return new Reappearances(weeks, history.people, history.teams, stringCount(history.ids));
+  }
+
+  /** The slot whose row an added row of week w continues (traded under a new `_id`), if any. */
+  previousOf(slot: number, w: number): number | undefined {
+    const { added, removed, stayed } = this.namesakes(slot, w);
+    if (added.length !== 1) return undefined;
+    const team = this.teamKeyAt(w, slot);
+    const previous = removed.length === 1 ? removed[0] : removed.length === 0 && stayed.length === 1 && this.isCurrent(slot) ? stayed[0] : undefined;
+    if (previous === undefined || team === undefined) return undefined;
+    const teamBefore = this.teamKeyAt(w - 1, previous);
+    return teamBefore !== undefined && teamBefore !== team ? previous : undefined;
+  }
+
+  /**
+   * Whether a row gone in week w is already told for: its player was traded under a new `_id`
+   * this week, or earlier while this row lingered (the one row of its era and slug that stayed
+   * appeared on another team beside it, and was told as its trade then).
+   */
+  isTold(slot: number, w: number): boolean {
+    const { added, removed, stayed } = this.namesakes(slot, w);
+    if (removed.length !== 1) return false;
+    if (added.length === 1) return this.previousOf(added[0] as number, w) === slot;
+    if (added.length > 0 || stayed.length !== 1 || !this.isCurrent(slot)) return false;
+    const successor = stayed[0] as number;
+    // The week the successor's row appeared (it has been there since, up to week w).
+    let appeared = w - 1;
+    while (appeared > 0 && this.isIn(appeared - 1, successor)) appeared--;
+    return appeared > 0 && this.isIn(appeared - 1, slot) && this.previousOf(successor, appeared) === slot;
+  }
+
+  /** Those of the slot's era and slug (itself included); none matched past MAX_NAMESAKES. */
+  private namesakes(slot: number, w: number): Namesakes {
+    const found: Namesakes = { added: [], removed: [], stayed: [] };
+    const slots = this.slotsOf(slot);
+    if (slots.length > MAX_NAMESAKES) return found;
+    for (const other of slots) {
+      const before = this.isIn(w - 1, other);
+      const now = this.isIn(w, other);
+      if (before && now) found.stayed.push(other);
+      else if (now) found.added.push(other);
+      else if (before) found.removed.push(other);
+    }
+    return found;
+  }
+
+  /** The slots of the slot's era and slug (itself included), indexed on first use: one pass over the history's people. */
+  private slotsOf(slot: number): readonly number[] {
+    if (this.slotsByKey === undefined) {
+      const index = new Map<string, number[]>();
+      for (let i = 0; i < this.slots; i++) {
+        const key = this.keyOf(i);
+        const list = index.get(key);
+        if (list) list.push(i);
+        else index.set(key, [i]);
+      }
+      this.slotsByKey = index;
+    }
+    return this.slotsByKey.get(this.keyOf(slot)) ?? [slot];
+  }
+
+  private keyOf(slot: number): string {
+    return `${this.people.eras[slot] as number}\u0000${stringAt(this.people.slugs, slot)}`;
+  }
+
+  private isCurrent(slot: number): boolean {
+    return ERAS[this.people.eras[slot] as number] === "curr";
+  }
+
+  private isIn(w: number, slot: number): boolean {
+    return (this.weeks[w] as HistoryWeek).overall[slot] !== ABSENT_RATING;
+  }
+
+  /** The slot's team in week w (spacing aside), undefined when that week recorded none. */
+  private teamKeyAt(w: number, slot: number): string | undefined {
+    const code = (this.weeks[w] as HistoryWeek).team?.[slot] ?? NO_TEAM;
+    return code === NO_TEAM ? undefined : teamKey(stringAt(this.teams, code));
+  }
+}
+
 /**
  * The events of week `w` of `edition`'s history (against week w − 1). Where the history records
  * each week's teams, an event's team is its own week's (a removed player's: the week before's),
  * its name, slug and era the history's, and a team change from week w − 1 to w is a trade of week
- * w: the log is a function of the snapshot alone. Without them (snapshots written before), the
+ * w: the log is a function of the snapshot alone. A row back under a new `_id` is its player's
+ * one event (`rekeyed`: see Reappearances). Without weekly teams (snapshots written before), the
  * current rows name the player (`before`'s, the edition replaced, for a player gone) and no trade
  * is seen.
  */
-function weekEvents(edition: Edition, before: Edition | undefined, w: number): LoggedEvent[] {
+function weekEvents(edition: Edition, before: Edition | undefined, w: number, rekeyed: Reappearances | undefined): LoggedEvent[] {
   const weekly = edition.weekly;
   const history = edition.payload.history;
   if (weekly === null || history === null || w < 1 || w >= weekly.weeks.length) return [];
@@ -351,27 +499,33 @@ function weekEvents(edition: Edition, before: Edition | undefined, w: number): L
     return { name: who.name, slug: who.slug, team: team.team, teamSlug: team.slug, teamType: who.teamType };
   };
   for (let slot = 0; slot < slots && events.length < SEQUENCE_WEEK - 1; slot++) {
-    const from = previous.overall[slot] as number;
-    const to = week.overall[slot] as number;
-    if (from === ABSENT_RATING && to === ABSENT_RATING) continue;
+    const isBefore = previous.overall[slot] !== ABSENT_RATING;
+    const isNow = week.overall[slot] !== ABSENT_RATING;
+    if (!isBefore && !isNow) continue;
     const id = stringAt(ids, slot);
     const common = { type: "change" as const, seq: base + events.length + 1, date: week.date, gameVersion: edition.key, playerId: id };
+    // The slot this one continues: itself, or (a row back under a new _id) the row it replaces.
+    const was = isBefore ? slot : rekeyed?.previousOf(slot, w);
     let event: ChangeEvent;
-    if (from === ABSENT_RATING) {
-      event = { ...common, kind: "added", ...info(id, slot, false), overall: { to } };
-    } else if (to === ABSENT_RATING) {
-      event = { ...common, kind: "removed", ...info(id, slot, true), overall: { from } };
+    if (was === undefined) {
+      event = { ...common, kind: "added", ...info(id, slot, false), overall: { to: week.overall[slot] as number } };
+    } else if (!isNow) {
+      if (rekeyed?.isTold(slot, w)) continue;
+      event = { ...common, kind: "removed", ...info(id, slot, true), overall: { from: previous.overall[slot] as number } };
     } else {
-      const teamBefore = teamAt(previous, slot);
+      const from = previous.overall[was] as number;
+      const to = week.overall[slot] as number;
+      const teamBefore = teamAt(previous, was);
       const teamNow = teamAt(week, slot);
       const trade = teamBefore !== undefined && teamNow !== undefined && teamKey(teamBefore.team) !== teamKey(teamNow.team) ? { from: teamBefore, to: teamNow } : undefined;
-      const changes = weekChanges(edition.catalogue, weekly.attributeValues(previous, slot), weekly.attributeValues(week, slot), weekly.badgeTiers(previous, slot), weekly.badgeTiers(week, slot));
+      const changes = weekChanges(edition.catalogue, weekly.attributeValues(previous, was), weekly.attributeValues(week, slot), weekly.badgeTiers(previous, was), weekly.badgeTiers(week, slot));
       const isMoved = from !== to || hasChanges(changes);
       if (!isMoved && trade === undefined) continue;
       event = isMoved
         ? { ...common, kind: "changed", ...info(id, slot, false), overall: { from, to }, changes }
         : { ...common, kind: "traded", ...info(id, slot, false), overall: { from, to } };
       if (trade !== undefined) event.trade = trade;
+      if (was !== slot) event.previousPlayerId = stringAt(ids, was);
     }
     events.push(logged(event));
   }

@@ -1,6 +1,7 @@
 // The tables an edition's routes read that are derived from its columns: the profile routes'
 // (store/profile-tables.ts), the nearest-profile index of `similar` (store/profile-index.ts) and
-// the percentile route's (store/percentiles.ts). One mechanism
+// every row's nearest profiles (store/neighbour-tables.ts), the percentile route's
+// (store/percentiles.ts). One mechanism
 // (docs/design-decisions.md#derived-tables-one-mechanism): build-index stores them in the
 // snapshot, and a file written before them gets them derived here once, when the edition is
 // loaded (for the server, by the supervisor before any worker sees the payload), into
@@ -8,7 +9,7 @@
 // path only reads them: nothing is built lazily, per thread or per request. Every Edition made
 // from a payload that may lack them (a file, a new build) is made by editionOf.
 
-import { profileShapeOf, storedProfileIndexOf } from "./attribute-profile.js";
+import { buildNeighbourTables, profileShapeOf, storedProfileIndexOf } from "./attribute-profile.js";
 import { Edition } from "./edition.js";
 import { buildPercentileTables } from "./percentiles.js";
 import { buildColumnProfileTables, buildProfileTables } from "./profile-tables.js";
@@ -16,7 +17,7 @@ import { readSnapshot, type SnapshotPayload } from "./snapshot.js";
 
 /** Whether the payload holds every derived table (a file build-index wrote since they exist). */
 export function hasDerivedTables(payload: SnapshotPayload): boolean {
-  return payload.profileTables !== undefined && payload.profileIndex !== undefined && payload.percentiles !== undefined;
+  return payload.profileTables !== undefined && payload.profileIndex !== undefined && payload.percentiles !== undefined && payload.neighbours !== undefined;
 }
 
 /**
@@ -43,6 +44,8 @@ function deriveMissingTables(edition: Edition, payload: SnapshotPayload): void {
   }
   // The index reads the spreads (the profile tables, above), through the edition.
   if (payload.profileIndex === undefined) payload.profileIndex = inSharedMemory(storedProfileIndexOf(edition));
+  // The nearest profiles are a search of the index (above) per row.
+  if (payload.neighbours === undefined) payload.neighbours = inSharedMemory(buildNeighbourTables(edition));
   if (payload.percentiles === undefined) {
     payload.percentiles = inSharedMemory(buildPercentileTables(edition, payload.profileTables.groupScores, profileShapeOf(edition).groups.length));
   }

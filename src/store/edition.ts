@@ -8,7 +8,7 @@
 import { Catalogue } from "../model/catalogue.js";
 import { ERAS, ERA_CODE, type Era } from "../model/eras.js";
 import { slugify } from "../model/names.js";
-import type { EditionEntry, PlayerRecord, TeamRow } from "../model/player.js";
+import { DEMO_SOURCE, type EditionEntry, type PlayerRecord, type TeamRow } from "../model/player.js";
 import { editionLabel } from "../model/eras.js";
 import type { LoadedPayload, SnapshotPayload } from "./snapshot.js";
 import type { BadgeHolders } from "./badge-holders.js";
@@ -194,6 +194,11 @@ export class Edition {
 
   get isCurrent(): boolean {
     return this.payload.meta.status === "current";
+  }
+
+  /** Built by the demo generator (`source: "demo"`): real names with invented ratings (docs/data.md#demo-data). */
+  get isDemo(): boolean {
+    return this.payload.meta.source === DEMO_SOURCE;
   }
 
   /** Whether badge filters can be answered (archived snapshots keep counts, not lists). */

@@ -49,9 +49,13 @@ export class EditionSet extends KeyedSet<Edition> {
   /** Newest edition first: the order of a rating history. */
   private readonly newestFirst: readonly Edition[];
 
+  /** Some edition holds demo ratings: an answer that reads every edition (a rating history) says so (http/reply.ts dataSourceMeta). */
+  readonly isDemo: boolean;
+
   constructor(editions: readonly Edition[]) {
     super(editions);
     this.newestFirst = [...this.ordered].sort((a, b) => (a.key < b.key ? 1 : -1));
+    this.isDemo = this.ordered.some((edition) => edition.isDemo);
   }
 
   /** The roster entry's overall in every edition where its _id exists, newest first. */

@@ -37,6 +37,7 @@ import type { SearchData } from "./name-index.js";
 import type { StoredProfileIndex } from "./profile-index.js";
 import { isProfileTablesShape, type StoredProfileTables } from "./profile-tables.js";
 import { isPercentileTablesShape, type StoredPercentiles } from "./percentile-tables.js";
+import { isNeighbourTablesShape, type StoredNeighbours } from "./neighbour-tables.js";
 import type { HistoryPayload } from "./weekly-series.js";
 import { DEFAULT_MAX_SNAPSHOT_BYTES } from "./snapshot-limit.js";
 
@@ -92,6 +93,12 @@ export interface SnapshotPayload {
    * (derived once at load then: src/store/derived-tables.ts).
    */
   percentiles?: StoredPercentiles;
+  /**
+   * Every row's nearest profiles in the scopes `similar` is mostly asked for (src/store/neighbour-tables.ts),
+   * built offline; absent in files written before it existed (derived once at load then:
+   * src/store/derived-tables.ts).
+   */
+  neighbours?: StoredNeighbours;
 }
 
 /**
@@ -103,6 +110,7 @@ export interface LoadedPayload extends SnapshotPayload {
   profileIndex: StoredProfileIndex;
   profileTables: StoredProfileTables;
   percentiles: StoredPercentiles;
+  neighbours: StoredNeighbours;
 }
 
 export const UPGRADE_COMMAND = "npm run build-index -- --upgrade DIR";
@@ -470,6 +478,7 @@ function assertPayloadShape(name: string, payload: unknown): asserts payload is 
       candidate.profileIndex.rootOfEra instanceof Int32Array && candidate.profileIndex.boxLow instanceof Float32Array)) &&
     (candidate.profileTables === undefined || isProfileTablesShape(candidate.profileTables, n, candidate.catalogue.attributes.length, Array.isArray(candidate.teams) ? candidate.teams.length : -1)) &&
     (candidate.percentiles === undefined || isPercentileTablesShape(candidate.percentiles, n, candidate.catalogue.attributes.length)) &&
+    (candidate.neighbours === undefined || isNeighbourTablesShape(candidate.neighbours, n)) &&
     Array.isArray(candidate.teams);
   if (!ok) throw new SnapshotError(name, "payload is missing columns or its counts disagree");
 }

@@ -1,5 +1,5 @@
 // Always-on counts of the per-request work a client's input can drive: handlers run, identifiers
-// looked up, name searches and the postings they visit, suggestion candidates scored. Plain integer
+// looked up, name searches and the postings they visit, suggestion candidates scored, pipelined requests held. Plain integer
 // fields bumped in place (no allocation, nothing else on the request path), per thread, never
 // reset. Tests read them to prove work bounds by counting, not by clocks
 // (test/http/bounded-work.test.ts); nothing in the service branches on them.
@@ -15,6 +15,8 @@ export const workCounts = {
   postingsVisited: 0,
   /** Candidates a "did you mean" suggestion scored with a banded edit distance (query/suggest.ts). */
   candidatesScored: 0,
+  /** Pipelined requests an HTTP adapter held for a later turn, or (node:http) until the client read its answers. */
+  requestsHeld: 0,
 };
 
 export type WorkCounts = typeof workCounts;

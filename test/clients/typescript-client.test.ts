@@ -155,7 +155,7 @@ t.test("helpers: ETag revalidation, the error envelope as an exception, one wait
 
   h.clock.now += 1_800_000;
   const wrongKey = createClient({ baseUrl: h.base, apiKey: `2k_${"0".repeat(32)}` });
-  await t.rejects(wrongKey.search("x"), { status: 401, code: "INVALID_API_KEY", message: "The API key is invalid" });
+  await t.rejects(wrongKey.search("x"), { status: 401, code: "INVALID_API_KEY", message: /^The API key is invalid\. Get a key on the \/dashboard page or with POST \/api\/register/ });
   const invalid = await api.players({ limit: 0 }).catch((error: unknown) => error);
   t.match(invalid, { status: 400, code: "INVALID_PARAMETER", details: { parameter: "limit" } });
 });

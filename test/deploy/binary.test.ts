@@ -7,9 +7,10 @@
 // the Node 24 pass of .ci/run (a Node 24 that runs here, and BINARY_NODE, the unpatched one to
 // embed, where that Node was patched for a newer glibc), and run on this system when its glibc is
 // new enough, else inside the Debian 13 root .ci/node24 makes (.ci-cache/trixie-root, through
-// chroot, which needs root). Without those it skips, saying which is missing.
+// chroot, which needs root). Without those those tests skip, saying which is missing. On a system
+// whose glibc is older than 2.38 it also runs here, where the addon cannot load: through node:http (issue 41).
 
-import t from "tap";
+import t, { type Test } from "tap";
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -31,18 +32,19 @@ const [glibcMajor = 0, glibcMinor = 0] = (/(\d+)\.(\d+)/.exec(spawnSync("getconf
 /** "" when this system runs the binary itself (glibc ≥ 2.38, as the addon needs), else the root it runs in. */
 const jail = glibcMajor > 2 || (glibcMajor === 2 && glibcMinor >= 38) ? "" : TRIXIE_ROOT;
 
-const skip = !process.versions.node.startsWith("24.") ? `the binary embeds Node 24: this test runs on Node 24 (this is ${process.version}; .ci/run's Node 24 pass runs it)`
-  : jail !== "" && !existsSync(join(TRIXIE_ROOT, ".done")) ? `this system's glibc is older than 2.38 and there is no Debian 13 root to run the binary in (bash .ci/node24 makes ${TRIXIE_ROOT} with debootstrap)`
-  : jail !== "" && process.getuid?.() !== 0 ? "this system's glibc is older than 2.38 and running the binary in the Debian 13 root needs chroot, which needs root"
-  : false;
+const skip = !process.versions.node.startsWith("24.") ? `the binary embeds Node 24: this test runs on Node 24 (this is ${process.version}; .ci/run's Node 24 pass runs it)` : false;
 if (skip !== false) {
   t.plan(0, skip);
   process.exit(0);
 }
+/** Why the binary cannot run where its addon loads (then only the tests on this system's glibc run). */
+const jailSkip = jail !== "" && !existsSync(join(TRIXIE_ROOT, ".done")) ? `this system's glibc is older than 2.38 and there is no Debian 13 root to run the binary in (bash .ci/node24 makes ${TRIXIE_ROOT} with debootstrap)`
+  : jail !== "" && process.getuid?.() !== 0 ? "this system's glibc is older than 2.38 and running the binary in the Debian 13 root needs chroot, which needs root"
+  : false;
 
 execFileSync(process.execPath, [join(ROOT, "dist", "deploy", "build-binary.js")], { stdio: ["ignore", "ignore", "pipe"] });
 
-const home = jail === "" ? mkdtempSync(join(tmpdir(), "courtside-binary-")) : mkdtempSync(join(jail, "tmp", "courtside-binary-"));
+const home = jail === "" || jailSkip !== false ? mkdtempSync(join(tmpdir(), "courtside-binary-")) : mkdtempSync(join(jail, "tmp", "courtside-binary-"));
 t.teardown(() => rmSync(home, { recursive: true, force: true }));
 /** A path as the binary sees it (inside the root it runs in). */
 const inside = (path: string): string => jail === "" ? path : path.slice(jail.length);
@@ -69,7 +71,7 @@ function runBinary(args: string[], cwd: string, env: Record<string, string> = {}
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-t.test("the environment has no node to fall back on", async (t) => {
+t.test("the environment has no node to fall back on", { skip: jailSkip }, async (t) => {
   t.notOk(existsSync(join(emptyPath, "node")));
   t.equal(spawnSync("/bin/sh", ["-c", "command -v node"], { env: bareEnv }).status, 127, "node is not on PATH");
   const top = jail === "" ? "/" : jail;
@@ -78,7 +80,7 @@ t.test("the environment has no node to fall back on", async (t) => {
   if (jail !== "") t.equal(runBinary(["--version"], home).status, 0, "the binary runs in the Debian 13 root, where nothing of this checkout is in reach");
 });
 
-t.test("--version, --help, and --help on each command", async (t) => {
+t.test("--version, --help, and --help on each command", { skip: jailSkip }, async (t) => {
   const cwd = mkdtempSync(join(home, "help-"));
   const [version, runtime] = runBinary(["--version"], cwd).stdout.trim().split("\n");
   t.equal(version, VERSION);
@@ -95,7 +97,7 @@ t.test("--version, --help, and --help on each command", async (t) => {
   t.same(readdirSync(cwd), [], "help writes nothing");
 });
 
-t.test("from an empty directory: serve builds the demo and prints a key; keys create and build-index work", async (t) => {
+t.test("from an empty directory: serve builds the demo and prints a key; keys create and build-index work", { skip: jailSkip }, async (t) => {
   const cwd = mkdtempSync(join(home, "run-"));
   const port = await freePort();
   const metricsPort = await freePort();
@@ -171,14 +173,51 @@ t.test("from an empty directory: serve builds the demo and prints a key; keys cr
   t.same(readdirSync(privateTmp).filter((name) => name.startsWith("courtside-")), [], "the addon's directory is removed at exit");
 });
 
-t.test("a binary whose addon cannot load refuses to start in one line", async (t) => {
+/** Starts `command`, waits for its start line, and checks it serves through node:http (issue 41), then drains. */
+async function servesThroughNode(t: Test, command: [string, string[]], cwd: string, env: Record<string, string>, port: number): Promise<void> {
+  const child = spawn(command[0], command[1], { cwd, env: { HOST: "127.0.0.1", METRICS_PORT: "0", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (chunk) => { output += chunk; });
+  child.stderr.on("data", (chunk) => { output += chunk; });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  t.teardown(() => { if (child.exitCode === null) child.kill("SIGKILL"); });
+  const started = Date.now();
+  while (!/Courtside listening/.test(output)) {
+    if (child.exitCode !== null) throw new Error(`the binary exited: ${output}`);
+    if (Date.now() - started > 120_000) throw new Error(`the binary did not start: ${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  t.match(output, /Courtside listening.*Node v24\.\d+\.\d+, node:http \(Node's own HTTP server\)\)/, "it serves through node:http");
+  t.match(output, /serving through Node's own HTTP server \(node:http\), not uWebSockets\.js: the embedded uWebSockets\.js 20\.57\.0 addon does not load on this machine/, "one warning says why");
+  const demoKey = /Demo API key[^\n]*\n\n\s+(2k_[a-z0-9]+)/.exec(output)?.[1] ?? "";
+  const players = await send(`http://127.0.0.1:${port}/api/players?limit=2&fields=name,overall`, { headers: { "x-api-key": demoKey } });
+  t.equal(players.status, 200);
+  t.equal(JSON.parse(players.body.toString()).data.length, 2);
+  const health = JSON.parse((await send(`http://127.0.0.1:${port}/api/health`)).body.toString()) as { runtime: { adapter: string } };
+  t.equal(health.runtime.adapter, "node");
+  child.kill("SIGTERM");
+  t.equal(await exited, 0, "SIGTERM drains and exits 0");
+}
+
+// Issue 41: where the embedded addon cannot load, the binary serves through node:http instead of refusing.
+t.test("a binary whose addon cannot load serves through node:http, saying why", { skip: jailSkip }, async (t) => {
   const cwd = mkdtempSync(join(home, "bad-addon-"));
   const bogus = join(home, "not-an-addon.node");
   writeFileSync(bogus, "not an ELF file");
-  const result = runBinary(["serve", "--port", "0", "--metrics-port", "0"], cwd, { COURTSIDE_UWS_ADDON: inside(bogus), DATA_DIR: inside(join(cwd, "data")) });
-  t.equal(result.status, 1);
-  t.match(result.stderr.trim(), /^courtside serve: the embedded uWebSockets\.js 20\.57\.0 addon does not load on this machine \(.*\); the binary needs Linux x64 with glibc 2\.38 or later \(Debian 13, Ubuntu 24\.04, current Fedora\)\. On an older distribution run npm start on Node 20 instead \(README, Requirements\)$/);
-  t.equal(result.stderr.trim().split("\n").length, 1);
+  const port = await freePort();
+  await servesThroughNode(t, binaryCommand(["serve", "--port", String(port)], cwd), cwd, { ...bareEnv, COURTSIDE_UWS_ADDON: inside(bogus), DATA_DIR: inside(join(cwd, "data")) }, port);
+  // HTTP_ADAPTER=uws: the old refusal, in one line.
+  const forced = runBinary(["serve", "--port", "0", "--metrics-port", "0"], cwd, { HTTP_ADAPTER: "uws", COURTSIDE_UWS_ADDON: inside(bogus), DATA_DIR: inside(join(cwd, "data")) });
+  t.equal(forced.status, 1);
+  t.match(forced.stderr.trim(), /^courtside serve: the embedded uWebSockets\.js 20\.57\.0 addon does not load on this machine \(.*\); the binary needs Linux x64 with glibc 2\.38 or later/);
+  t.equal(forced.stderr.trim().split("\n").length, 1);
+});
+
+t.test(`on this system's own glibc ${glibcMajor}.${glibcMinor} (older than 2.38) the binary serves through node:http`, { skip: jail === "" ? "this system's glibc loads the addon" : false }, async (t) => {
+  const cwd = mkdtempSync(join(home, "host-"));
+  const port = await freePort();
+  // Outside the Debian 13 root: this system's glibc, the same empty PATH.
+  await servesThroughNode(t, [binary, ["serve", "--port", String(port)]], cwd, { PATH: emptyPath, HOME: home, TMPDIR: privateTmp, LOG_LEVEL: "info" }, port);
 });
 
 /** `Key=value` lines of a unit file, by key (a key may repeat). */
@@ -193,7 +232,7 @@ function unitEntries(file: string): Map<string, string[]> {
 
 const UNITS = join(ROOT, "deploy", "systemd");
 
-t.test("the systemd units run commands and flags the binary has", async (t) => {
+t.test("the systemd units run commands and flags the binary has", { skip: jailSkip }, async (t) => {
   const service = unitEntries(join(UNITS, "courtside.service"));
   t.same(service.get("User"), ["courtside"], "an unprivileged user");
   t.same(service.get("NoNewPrivileges"), ["yes"]);
@@ -237,4 +276,29 @@ t.test("systemd-analyze verify accepts the units", { skip: hasAnalyze ? false : 
   const result = spawnSync("systemd-analyze", ["verify", ...readdirSync(dir).map((unit) => join(dir, unit))], { encoding: "utf8" });
   t.equal(result.status, 0, result.stderr);
   t.equal(result.stderr.trim(), "", "no warnings");
+});
+
+// Issue 45: `courtside mcp` from the single binary, over stdio, as an assistant starts it: a client
+// of 2026-07-28 and one of 2025-11-25 each list the tools and resources and read the editions.
+t.test("courtside mcp over stdio from the binary: both protocol eras", { skip: jailSkip }, async (t) => {
+  const { Client } = await import("@modelcontextprotocol/client");
+  const { StdioClientTransport } = await import("@modelcontextprotocol/client/stdio");
+  const cwd = mkdtempSync(join(home, "mcp-"));
+  t.equal(runBinary(["build-index", "--scale", "200", "--edition", "2K99", "--out", "data"], cwd).status, 0, "a data directory to serve");
+  for (const [label, options] of [
+    ["2026-07-28", { versionNegotiation: { mode: { pin: "2026-07-28" } } }],
+    ["2025-11-25", { supportedProtocolVersions: ["2025-11-25"] }],
+  ] as [string, ConstructorParameters<typeof Client>[1]][]) {
+    const [command, args] = binaryCommand(["mcp", "--data-dir", "data"], cwd);
+    const client = new Client({ name: "courtside-binary-test", version: "1" }, options);
+    await client.connect(new StdioClientTransport({ command, args, cwd, env: bareEnv, stderr: "pipe" }));
+    t.equal(client.getNegotiatedProtocolVersion(), label, `${label}: spoken`);
+    const { tools } = await client.listTools();
+    t.ok(tools.some((tool) => tool.name === "find_players"), `${label}: the tools are listed`);
+    const editions = await client.callTool({ name: "list_editions", arguments: {} });
+    t.match(editions.structuredContent, { data: [{ gameVersion: "2K99" }] }, `${label}: list_editions answers from the data directory`);
+    const { contents } = await client.readResource({ uri: "courtside://editions" });
+    t.match(JSON.parse((contents[0] as { text: string }).text), { data: [{ gameVersion: "2K99" }] }, `${label}: the editions resource`);
+    await client.close();
+  }
 });

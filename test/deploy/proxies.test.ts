@@ -9,7 +9,7 @@ import t from "tap";
 import { gunzipSync } from "node:zlib";
 import { join } from "node:path";
 import { writeEdition } from "../../src/pipeline/build-edition.js";
-import type { EditionSource } from "../../src/model/player.js";
+import { playerId, type EditionSource } from "../../src/model/player.js";
 import { fixtureEditions, startHarness, type Harness } from "../http/harness.js";
 import { connectLive, mustConnect, subscribe } from "../fixtures/live-client.js";
 import { nextWeek } from "../fixtures/next-week.js";
@@ -110,21 +110,29 @@ for (const kind of KINDS) {
       t.equal((await send(`${base}/api/versions`)).status, 200, "the next request is served");
     });
 
-    t.test("the change stream (/api/live) passes through: events, a reconnect with since, a bad key's 401", async (t) => {
+    t.test("the change stream (/api/live) passes through: events, a trade under a new _id, a reconnect with since, a bad key's 401", async (t) => {
       const url = `ws://127.0.0.1:${port}/api/live`;
       const client = await mustConnect(url, h.key);
       await subscribe(client, ["all"]);
       const dataDir = join(h.dir, "data");
       const first = fixtureEditions()[0] as EditionSource;
-      writeEdition(dataDir, nextWeek(first, 21), "2026-11-27");
+      // The week's trade comes back under a new _id, as an import without ids makes it (issue 46).
+      const second = nextWeek(first, 21);
+      const traded = second.players.find((player) => player.team === "Denver Nuggets" && first.players.some((before) => before._id === player._id && before.team === "Boston Celtics"));
+      if (traded === undefined) throw new Error("nextWeek traded nobody");
+      const oldId = traded._id;
+      traded._id = playerId(traded.teamType, traded.team, traded.slug);
+      writeEdition(dataDir, second, "2026-11-27");
       t.same(h.service.reload.check().map((event) => event.kind), ["loaded"]);
-      const feed = JSON.parse((await send(`${base}/api/changes?limit=1000`, { headers: key })).body.toString()).data as { seq: number }[];
+      const feed = JSON.parse((await send(`${base}/api/changes?limit=1000`, { headers: key })).body.toString()).data as { seq: number; slug: string }[];
       t.ok(feed.length > 0);
       const last = await client.next((message) => message.type === "change" && message.seq === feed.at(-1)?.seq);
       t.same(client.changes(), feed, "every event, through the proxy");
+      t.match(client.changes().filter((event) => event.slug === traded.slug), [{ playerId: traded._id, previousPlayerId: oldId, trade: { from: { slug: "boston-celtics" }, to: { slug: "denver-nuggets" } } }],
+        "the trade under a new _id: one event naming both teams");
       client.close();
       await client.closed;
-      writeEdition(dataDir, nextWeek(nextWeek(first, 21), 22), "2026-12-04");
+      writeEdition(dataDir, nextWeek(second, 22), "2026-12-04");
       h.service.reload.check();
       const missed = JSON.parse((await send(`${base}/api/changes?limit=1000&since=${last.seq}`, { headers: key })).body.toString()).data;
       const again = await mustConnect(url, h.key);

@@ -12,7 +12,7 @@ import { parse } from "csv-parse/sync";
 import { parquetMetadata, parquetReadObjects } from "hyparquet";
 import { tableFromIPC } from "apache-arrow";
 import { generateScaleEdition } from "../../src/pipeline/demo.js";
-import { runNow, runSliced, Pacer, kept, type Sliced } from "../../src/export/slices.js";
+import { runNow, runSliced, Pacer, kept, sliceTurns, type Sliced } from "../../src/export/slices.js";
 
 // Before the service is imported: the tests' TypeScript loader needs help to resolve hyparquet-writer's imports.
 register(new URL("../fixtures/hyparquet-resolve.mjs", import.meta.url));
@@ -70,6 +70,54 @@ t.test("a small request sent while a 10,000-row Parquet export is encoded is ans
   const file = body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) as ArrayBuffer;
   t.equal(parquetMetadata(file).row_groups.length, 1, "10,000 rows: one row group, as before");
   t.equal((await parquetReadObjects({ file })).length, 10_000, "capped at 10,000 rows");
+});
+
+t.test("32 exports under way cost a waiting small request one slice, not 32: the thread's exports take one slice a turn between them", async (t) => {
+  const before = bulkAnswered();
+  const exports = Array.from({ length: 32 }, (_, i) => rawGet(`/api/players/bulk?format=csv&minRating=${i}`));
+  await Promise.all(exports.map((one) => one.sent));
+  // Until every export has started (each has had a slice or two).
+  const started = sliceTurns.granted;
+  while (sliceTurns.granted < started + 64) await turn();
+  t.equal(bulkAnswered(), before, "the exports are still being encoded");
+  const granted = sliceTurns.granted;
+  const small = rawGet("/api/teams");
+  await small.sent;
+  t.equal((await small.done).status, 200);
+  const waited = sliceTurns.granted - granted;
+  // One thread holds the test client and the service: a few turns pass between "sent" and the read.
+  t.ok(waited <= 8, `the small request waited for ${waited} export slices (32 exports under way)`);
+  t.ok(bulkAnswered() < before + 32, "answered while the exports were under way");
+  for (const one of exports) t.equal((await one.done).status, 200);
+  t.equal(bulkAnswered(), before + 32, "every export answered");
+});
+
+t.test("slices of encoders under way together: one slice a turn between them, round robin", async (t) => {
+  const order: string[] = [];
+  function* encoder(name: string, slices: number): Sliced<string> {
+    for (let i = 0; i < slices; i++) {
+      order.push(name);
+      yield;
+    }
+    return name;
+  }
+  let perTurn = 0;
+  let isRunning = true;
+  let worst = 0;
+  const granted = sliceTurns.granted;
+  const watch = () => {
+    const now = sliceTurns.granted;
+    worst = Math.max(worst, now - perTurn);
+    perTurn = now;
+    if (isRunning) setImmediate(watch);
+  };
+  perTurn = granted;
+  setImmediate(watch);
+  const results = await Promise.all([runSliced(encoder("a", 5)), runSliced(encoder("b", 5)), runSliced(encoder("c", 5))]);
+  isRunning = false;
+  t.same(results, ["a", "b", "c"]);
+  t.equal(order.join(""), "abcabcabcabcabc", "round robin");
+  t.ok(worst <= 1, `at most one slice a turn (${worst})`);
 });
 
 /** The edition memo's entries for the bulk exports that are still being built. */

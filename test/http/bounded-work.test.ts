@@ -26,7 +26,7 @@ async function workOf<T>(request: () => Promise<T>): Promise<{ value: T; work: W
   return { value, work };
 }
 
-const NO_WORK: WorkCounts = { handlerCalls: 0, identifierLookups: 0, nameSearches: 0, postingsVisited: 0, candidatesScored: 0 };
+const NO_WORK: WorkCounts = { handlerCalls: 0, identifierLookups: 0, nameSearches: 0, postingsVisited: 0, candidatesScored: 0, requestsHeld: 0 };
 
 /** Letters only, so nothing is a real slug (the fixture's names are letters and hyphens too, but never this long). */
 function unknownSlug(length: number, seed: number): string {
@@ -118,7 +118,7 @@ t.test("a batch of 100 unknown slugs of plausible length does a bounded name sea
   let most = { ...NO_WORK };
   for (const slug of slugs) {
     const { work: one } = await workOf(() => post({ slugs: [slug] }).then((answer) => answer.arrayBuffer()));
-    most = { handlerCalls: 1, identifierLookups: Math.max(most.identifierLookups, one.identifierLookups), nameSearches: Math.max(most.nameSearches, one.nameSearches), postingsVisited: Math.max(most.postingsVisited, one.postingsVisited), candidatesScored: Math.max(most.candidatesScored, one.candidatesScored) };
+    most = { handlerCalls: 1, identifierLookups: Math.max(most.identifierLookups, one.identifierLookups), nameSearches: Math.max(most.nameSearches, one.nameSearches), postingsVisited: Math.max(most.postingsVisited, one.postingsVisited), candidatesScored: Math.max(most.candidatesScored, one.candidatesScored), requestsHeld: 0 };
   }
   t.comment(`the most work of one slug: ${JSON.stringify(most)}`);
   t.ok(most.nameSearches <= MAX_NAME_SEARCHES_PER_SLUG, `at most ${most.nameSearches} name searches for one slug`);

@@ -1,5 +1,7 @@
 // The /dashboard page in Debian's headless Chromium, driven by playwright-core: register → usage →
 // regenerate → the old key is refused by the API → revoke. Records every request the page makes.
+// Then its looks at 1280 and 390 px: buttons as the explorer's, and on a phone the usage table
+// within the screen, each path wrapping only after a slash.
 // DASHBOARD_SCREENSHOTS=dir writes the README's pictures there (desktop and phone width).
 import t from "tap";
 import { join } from "node:path";
@@ -17,7 +19,7 @@ if (!hasChromium) {
   t.test("the dashboard registers, shows usage, regenerates and revokes in headless Chromium", { timeout: 120_000 }, async (t) => {
     const h = await startHarness();
     // The API's refusals are shown on the page; the browser also logs the failed fetch itself.
-    const { context, page, requested, problems } = await openRecordedPage(t, { width: 1000, height: 1250 }, {
+    const { context, page, requested, problems } = await openRecordedPage(t, { width: 1280, height: 1250 }, {
       close: () => h.close(),
       isExpectedConsoleError: (text) => /status of 401/.test(text),
     });
@@ -85,20 +87,39 @@ if (!hasChromium) {
     t.same(requested.filter((url) => new URL(url).origin !== origin), [], `the page made no request to another host (${requested.length} requests)`);
     t.ok(requested.some((url) => url.endsWith("/api/register")) && requested.some((url) => url.endsWith("/api/keys/regenerate")), "it used the API");
     t.same(problems, [], "no JavaScript errors");
+
+    // The page with a key's usage on show (docs/img/dashboard-desktop.png and dashboard-phone.png, the README's pictures).
     const screenshots = process.env["DASHBOARD_SCREENSHOTS"];
-    if (screenshots !== undefined && screenshots !== "") {
-      // For docs/img/dashboard-desktop.png and dashboard-phone.png (the README's pictures): the page with a key's usage on show.
-      await page.getByLabel("E-mail").fill("");
-      await page.getByLabel("Name (you or your application)").fill("");
-      for (const path of ["/api/players?limit=5", "/api/players/search?q=jam", "/api/teams", "/api/versions/2K26/teams", "/api/players/slug/nobody"]) {
-        await fetch(h.base + path, { headers: { "x-api-key": h.key } });
-      }
-      await page.getByLabel("API key").fill(h.key);
-      await page.getByRole("button", { name: "Show usage" }).click();
-      await page.locator("#usage").waitFor({ state: "visible" });
-      await page.screenshot({ path: join(screenshots, "dashboard-desktop.png"), fullPage: true });
-      await page.setViewportSize({ width: 390, height: 844 });
-      await page.screenshot({ path: join(screenshots, "dashboard-phone.png"), fullPage: true });
+    await page.getByLabel("E-mail").fill("");
+    await page.getByLabel("Name (you or your application)").fill("");
+    for (const path of ["/api/players?limit=5", "/api/players/search?q=jam", "/api/teams", "/api/versions/2K26/teams", "/api/players/slug/nobody", "/api/versions/2K26/players/slug/nobody"]) {
+      await fetch(h.base + path, { headers: { "x-api-key": h.key } });
     }
+    await page.getByLabel("API key").fill(h.key);
+    await page.getByRole("button", { name: "Show usage" }).click();
+    await page.locator("#usage").waitFor({ state: "visible" });
+    // Usage is recorded as requests end: refreshed until the six are listed.
+    for (const deadline = Date.now() + 30_000; await page.locator("#recent tr").count() < 6;) {
+      if (Date.now() > deadline) throw new Error(`the six requests were not listed within 30 s: ${(await page.locator("#recent").textContent()) ?? ""}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await page.getByRole("button", { name: "Refresh" }).click();
+    }
+    // Every button but Revoke (red) and the secondary ones is the explorer's accent button, no browser grey.
+    // The pointer leaves the Refresh button the loop may have clicked: a hovered button is the darker accent.
+    await page.mouse.move(0, 0);
+    const looks = (await page.evaluate(`[...document.querySelectorAll("button")].map((button) => [button.textContent.trim(), button.className, getComputedStyle(button).backgroundColor])`)) as [string, string, string][];
+    const accent = looks.find(([text]) => text === "Register")?.[2];
+    t.equal(accent, "rgb(29, 78, 216)", "Register is the explorer's blue");
+    t.same(looks.filter(([, kind, colour]) => kind === "" && colour !== accent).map(([text]) => text), [], "so is every plain button");
+    if (screenshots !== undefined && screenshots !== "") await page.screenshot({ path: join(screenshots, "dashboard-desktop.png"), fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    // Each piece of a path (the text between its <wbr>s) on one line; the table within the screen.
+    const broken = await page.evaluate(`[...document.querySelectorAll("#recent td.endpoint")].flatMap((cell) => [...cell.childNodes]
+      .filter((node) => node.nodeType === Node.TEXT_NODE)
+      .filter((node) => { const range = document.createRange(); range.selectNodeContents(node); return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size > 1; })
+      .map((node) => node.textContent))`);
+    t.same(broken, [], "no path breaks inside a word at 390 px");
+    t.ok(await page.evaluate(`(() => { const box = document.querySelector("#usage .scroll"); return box.scrollWidth <= box.clientWidth && document.documentElement.scrollWidth <= 390; })()`), "the usage table fits the phone's screen");
+    if (screenshots !== undefined && screenshots !== "") await page.screenshot({ path: join(screenshots, "dashboard-phone.png"), fullPage: true });
   });
 }

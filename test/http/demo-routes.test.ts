@@ -11,6 +11,11 @@ const editions = generateDemoEditions({ asOf: "2026-11-20" });
 const current = editions.find((edition) => edition.status === "current")!;
 const h = await startHarness({ sources: editions });
 t.teardown(() => h.close());
+// The same editions as if they were real ratings (what sync or build-index writes): no demo label anywhere.
+const real = await startHarness({ sources: editions.map((edition) => ({ ...edition, source: "sync" })) });
+t.teardown(() => real.close());
+/** GET paths the walk found answering with a meta, with the answer's meta over the demo editions. */
+const metas = new Map<string, Record<string, unknown>>();
 
 const lebronish = current.players.find((p) => p.teamType === "curr" && (p.badges.list?.length ?? 0) > 0)!;
 const team = current.players.find((p) => p.teamType === "class")!.team;
@@ -52,13 +57,36 @@ t.test("every route of the table answers on the demo data, and none with a 404",
         headers: { "x-api-key": key, ...(body === undefined ? {} : { "content-type": "application/json" }) },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
-    await response.arrayBuffer();
+    const text = await response.text();
+    if (route.method === "GET" && response.headers.get("content-type")?.startsWith("application/json") && response.status === 200) {
+      const meta = (JSON.parse(text) as { meta?: Record<string, unknown> }).meta;
+      if (meta !== undefined) metas.set(path + query, meta);
+    }
     // GET /api/live is a WebSocket: a plain GET is told to upgrade (test/http/live.test.ts streams it).
     t.equal(response.status, CREATED.has(name) ? 201 : name === "GET /api/live" ? 426 : 200, `${route.method} ${path}${query}`);
   }
   // The versioned single player on an archived edition, by a slug of that edition.
   const archived = editions.find((edition) => edition.gameVersion === "2K24")!;
   t.equal((await h.get(`/api/versions/2K24/players/${archived.players[0]!.slug}`)).status, 200);
+});
+
+/** Answers with a meta that are not about ratings: the service's own description and health, a key's usage. */
+const NOT_DATA = new Set(["/", "/api", "/api/health", "/api/dashboard/usage"]);
+
+t.test("every answer built from demo ratings says meta.dataSource: demo; over real ratings none does", async (t) => {
+  t.ok(metas.size >= 25, `${metas.size} GET routes answer with a meta`);
+  for (const [path, meta] of metas) {
+    if (NOT_DATA.has(path)) t.equal(meta.dataSource, undefined, `${path}: not about ratings`);
+    else t.equal(meta.dataSource, "demo", path);
+    const response = await real.get(path);
+    t.equal(response.status, 200, `${path} over real ratings`);
+    t.notOk((await response.text()).includes('"dataSource"'), `${path} over real ratings: no dataSource`);
+  }
+  // A route that reads every edition (a player's detail joins their rating history) says demo when one of them is.
+  const mixed = await startHarness({ sources: editions.map((edition) => (edition.status === "current" ? { ...edition, source: "sync" } : edition)) });
+  t.teardown(() => mixed.close());
+  t.equal(((await (await mixed.get(`/api/players/slug/${lebronish.slug}`)).json()) as { meta: Record<string, unknown> }).meta.dataSource, "demo", "a detail whose history reads demo editions");
+  t.equal(((await (await mixed.get("/api/players?limit=1")).json()) as { meta: Record<string, unknown> }).meta.dataSource, undefined, "a page of the real current edition");
 });
 
 t.test("the API reference (docs/api.md) names every route", async (t) => {

@@ -7,6 +7,7 @@ import { buildRoutes } from "../../src/http/routes/route-table.js";
 import { openApiPath } from "../../src/http/describe/openapi.js";
 import type { RouteDefinition } from "../../src/http/router.js";
 import { startHarness, type Harness } from "./harness.js";
+import { openRecordedPage } from "../fixtures/browser-page.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 
@@ -64,5 +65,33 @@ if (!existsSync(CHROMIUM)) {
     const loads = [...dom.matchAll(/<(?:script|link|img|iframe|source)\b[^>]*\s(?:src|href)="([^"]+)"/g)].map((match) => match[1] as string);
     t.ok(loads.length > 0, "the page loads its assets");
     t.ok(loads.every((url) => !/^(https?:)?\/\//.test(url) || url.startsWith(docs.base)), `loads only from the service: ${loads.join(" ")}`);
+  });
+
+  // The page opens on the routes: the description's lead paragraph shows, the rest of its prose one
+  // click away under "About this API". DOCS_SCREENSHOTS=dir writes docs/img's pictures there.
+  t.test("the reference opens on the routes, the prose one click away, at 1280 and 390 px", { timeout: 120_000 }, async (t) => {
+    const { page, problems } = await openRecordedPage(t, { width: 1280, height: 900 });
+    await page.goto(`${docs.base}/docs`);
+    await page.locator(".opblock").first().waitFor({ timeout: 60_000 });
+    const description = (await h.json("/api/openapi.json")).body.info.description as string;
+    const lead = description.slice(0, description.indexOf("\n\n"));
+    t.equal((await page.locator(".about-api-text > :first-child").textContent())?.trim(), lead, "the lead paragraph shows");
+    const about = page.locator("details.about-api-more");
+    t.equal(await about.getAttribute("open"), null, "the rest is folded");
+    t.match(await about.locator("summary").textContent(), /^About this API: authentication, rate limits, caching/);
+    t.notOk(await about.getByText("A token bucket per key").isVisible(), "the prose on rate limits is out of sight");
+    for (const [width, height] of [[1280, 900], [390, 844]] as const) {
+      await page.setViewportSize({ width, height });
+      const first = await page.locator(".opblock").first().boundingBox();
+      t.ok(first !== null && first.y + first.height <= height, `at ${width} px the first route is on the first screen (its bottom at ${first && Math.round(first.y + first.height)} px)`);
+      t.ok(Number(await page.evaluate("document.documentElement.scrollWidth")) <= width, `no sideways scrolling at ${width} px`);
+      const screenshots = process.env["DOCS_SCREENSHOTS"];
+      if (screenshots !== undefined && screenshots !== "") await page.screenshot({ path: join(screenshots, width > 400 ? "docs-desktop.png" : "docs-phone.png") });
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await about.locator("summary").click();
+    t.ok(await about.getByText("A token bucket per key").isVisible(), "one click shows the prose");
+    t.equal(await page.locator(".swagger-ui .info .description").isVisible(), false, "shown once: Swagger UI's own copy stays hidden");
+    t.same(problems, [], "no JavaScript errors");
   });
 }

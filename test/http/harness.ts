@@ -35,7 +35,9 @@ export async function startHarness(options: { sources?: EditionSource[]; rateLim
   for (const source of options.sources ?? fixtureEditions()) writeEdition(dataDir, source, "2026-11-20");
   const { key } = createKey(keysFile, { email: "test@example.com", now: new Date(), rateLimit: options.rateLimit ?? 100_000 });
   const clock = { now: Date.parse("2026-11-22T12:00:00Z") };
-  const config = loadConfig([], { PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, KEYS_FILE: keysFile, ...options.env });
+  // HTTP_ADAPTER (uws or node) from the run's environment: the same tests over either adapter (issue 41).
+  const adapter = process.env["HTTP_ADAPTER"] === undefined ? {} : { HTTP_ADAPTER: process.env["HTTP_ADAPTER"] };
+  const config = loadConfig([], { PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, KEYS_FILE: keysFile, ...adapter, ...options.env });
   // Reloads happen when a test calls reload.check(), unless it asks for the poll.
   const service = await startService(config, { now: () => clock.now, reloadIntervalMs: options.reloadIntervalMs ?? 3_600_000 });
   const base = `http://127.0.0.1:${service.port}`;

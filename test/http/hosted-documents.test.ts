@@ -165,6 +165,18 @@ t.test("a shared slug: the slug route answers the first row in the hosted servic
     t.same(plain.body.meta.variants, rows.slice(1).map((doc) => ({ _id: doc["_id"], teamType: doc["teamType"], team: doc["team"], slug })), `${slug}: meta.variants names the other row`);
     const era = await courtside.json(`/api/players/slug/${slug}?teamType=curr`);
     t.equal(era.body.data._id, first["_id"], "teamType narrows to the same era: the same first row");
+    // GET /api/players/:id answers a slug as the slug route does (ours: the hosted service knows only _ids there).
+    const byIdRoute = await courtside.json(`/api/players/${slug}`);
+    t.equal(byIdRoute.status, 200, `/api/players/${slug}`);
+    t.same(byIdRoute.body, plain.body, `/api/players/${slug}: the slug route's answer, the same row and meta.variants`);
+    const byIdRouteNarrowed = await courtside.json(`/api/players/${slug}?team=${encodeURIComponent(String(rows.at(-1)!["team"]))}`);
+    t.equal(byIdRouteNarrowed.body.data._id, rows.at(-1)!["_id"], `/api/players/${slug}?team=…: narrowed as the slug route narrows`);
+    for (const doc of rows) {
+      // Each row's own _id still answers that row alone.
+      const own = await courtside.json(`/api/players/${doc["_id"]}`);
+      t.equal(own.body.data._id, doc["_id"], `/api/players/${doc["_id"]}`);
+      t.equal(own.body.meta.variants, undefined, "by _id: one row, no variants");
+    }
     for (const doc of rows) {
       for (const team of [doc["team"], String(doc["team"]).toLowerCase().replace(/[^a-z0-9]+/g, "-")]) {
         const narrowed = await courtside.json(`/api/players/slug/${slug}?team=${encodeURIComponent(team)}`);

@@ -43,7 +43,7 @@ t.test("registering gives a working key, shown once, stored only as a digest", a
   t.same({ name: record?.name, purpose: record?.purpose, rateLimit: record?.rateLimit }, { name: "Ann's app", purpose: "a dashboard", rateLimit: 500 });
 });
 
-t.test("a bad body is 400 VALIDATION_ERROR; a wrong type 415; GET is 405", async (t) => {
+t.test("a bad body is 400 VALIDATION_ERROR (INVALID_JSON when it is not JSON, as on every POST route); a wrong type 415; GET is 405", async (t) => {
   const h = await startHarness();
   t.teardown(() => h.close());
   // Six bad bodies would spend the address's five registrations: each case gets a fresh hour.
@@ -53,7 +53,6 @@ t.test("a bad body is 400 VALIDATION_ERROR; a wrong type 415; GET is 405", async
     ["not an e-mail", { body: { email: "not-an-address", name: "x" } }],
     ["blank name", { body: { email: "a@b.co", name: "   " } }],
     ["unknown field", { body: { email: "a@b.co", name: "x", password: "hunter2" } }],
-    ["not JSON", { rawBody: "{email:" }],
     ["an array", { body: [{ email: "a@b.co", name: "x" }] }],
   ];
   for (const [label, options] of cases) {
@@ -63,6 +62,11 @@ t.test("a bad body is 400 VALIDATION_ERROR; a wrong type 415; GET is 405", async
     t.equal(answer.body.error.code, "VALIDATION_ERROR", label);
     t.ok(Array.isArray(answer.body.error.details.errors), `${label}: says what was wrong`);
   }
+  h.clock.now += 3_600_000;
+  const notJson = await call(h, "POST", "/api/register", { rawBody: "{email:" });
+  t.equal(notJson.status, 400);
+  t.equal(notJson.body.error.code, "INVALID_JSON", "the code batch and /mcp give for the same failure");
+  t.match(notJson.body.error.details.reason, /JSON/, "says what was wrong");
   h.clock.now += 3_600_000;
   const form = await call(h, "POST", "/api/register", { rawBody: "email=a%40b.co&name=x", contentType: "application/x-www-form-urlencoded" });
   t.equal(form.status, 415);

@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { buildRoutes } from "../../src/http/routes/route-table.js";
 import { buildOpenApi, openApiPath, OPENAPI_PATH } from "../../src/http/describe/openapi.js";
+import { routeBody } from "../../src/http/call-route.js";
 import type { RouteDefinition } from "../../src/http/router.js";
 import { playerSchema } from "../../src/model/schemas.js";
 import { ERROR_TABLE } from "../../src/query/api-error.js";
@@ -140,9 +141,9 @@ t.test("responses: envelopes with the model's records, error codes from the tabl
   }
 });
 
-t.test("a POST route's bodySchema becomes its JSON request body", async (t) => {
+t.test("a POST route's body schema becomes its JSON request body", async (t) => {
   const bodySchema = { $id: "BatchBody", type: "object", properties: { names: { type: "array", items: { type: "string" } } } };
-  const batch = { method: "POST", path: "/api/players/batch", access: "key", params: compileParams({}), summary: "Batch", handle: () => { throw new Error("unused"); }, bodySchema } as RouteDefinition;
+  const batch = { method: "POST", path: "/api/players/batch", access: "key", params: compileParams({}), summary: "Batch", handle: () => { throw new Error("unused"); }, body: routeBody(bodySchema) } as RouteDefinition;
   const withBatch = buildOpenApi([...routes.filter((route) => route.path !== batch.path), batch], { version: "1" }) as Json;
   const operation = withBatch.paths["/api/players/batch"].post;
   t.same(operation.requestBody.content["application/json"].schema, { type: "object", properties: { names: { type: "array", items: { type: "string" } } } });
@@ -181,7 +182,9 @@ t.test("/docs serves HTML without a key, and every file it loads is served by th
     const url = new URL(reference, `${docs.base}/docs`);
     const response = await fetch(url);
     t.equal(response.status, 200, url.pathname);
-    const type = types[reference.split(".").pop() ?? ""] ?? /^$/;
+    // A file by its extension; a page of the site bar (/explore, /dashboard, /docs) is HTML.
+    const extension = /\.([a-z0-9]+)$/.exec(url.pathname)?.[1];
+    const type = extension === undefined ? /^text\/html; charset=utf-8/ : types[extension] ?? /^$/;
     t.match(response.headers.get("content-type"), type, url.pathname);
     const body = Buffer.from(await response.arrayBuffer());
     const file = /^docs\/assets\/(swagger-ui[^/]*|favicon[^/]*)$/.exec(reference)?.[1];

@@ -6,6 +6,7 @@ import type { PlayerRecord } from "../../src/model/player.js";
 import { startHarness } from "./harness.js";
 import { compareNames, historyEdition, oracleChanges, WEEK_DATES } from "./parity-fixture.js";
 import { randomEdition } from "../fixtures/random-edition.js";
+import { PROBE_POLICY } from "../../src/limits/token-buckets.js";
 
 const current = historyEdition();
 const archived = { ...randomEdition(300, 22, "archived"), gameVersion: "2K26" };
@@ -14,13 +15,13 @@ t.teardown(() => h.close());
 const players = current.players;
 const byId = new Map(players.map((player) => [player._id, player]));
 
-t.test("/ and /api/health answer without a key and take no token", async (t) => {
+t.test("/ and /api/health answer without a key, from the generous per-address probe bucket (docs/operations.md)", async (t) => {
   for (const path of ["/", "/api/health"]) {
     const response = await fetch(h.base + path);
     const body = await response.json() as any;
     t.equal(response.status, 200, path);
     t.match(body.data, { service: "Courtside", status: "ok", current: "2K27", editions: ["2K27", "2K26"], links: { docs: "/docs", openapi: "/api/openapi.json" } });
-    t.equal(response.headers.get("x-ratelimit-limit"), null, "no bucket");
+    t.equal(response.headers.get("x-ratelimit-limit"), String(PROBE_POLICY.capacity), "the probe bucket, with the keyed routes' headers");
     t.equal(response.headers.get("cache-control"), "no-store");
   }
 });

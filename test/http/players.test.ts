@@ -183,6 +183,24 @@ t.test("a player by slug comes in full with hot zones, rating history and varian
   t.equal(badEra.status, 400);
 });
 
+t.test("GET /api/players/:id answers a slug as the slug route does, an _id first; neither is a 404 or a 400", async (t) => {
+  const player = recordsOf(edition).find((p) => p.teamType === "curr")!;
+  const bySlug = await h.json(`/api/players/slug/${player.slug}`);
+  const byId = await h.json(`/api/players/${player.slug}`);
+  t.equal(byId.status, 200);
+  t.same(byId.body, bySlug.body, "the same answer, variants and all");
+  t.same((await h.json(`/api/players/${player.slug.toUpperCase()}`)).body.data._id, bySlug.body.data._id, "any case, as the slug route");
+  t.equal((await h.json(`/api/players/${player.slug}?teamType=curr`)).body.data._id, bySlug.body.data._id, "teamType narrows");
+  t.equal((await h.json(`/api/players/${player._id}`)).body.data._id, player._id, "an _id is its row");
+  const unknown = await h.json("/api/players/nobody-at-all");
+  t.equal(unknown.status, 404);
+  t.equal(unknown.body.error.code, "PLAYER_NOT_FOUND");
+  const garbage = await h.json("/api/players/no%20such%20thing!");
+  t.equal(garbage.status, 400);
+  t.equal(garbage.body.error.code, "INVALID_ID");
+  t.equal((await h.json(`/api/players/${player.slug}?bogus=1`)).body.error.code, "UNKNOWN_PARAMETERS");
+});
+
 t.test("a bound of 0 or 99 is a bound: it excludes players lacking the attribute, on every attribute, both directions", async (t) => {
   const era = "all";
   // The unbounded answers first, so a bound that keyed the cache like no bound would be served them.

@@ -146,7 +146,15 @@ t.test("on the fixture editions", async (t) => {
   t.test("compare: bad input", async (t) => {
     const [a, b] = players as [PlayerRecord, PlayerRecord];
     const cases: [string, number, string][] = [
-      ["/api/players/compare", 400, "INVALID_PARAMETER"],
+      // A missing ids is MISSING_PARAMETER, as a missing q is on search (empty or blank alike).
+      ["/api/players/compare", 400, "MISSING_PARAMETER"],
+      ["/api/players/compare?ids=", 400, "MISSING_PARAMETER"],
+      ["/api/players/compare?ids=%20", 400, "MISSING_PARAMETER"],
+      ["/api/players/compare?teamType=curr", 400, "MISSING_PARAMETER"],
+      ["/api/players/compare?bogus=1", 400, "UNKNOWN_PARAMETERS"],
+      ["/api/versions/2K26/players/compare", 400, "MISSING_PARAMETER"],
+      ["/api/players/search", 400, "MISSING_PARAMETER"],
+      ["/api/players/search?q=%20", 400, "MISSING_PARAMETER"],
       [`/api/players/compare?ids=${a._id}`, 400, "INVALID_PARAMETER"],
       [`/api/players/compare?ids=${players.slice(0, 5).map((p) => p._id).join(",")}`, 400, "INVALID_PARAMETER"],
       [`/api/players/compare?ids=${a._id},${a._id}`, 400, "INVALID_PARAMETER"],
@@ -157,6 +165,7 @@ t.test("on the fixture editions", async (t) => {
       const response = await h.json(path);
       t.equal(response.status, status, path);
       t.equal(response.body.error.code, code, path);
+      if (code === "MISSING_PARAMETER") t.match(response.body.error, { details: { parameter: path.includes("search") ? "q" : "ids" }, message: /is required.*e\.g\. \/api\/players\// }, `${path}: names the parameter and shows it`);
     }
     // The same player by _id and by slug is a repeat too.
     const same = await h.json(`/api/players/compare?ids=${a._id},${a.slug}&teamType=${a.teamType}`);

@@ -44,8 +44,10 @@ t.test("a real player by _id, its versions and an attribute series", async (t) =
   t.equal(byId.status, 200);
   t.equal(byId.body.data.slug, "nikola-jokic");
   t.ok(byId.body.data.hotZones === undefined || typeof byId.body.data.hotZones === "object");
-  // docs/compatibility.md#fidelity-rules: a slug has the shape of a kept id, so it is looked up as one (and is no player's _id).
-  t.equal((await h.json("/api/players/nikola-jokic")).body.error.code, "PLAYER_NOT_FOUND", "a slug is not an _id");
+  // docs/compatibility.md: ours also answers a slug there (a superset of the hosted service), as the slug route does.
+  const bySlug = await h.json("/api/players/nikola-jokic");
+  t.equal(bySlug.status, 200, "a slug answers too");
+  t.equal(bySlug.body.data._id, (await h.json("/api/players/slug/nikola-jokic")).body.data._id, "the slug route's row");
   t.equal((await h.json("/api/players/nikola%20jokic")).body.error.code, "INVALID_ID", "a shape no id has is refused");
   const versions = await h.json("/api/players/nikola-jokic/versions");
   t.match(versions.body.data, { playerId: jokic._id, currentVersion: "2K26", currentOverall: jokic.overall });

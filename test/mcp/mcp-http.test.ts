@@ -60,6 +60,38 @@ t.test("the SDK client over Streamable HTTP: tools listed, answers equal to REST
   await client.close();
 });
 
+t.test("arguments pass REST's length checks: an over-long name or value is REST's 400, never echoed (issue 40)", async (t) => {
+  const harness = await startHarness();
+  t.teardown(() => harness.close());
+  const client = await connect(harness, { "x-api-key": harness.key });
+  const errorOf = async (tool: string, args: Record<string, unknown>) => {
+    const result = await client.callTool({ name: tool, arguments: args });
+    t.equal(result.isError, true, `${tool}: a tool error`);
+    const text = JSON.stringify(result);
+    t.ok(text.length < 2_000, `${tool}: the answer is small (${text.length} bytes), the argument not echoed`);
+    return (result.structuredContent as { error: { code: string; message: string; details: unknown } }).error;
+  };
+  // A value: the same error as the REST parameter's (a URL that fits in a request head).
+  const value = "a".repeat(600);
+  const answer = await harness.json(`/api/players?team=${value}`);
+  t.equal(answer.status, 400);
+  const { code, message, details } = answer.body.error;
+  t.same(await errorOf("find_players", { team: value }), { code, message, details }, "a 600-character team: REST's error");
+  t.same(await errorOf("find_players", { team: "a".repeat(60_000) }), { code, message, details }, "60,000 characters: the same");
+  // A name: REST's error for an over-long parameter name.
+  const restName = (await harness.json(`/api/players?${"n".repeat(100)}=x`)).body.error;
+  t.equal(restName.message, "parameter name is longer than the limit of 64 characters");
+  const mcpName = await errorOf("find_players", { ["n".repeat(60_000)]: "x" });
+  t.equal(mcpName.code, restName.code);
+  t.equal(mcpName.message, restName.message, "a 60,000-character name: REST's error");
+  t.equal(mcpName.code, "INVALID_PARAMETER");
+  const path = await errorOf("player_history", { id: "i".repeat(60_000) });
+  t.match(path.message, /longer than the limit of/, "a path argument: measured too");
+  const many = await errorOf("list_editions", Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`p${i}`, "1"])));
+  t.equal(many.message, "At most 100 query parameters", "more arguments than a query string may carry");
+  await client.close();
+});
+
 t.test("keys and the bucket: refused in the envelope before the protocol", async (t) => {
   const harness = await startHarness({ rateLimit: 4 });
   t.teardown(() => harness.close());
@@ -108,4 +140,38 @@ t.test("the body is bounded and must be JSON", async (t) => {
     t.equal(answer.headers.get("mcp-session-id"), null);
     await answer.arrayBuffer();
   }
+});
+
+t.test("Origin: a web page that is not allowed is 403 in our envelope before the key, no token taken (DNS rebinding)", async (t) => {
+  const harness = await startHarness({ rateLimit: 3, env: { MCP_ALLOWED_ORIGINS: "https://app.example, http://tools.example:8080" } });
+  t.teardown(() => harness.close());
+  const port = new URL(harness.base).port;
+  for (const origin of ["http://evil.example.com", `http://evil.example.com:${port}`, "null", "https://app.example.evil", "http://localhost.evil.example", "https://tools.example:8080"]) {
+    for (const headers of [{ "x-api-key": harness.key }, {}]) {
+      const refused = await post(harness, { ...headers, origin });
+      t.equal(refused.status, 403, `${origin} ${"x-api-key" in headers ? "with" : "without"} a key: 403`);
+      t.match(await refused.json(), { success: false, error: { code: "ORIGIN_NOT_ALLOWED", details: { origin } } }, "in our envelope, naming the origin");
+    }
+  }
+  // The refusals took no token: three allowed requests still fit in the bucket of three.
+  for (const origin of [`http://127.0.0.1:${port}`, "https://app.example", "http://tools.example:8080"]) {
+    const answer = await post(harness, { "x-api-key": harness.key, origin });
+    t.equal(answer.status, 200, `${origin} is allowed`);
+    t.match(await answer.json(), { result: { serverInfo: { name: "courtside" } } });
+  }
+  t.equal((await post(harness, { "x-api-key": harness.key })).status, 429, "the bucket of three was spent by the three allowed requests only");
+  // The REST routes do not check Origin (CORS governs what a page may read there).
+  t.equal((await harness.get("/api/players?limit=1", { origin: "http://evil.example.com" })).status, 429, "REST: the same bucket's 429, not a 403");
+});
+
+t.test("Origin: by default loopback pages and clients without Origin only", async (t) => {
+  const harness = await startHarness();
+  t.teardown(() => harness.close());
+  for (const origin of ["http://localhost", "http://localhost:5173", "https://127.0.0.1:8443", "http://[::1]:3000", undefined]) {
+    const answer = await post(harness, { "x-api-key": harness.key, ...(origin === undefined ? {} : { origin }) });
+    t.equal(answer.status, 200, `${origin ?? "no Origin"} is answered`);
+    await answer.arrayBuffer();
+  }
+  const refused = await post(harness, { "x-api-key": harness.key, origin: "https://app.example" });
+  t.equal(refused.status, 403, "any other page: refused unless listed");
 });

@@ -16,6 +16,8 @@ t.test("the SDK client over stdio: tools listed, answers equal to REST over the 
   t.teardown(() => harness.close());
   const client = new Client({ name: "courtside-test", version: "1" });
   const transport = new StdioClientTransport({ command: process.execPath, args: [ENTRY, "--data-dir", `${harness.dir}/data`], env: { PATH: process.env.PATH ?? "" }, stderr: "pipe" });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Buffer) => { stderr += chunk.toString("utf8"); });
   await client.connect(transport);
   t.teardown(() => client.close());
   t.equal(client.getServerVersion()?.name, "courtside", "initialized");
@@ -30,6 +32,10 @@ t.test("the SDK client over stdio: tools listed, answers equal to REST over the 
     const answer = await harness.json(rest);
     t.same(withoutTime(result.structuredContent), withoutTime(asStructured(answer.body)), `${tool} ${JSON.stringify(args)} equals GET ${rest}`);
   }
+  // Its start line names every edition it serves, not only the current one.
+  const served = (await harness.json("/api/versions")).body.data.map((entry: { gameVersion: string }) => entry.gameVersion) as string[];
+  t.ok(served.length >= 2, `${served.length} editions`);
+  t.match(stderr, new RegExp(`serving ${served.length} editions from .* over stdio: ${served[0]} \\(current\\), ${served.slice(1).join(", ")}`), `the start line names ${served.join(", ")}`);
   for (const { tool, args, names } of BAD_CASES) {
     const result = await client.callTool({ name: tool, arguments: args });
     t.equal(result.isError, true, `${tool} ${JSON.stringify(args)} is a tool error`);

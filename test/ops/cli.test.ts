@@ -2,7 +2,7 @@ import t from "tap";
 import { COMMANDS, runCli, type CliContext } from "../../src/cli.js";
 import { loadConfig, SERVE_OPTIONS } from "../../src/config.js";
 import { nodeVersionProblem } from "../../src/node-version.js";
-import { EXPECTED_UWS } from "../fixtures/uws-version.js";
+import { ADAPTER, EXPECTED_UWS } from "../fixtures/uws-version.js";
 
 function context(env: NodeJS.ProcessEnv = {}): CliContext & { output: string[]; errors: string[] } {
   const output: string[] = [];
@@ -10,12 +10,13 @@ function context(env: NodeJS.ProcessEnv = {}): CliContext & { output: string[]; 
   return { env, serve: { workerEntry: () => new URL("../../src/worker-main.ts", import.meta.url) }, out: (s) => output.push(s), err: (s) => errors.push(s), output, errors };
 }
 
-t.test("--version prints the package version, then the Node and uWS versions", async (t) => {
+t.test("--version prints the package version, then the Node version and the HTTP adapter serve would use", async (t) => {
   const c = context();
   t.equal(await runCli(["--version"], c), 0);
   const [version, runtime] = c.output[0]!.split("\n");
   t.match(version, /^\d+\.\d+\.\d+$/);
-  t.equal(runtime, `Node ${process.version}, uWebSockets.js ${EXPECTED_UWS}`);
+  if (ADAPTER === "uws") t.equal(runtime, `Node ${process.version}, uWebSockets.js ${EXPECTED_UWS}`);
+  else t.match(runtime, new RegExp(`^Node ${process.version.replaceAll(".", "\\.")}, node:http \\(Node's own HTTP server\\)`), "node:http (and why, where it was not asked for)");
 });
 
 t.test("--help lists every command; no command is a usage error", async (t) => {
@@ -70,6 +71,18 @@ t.test("TRUST_PROXY reaches the config, flag over variable", async (t) => {
   t.equal(loadConfig([], {}).trustProxy, undefined);
 });
 
+t.test("the metrics port follows PORT (PORT + 6464) unless METRICS_PORT is set: a second instance on another PORT gets its own", async (t) => {
+  t.equal(loadConfig([], {}).metricsPort, 9464, "PORT 3000 → 9464");
+  t.equal(loadConfig([], {}).metricsPortFollowsPort, true);
+  t.equal(loadConfig([], { PORT: "3001" }).metricsPort, 9465);
+  t.equal(loadConfig(["--port", "8080"], {}).metricsPort, 14544);
+  t.equal(loadConfig([], { PORT: "0" }).metricsPort, 0, "any port → any metrics port");
+  t.equal(loadConfig([], { PORT: "60000" }).metricsPort, 0, "past 65535 → any free port");
+  t.equal(loadConfig([], { PORT: "3001", METRICS_PORT: "9100" }).metricsPort, 9100);
+  t.equal(loadConfig([], { PORT: "3001", METRICS_PORT: "9100" }).metricsPortFollowsPort, false);
+  t.equal(loadConfig(["--metrics-port", "0"], { PORT: "3001" }).metricsPort, 0);
+});
+
 t.test("the metrics port listens on loopback unless METRICS_HOST widens it; IPv6 clients per /64 unless IPV6_PREFIX says", async (t) => {
   t.equal(loadConfig([], {}).metricsHost, "127.0.0.1");
   t.equal(loadConfig([], { HOST: "0.0.0.0" }).metricsHost, "127.0.0.1", "HOST does not widen it");
@@ -79,9 +92,16 @@ t.test("the metrics port listens on loopback unless METRICS_HOST widens it; IPv6
   t.throws(() => loadConfig([], { IPV6_PREFIX: "129" }), /IPV6_PREFIX must be an integer from 16 to 128/);
 });
 
-// Issue 30: Node 22 and 24 run npm start (uWS 20.57); 20 too (20.30, older glibc). Others are told what to install.
-t.test("Node 20, 22, 24 and 25 run npm start; any other is told which Node to install and how to look for an addon", async (t) => {
-  for (const version of ["20.20.2", "22.23.0", "24.21.0", "25.1.0"]) t.equal(nodeVersionProblem(version, "137"), undefined, version);
-  t.match(nodeVersionProblem("26.12.1", "147"), /^npm start needs Node 24 or 22 LTS \(this is Node 26\.12\.1\).*npm view @btc-vision\/uwebsockets\.js versions.*uws_linux_x64_147\.node.*Node 20, which is past end of life.*\.\/dist\/bin\/courtside serve/);
-  t.match(nodeVersionProblem("18.20.4", "108"), /^npm start needs Node 24 or 22 LTS \(this is Node 18\.20\.4\): Node 18 is too old/);
+t.test("MCP_ALLOWED_ORIGINS: origins in their serialised form, or *; anything else stops the start naming the entry", async (t) => {
+  t.same(loadConfig([], {}).mcpAllowedOrigins, []);
+  t.same(loadConfig([], { MCP_ALLOWED_ORIGINS: " https://App.Example:443/ , http://127.0.0.1:8080,*" }).mcpAllowedOrigins, ["https://app.example", "http://127.0.0.1:8080", "*"]);
+  for (const bad of ["app.example", "https://app.example/mcp", "ftp://app.example", "https://user@app.example", "https://app.example?x=1"]) {
+    t.throws(() => loadConfig([], { MCP_ALLOWED_ORIGINS: bad }), new RegExp(`MCP_ALLOWED_ORIGINS entry "${bad.replace(/[?.]/g, "\\$&")}" is not an origin`), bad);
+  }
+});
+
+// Issue 30, 41: Node 20 and later run npm start (uWS where an addon loads, node:http elsewhere, Node 26 included); older Node is told what to install.
+t.test("Node 20 and later run npm start (Node 26 through the node adapter); an older Node is told which to install", async (t) => {
+  for (const version of ["20.20.2", "22.23.0", "24.21.0", "25.1.0", "26.12.1"]) t.equal(nodeVersionProblem(version), undefined, version);
+  t.match(nodeVersionProblem("18.20.4"), /^npm start needs Node 20 or later, best Node 24 LTS \(this is Node 18\.20\.4\): Node 18 is too old/);
 });

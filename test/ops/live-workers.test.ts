@@ -1,6 +1,6 @@
 // /api/live in the real process with two worker threads: every subscriber, whichever worker
-// accepted it, gets every event of a rebuilt current edition exactly once (each worker computes
-// the same log from the same snapshots), the per-key cap counts across workers, and SIGTERM
+// accepted it, gets every event of a rebuilt current edition exactly once (the supervisor derives
+// the log once and hands both workers the same one), the per-key cap counts across workers, and SIGTERM
 // closes every socket with 1001.
 
 import t from "tap";

@@ -65,7 +65,7 @@ t.test("Redis states are counted per worker; label values are escaped", (t) => {
 });
 
 t.test("the workers' work counts are summed by kind", (t) => {
-  const work = (n: number) => ({ handlerCalls: n, identifierLookups: 2 * n, nameSearches: 3 * n, postingsVisited: 4 * n, candidatesScored: 5 * n });
+  const work = (n: number) => ({ handlerCalls: n, identifierLookups: 2 * n, nameSearches: 3 * n, postingsVisited: 4 * n, candidatesScored: 5 * n, requestsHeld: 6 * n });
   const text = renderMetrics([{ ...workerSnapshot([]), work: work(1) }, { ...workerSnapshot([]), work: work(10) }], 0);
   t.match(text, /^# TYPE courtside_work_total counter$/m);
   t.match(text, /^courtside_work_total\{kind="handler_calls"\} 11$/m);
@@ -73,5 +73,6 @@ t.test("the workers' work counts are summed by kind", (t) => {
   t.match(text, /^courtside_work_total\{kind="name_searches"\} 33$/m);
   t.match(text, /^courtside_work_total\{kind="postings_visited"\} 44$/m);
   t.match(text, /^courtside_work_total\{kind="candidates_scored"\} 55$/m);
+  t.match(text, /^courtside_work_total\{kind="requests_held"\} 66$/m);
   t.end();
 });

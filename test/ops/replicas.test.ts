@@ -11,6 +11,7 @@ import { freePort, redisMissing, startRedis, type RedisServer } from "../fixture
 import { spawnServer } from "../fixtures/server-process.js";
 import { createKey } from "../../src/keys/key-operations.js";
 import { USAGE_PATH } from "../../src/http/routes/keys.js";
+import { mustConnect } from "../fixtures/live-client.js";
 
 const REPLICAS = 3;
 const CONNECTIONS = 200;
@@ -100,6 +101,7 @@ if (missing !== undefined) {
   const busy = createKey(keysFile, { email: "busy@example.com", now, rateLimit: 1_000_000_000 }).key;
   const doomed = createKey(keysFile, { email: "doomed@example.com", now, rateLimit: 1_000_000_000 }).key;
   const after = createKey(keysFile, { email: "after@example.com", now, rateLimit: 30 }).key;
+  const watched = createKey(keysFile, { email: "watched@example.com", now, rateLimit: 1_000_000 }).key;
 
   let redis: RedisServer;
   const replicas: Replica[] = [];
@@ -213,6 +215,29 @@ if (missing !== undefined) {
     }
   });
 
+  t.test("a key revoked through one replica loses its live sockets on the other two (4401), through Redis's change feed", async (t) => {
+    // Two sockets per replica: with two workers each, most likely on both of its workers.
+    const sockets = [];
+    for (const i of [1, 2, 1, 2]) sockets.push(await mustConnect(`ws://127.0.0.1:${(replicas[i] as Replica).port}/api/live`, watched));
+    const bystander = await mustConnect(`ws://127.0.0.1:${(replicas[1] as Replica).port}/api/live`, busy);
+    const revoked = await on(0, "DELETE", "/api/keys/current", { "x-api-key": watched });
+    t.equal(revoked.status, 200, revoked.body);
+    for (const socket of sockets) t.match(await socket.closed, { code: 4401 }, "closed on the replica that did not revoke it");
+    bystander.send({ subscribe: ["all"] });
+    t.match(await bystander.next((message) => message.type === "subscribed"), { type: "subscribed" }, "another key's socket stays open");
+    bystander.close();
+    await bystander.closed;
+  });
+
+  t.test("the registration limit is per replica (docs/replicas.md says why): five an hour per address on each", async (t) => {
+    const register = (i: number, n: number) => on(i, "POST", "/api/register", {}, JSON.stringify({ email: `per-replica-${i}-${n}@example.com`, name: `per replica ${n}` }));
+    for (let n = 0; n < 5; n++) t.equal((await register(1, n)).status, 201, `replica 1: registration ${n + 1}`);
+    const refused = await register(1, 5);
+    t.equal(refused.status, 429, "replica 1: the sixth is refused");
+    t.match(refused.body, /REGISTRATION_RATE_LIMIT/);
+    t.equal((await register(2, 0)).status, 201, "replica 2 counts its own");
+  });
+
   t.test("Redis stopped under load for 10 s: no request fails, /ready says degraded, limits shared again within 10 s of its return", async (t) => {
     const results: (Answer & { at: number })[] = [];
     let isRunning = true;
@@ -236,7 +261,8 @@ if (missing !== undefined) {
       t.match(body.data.redis, { status: "degraded", detail: /redis unreachable/ });
     }
     // Keys cannot be written where the other replicas would not see them: registration waits for Redis.
-    const refused = await on(1, "POST", "/api/register", {}, JSON.stringify({ email: "outage@example.com", name: "during the outage" }));
+    // On replica 2: the per-replica test before used up replica 1's registrations for this address.
+    const refused = await on(2, "POST", "/api/register", {}, JSON.stringify({ email: "outage@example.com", name: "during the outage" }));
     t.equal(refused.status, 503, refused.body);
     t.match(JSON.parse(refused.body), { error: { code: "SERVICE_UNAVAILABLE" } });
     while (Date.now() - stoppedAt < 10_000) await sleep(100);

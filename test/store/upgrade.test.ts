@@ -1,7 +1,8 @@
 // Formats 1 and 2 → 3: an old file (written by the frozen writers, test/fixtures/snapshot-v1-writer.ts
 // and snapshot-v2-writer.ts) is refused with the command that converts it; `build-index --upgrade DIR`
 // reads every old snapshot of the directory back into its edition and rebuilds it in format 3 with
-// the same content, archives and weekly history included.
+// the same content, archives and weekly history included; a format-3 file written before a derived
+// table (the nearest-profile lists) gets it stored, the same bytes a new build stores.
 
 import t from "tap";
 import { createHash } from "node:crypto";
@@ -10,7 +11,7 @@ import { join } from "node:path";
 import { runBuildIndex } from "../../src/pipeline/build-index-cli.js";
 import { buildSnapshotPayload } from "../../src/pipeline/build-snapshot.js";
 import { carryHistoryForward } from "../../src/pipeline/build-edition.js";
-import { SnapshotError } from "../../src/store/snapshot.js";
+import { SnapshotError, readSnapshot, writeSnapshotAtomic } from "../../src/store/snapshot.js";
 import { Edition } from "../../src/store/edition.js";
 import { loadEdition } from "../../src/store/derived-tables.js";
 import { loadEditionSet } from "../../src/store/editions.js";
@@ -102,4 +103,20 @@ t.test("--upgrade refuses what it cannot convert and says so", async (t) => {
   const empty = t.testdir({});
   t.equal(runBuildIndex(["--upgrade", empty], quietIo().io), 1);
   t.equal(runBuildIndex(["--upgrade", dir, "--scale", "5"], quietIo().io), 2);
+});
+
+t.test("--upgrade stores the derived tables a format-3 file was written without (the nearest-profile lists), as a new build does", async (t) => {
+  const dir = t.testdir({});
+  const built = buildSnapshotPayload(current);
+  const { neighbours, ...older } = built;
+  writeSnapshotAtomic(join(dir, "2K27.msgpack"), older);
+  t.equal(readSnapshot(join(dir, "2K27.msgpack")).payload.neighbours, undefined, "written without the lists");
+  const { io, lines } = quietIo();
+  t.equal(runBuildIndex(["--upgrade", dir], io), 0, lines.join(""));
+  t.match(lines.join(""), /derived tables stored/);
+  const stored = readSnapshot(join(dir, "2K27.msgpack")).payload.neighbours;
+  t.same(Buffer.from(stored!.rows.buffer, stored!.rows.byteOffset, stored!.rows.byteLength), Buffer.from(neighbours!.rows.buffer, neighbours!.rows.byteOffset, neighbours!.rows.byteLength), "the lists a new build stores");
+  const again = quietIo();
+  t.equal(runBuildIndex(["--upgrade", dir], again.io), 0);
+  t.match(again.lines.join(""), /already format 3/, "then it is current");
 });

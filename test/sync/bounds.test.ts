@@ -11,7 +11,10 @@ import { STAND_IN_KEY, startStandIn, type StandIn } from "./stand-in.js";
 t.setTimeout(240_000);
 
 const SYNC_MAIN = fileURLToPath(new URL("../../dist/src/sync/main.js", import.meta.url));
-const PEAK_PROBE = `data:text/javascript,process.on("exit",()=>process.stderr.write("\\npeak-rss-kib "+process.resourceUsage().maxRSS+"\\n"))`;
+// VmHWM, the high-water mark of this process's own memory since its exec: resourceUsage().maxRSS
+// (getrusage) keeps what the forking parent held at the fork across exec on Linux, so a child spawned
+// while the test process held a just-made 256 MiB bomb reported that bomb as its own.
+const PEAK_PROBE = `data:text/javascript,import{readFileSync}from"node:fs";process.on("exit",()=>process.stderr.write("\\npeak-rss-kib "+/VmHWM:\\s+(\\d+)/.exec(readFileSync("/proc/self/status","latin1"))[1]+"\\n"))`;
 const AS_OF = "2026-11-20";
 /** The last answer the sync asks for: every other answer of the sync is read (and held) before it. */
 const LAST_PATH = "/api/versions/2K24/players/bulk?teamType=allt";

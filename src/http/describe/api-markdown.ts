@@ -23,7 +23,8 @@ const anchorOf = (method: string, path: string): string =>
 function exampleValue(name: string, path: string): string {
   switch (name) {
     case "slug": return path.startsWith("/api/badges") ? "deadeye" : "lebron-james";
-    case "id": return "$PLAYER_ID";
+    // Every :id route takes a slug as well as an _id: an example runs as it is written.
+    case "id": return "stephen-curry";
     case "teamName": return "boston-celtics";
     case "version": return "2K26";
     case "attr": return "three_point_shot";
@@ -45,10 +46,16 @@ const EXAMPLE_EXTRA: Readonly<Record<string, string>> = {
   "GET /api/changes": "since=2026-11-01&limit=10",
 };
 
+/** Headers of the examples, by route: the WebSocket's upgrade (a plain GET gets 426). */
+const EXAMPLE_HEADERS: Readonly<Record<string, readonly string[]>> = {
+  "GET /api/live": ["-i", "-N", '-H "Connection: Upgrade"', '-H "Upgrade: websocket"', '-H "Sec-WebSocket-Version: 13"', '-H "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ=="'],
+};
+
 /** Bodies of the examples, by route. */
 const EXAMPLE_BODY: Readonly<Record<string, string>> = {
   "POST /api/register": '{"email":"me@example.com","name":"my app"}',
   "POST /api/players/batch": '{"names":["LeBron James","Nikola Jokic"],"slugs":["stephen-curry"]}',
+  "POST /mcp": '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_players","arguments":{"q":"curry"}}}',
 };
 
 function exampleCommand(document: Json, method: string, path: string, operation: Json): string {
@@ -60,7 +67,7 @@ function exampleCommand(document: Json, method: string, path: string, operation:
   if (extra !== undefined) query.push(extra);
   const url = `localhost:3000${path.replace(/\{([^}]+)\}/g, (_, name: string) => exampleValue(name, path))}${query.length > 0 ? `?${query.join("&")}` : ""}`;
   const body = EXAMPLE_BODY[`${method} ${routePath(path)}`];
-  const parts = ["curl", ...(method === "GET" ? [] : [`-X ${method}`]), ...(operation.security ? ['-H "X-API-Key: $KEY"'] : [])];
+  const parts = ["curl", ...(method === "GET" ? [] : [`-X ${method}`]), ...(operation.security ? ['-H "X-API-Key: $KEY"'] : []), ...(EXAMPLE_HEADERS[`${method} ${routePath(path)}`] ?? [])];
   if (body !== undefined) parts.push('-H "Content-Type: application/json"', `-d '${body}'`);
   parts.push(`"${url}"`);
   return parts.join(" ");

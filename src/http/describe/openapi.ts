@@ -30,7 +30,7 @@ const CACHEABLE_PATHS = [
 
 const PATH_PARAMS: Readonly<Record<string, Schema & { description: string }>> = {
   slug: { type: "string", description: "Player slug: lebron-james, michael-jordan-1995-96-chicago-bulls" },
-  id: { type: "string", description: "The player's _id (24 hexadecimal characters); on /versions, /history, /attribute, /similar and /percentiles also its slug" },
+  id: { type: "string", description: "The player's _id (24 hexadecimal characters) or its slug (lebron-james; where rows share it, the slug route's rule: teamType and team narrow it, meta.variants names the others)" },
   attr: { type: "string", description: "An attribute's camelCase key (threePointShot), snake_case name (three_point_shot), alias (three_ball) or overall" },
   teamName: { type: "string", description: "Full team name (Boston Celtics) or team slug (boston-celtics)" },
   version: { type: "string", pattern: "^2[Kk]\\d{2}$", description: "Edition key: 2K and two digits, any case (2K26)" },
@@ -98,6 +98,7 @@ export function buildOpenApi(routes: readonly RouteDefinition[], info: { version
       schemas: COMPONENT_SCHEMAS,
       parameters: Object.fromEntries([...sharedParameters].map(([name, { parameter }]) => [name, parameter])),
       headers: HEADERS,
+      examples: errorExampleComponents(),
       securitySchemes: {
         ApiKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "`2k_` and 32 lower-case letters and digits" },
       },
@@ -119,12 +120,12 @@ function operation(route: RouteDefinition, path: string, shared: ReadonlyMap<str
       return { name, in: "path", required: true, description, schema };
     }),
     ...Object.entries(route.params.schemas).map(([name, schema]) => {
-      const parameter = queryParameter(route, name, schema);
+      const parameter = queryParameter(name, schema);
       return shared.get(name)?.key === JSON.stringify(parameter) ? { $ref: `#/components/parameters/${name}` } : parameter;
     }),
     ...(isCacheable ? [{ name: "If-None-Match", in: "header", required: false, description: "An ETag from an earlier reply; a match gives 304", schema: { type: "string" } }] : []),
   ];
-  const bodySchema = (route as { bodySchema?: object }).bodySchema;
+  const bodySchema = route.body?.schema;
   return {
     operationId: operationId(route.method, path),
     summary: route.summary,
@@ -136,7 +137,7 @@ function operation(route: RouteDefinition, path: string, shared: ReadonlyMap<str
         requestBody: {
           required: true,
           description: "JSON, at most 64 KiB",
-          content: { "application/json": { schema: bodySchema === undefined ? { type: "object" } : withoutId(bodySchema) } },
+          content: { "application/json": { schema: withoutId(bodySchema) } },
         },
       }
       : {}),
@@ -151,18 +152,13 @@ function withoutId(schema: object): Schema {
   return copy;
 }
 
-/**
- * Marked on the schema or in the compiled params' `required` list when a route declares it; `q`
- * (the search text) is required by the contract even where the handler checks it itself.
- */
-function isRequiredParam(route: RouteDefinition, name: string, schema: ParamSchema): boolean {
-  return name === "q"
-    || (schema as { required?: unknown }).required === true
-    || ((route.params as { required?: readonly string[] }).required?.includes(name) ?? false);
+/** Required where its schema says so (`x-required`: absent or blank is a 400 MISSING_PARAMETER). */
+function isRequiredParam(schema: ParamSchema): boolean {
+  return schema["x-required"] !== undefined;
 }
 
-function queryParameter(route: RouteDefinition, name: string, schema: ParamSchema): Schema {
-  const isRequired = isRequiredParam(route, name, schema);
+function queryParameter(name: string, schema: ParamSchema): Schema {
+  const isRequired = isRequiredParam(schema);
   const isCaseInsensitive = schema["x-normalise"] !== undefined && schema["x-normalise"] !== "cursor" && !/any case/i.test(schema.description);
   return {
     name,
@@ -189,7 +185,7 @@ function shareableParameters(routes: readonly RouteDefinition[]): Map<string, Sh
   const seen = new Map<string, { keys: Set<string>; uses: number; parameter: Schema }>();
   for (const route of routes) {
     for (const [name, schema] of Object.entries(route.params.schemas)) {
-      const parameter = queryParameter(route, name, schema);
+      const parameter = queryParameter(name, schema);
       const entry = seen.get(name) ?? { keys: new Set<string>(), uses: 0, parameter };
       entry.keys.add(JSON.stringify(parameter));
       entry.uses++;
@@ -266,8 +262,7 @@ function success(route: RouteDefinition): { status: number; description: string;
 }
 
 function responses(route: RouteDefinition, pathNames: readonly string[], isCacheable: boolean): Record<string, Schema> {
-  const isLimited = route.access !== "none";
-  const limitHeaders = isLimited ? [...RATE_LIMIT_HEADERS] : [];
+  const limitHeaders = [...RATE_LIMIT_HEADERS];
   // A public answer (a shared cache may replay it to anyone) carries no requester's bucket; its refusals do.
   const answerLimitHeaders = /^\s*public\b/i.test(route.cacheControl ?? "") ? [] : limitHeaders;
   const { status, description, content } = success(route);
@@ -304,13 +299,15 @@ function responses(route: RouteDefinition, pathNames: readonly string[], isCache
   }
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
     // Refusals before admission (a bad key, draining, a crash) carry no bucket state.
-    const hasLimitHeaders = isLimited && status !== 401 && status !== 500 && status !== 503;
+    const hasLimitHeaders = status !== 401 && status !== 500 && status !== 503;
     result[status] = {
       description: codes.join(", "),
       headers: headerRefs(["X-Request-Id", "X-Content-Type-Options", ...(hasLimitHeaders ? limitHeaders : []), ...(status === 429 ? ["Retry-After"] : [])]),
       content: {
         "application/json": {
           schema: { allOf: [ref("ErrorEnvelope"), { properties: { error: { properties: { code: { enum: codes } } } } }] },
+          // One example per code of this status (a viewer's sample of the schema would show the table's first code everywhere).
+          examples: errorExamples(codes),
         },
       },
     };
@@ -318,21 +315,36 @@ function responses(route: RouteDefinition, pathNames: readonly string[], isCache
   return result;
 }
 
+/** When the examples' errors were answered: fixed, so the document (and its ETag) does not change by the clock. */
+const EXAMPLE_TIMESTAMP = "2026-11-22T12:00:00.000Z";
+
+/** Each error code's example envelope, with its table message (components.examples, named by the code). */
+function errorExampleComponents(): Record<string, Schema> {
+  return Object.fromEntries((Object.keys(ERROR_TABLE) as ErrorCode[]).map((code) => [code, {
+    summary: code,
+    value: { success: false, error: { code, message: ERROR_TABLE[code].message, timestamp: EXAMPLE_TIMESTAMP } },
+  }]));
+}
+
+/** The examples of one error status: its codes' envelopes. */
+const errorExamples = (codes: readonly ErrorCode[]): Record<string, Schema> =>
+  Object.fromEntries(codes.map((code) => [code, { $ref: `#/components/examples/${code}` }]));
+
 /**
  * The error codes one route can answer with: those its access, parameters and method imply, and
  * the ones it declares (what a path parameter names may not exist: PLAYER_NOT_FOUND, …).
  */
 function errorCodes(route: RouteDefinition, pathNames: readonly string[]): ErrorCode[] {
   const codes: ErrorCode[] = ["UNKNOWN_PARAMETERS", "INVALID_PARAMETER", ...(route.errors ?? [])];
-  if (Object.entries(route.params.schemas).some(([name, schema]) => isRequiredParam(route, name, schema))) codes.push("MISSING_PARAMETER");
+  if (Object.values(route.params.schemas).some(isRequiredParam)) codes.push("MISSING_PARAMETER");
   if (pathNames.includes("version")) codes.push("INVALID_VERSION", "VERSION_NOT_FOUND");
   if ("gameVersion" in route.params.schemas) codes.push("VERSION_NOT_FOUND");
-  if (route.bodySchema !== undefined) codes.push("VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE");
+  if (route.body !== undefined) codes.push("INVALID_JSON", "VALIDATION_ERROR", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE");
   if (route.access === "registration") codes.push("KEY_LIMIT_EXCEEDED", "REGISTRATION_CLOSED", "REGISTRATION_RATE_LIMIT");
   if (route.access === "key") codes.push("MISSING_API_KEY", "INVALID_API_KEY");
   if (route.access === "key" || route.access === "address") codes.push("RATE_LIMIT_EXCEEDED");
   codes.push("INTERNAL_ERROR");
-  if (route.access !== "none" || route.path === "/ready") codes.push("SERVICE_UNAVAILABLE");
+  if (route.access !== "probe" || route.path === "/ready") codes.push("SERVICE_UNAVAILABLE");
   // In the table's order, each once (a route may list a code its shape already implies).
   return (Object.keys(ERROR_TABLE) as ErrorCode[]).filter((code) => codes.includes(code));
 }

@@ -204,7 +204,7 @@ export const COMPONENT_SCHEMAS: Readonly<Record<ComponentName, JsonSchema>> = {
   ChangeEvent: exactObject({
     type: { const: "change" },
     seq: integer("Sequence number: the same on every replica for the same snapshots (day of the week's date × 2^21 + position in that week)"),
-    kind: oneOf(["changed", "added", "removed", "traded"], "changed: ratings moved; added/removed: in this week's snapshot and not the week before, or the reverse; traded: only the team changed"),
+    kind: oneOf(["changed", "added", "removed", "traded"], "changed: ratings moved; added/removed: in this week's snapshot and not the week before, or the reverse (a player back under a new _id on another team is one traded or changed event, not both); traded: only the team changed"),
     date: { type: "string", format: "date", description: "The weekly snapshot the change appeared in" },
     gameVersion,
     playerId: text("The player's _id"),
@@ -215,8 +215,9 @@ export const COMPONENT_SCHEMAS: Readonly<Record<ComponentName, JsonSchema>> = {
     teamType: { enum: [...ERAS, null], description: "curr, class or allt" },
     overall: exactObject({ from: { type: "integer" }, to: { type: "integer" } }, ["from", "to"], "Overall the week before (absent when added) and this week (absent when removed)"),
     changes: weekChanges,
-    trade: exactObject({ from: teamRef, to: teamRef }, [], "The team changed when this edition replaced the one before it"),
-  }, ["changes", "trade"], "One change event of /api/changes and /api/live"),
+    trade: exactObject({ from: teamRef, to: teamRef }, [], "The team changed from the week before to this one"),
+    previousPlayerId: text("The player's _id the week before, when his row came back under another one (a trade: a generated _id follows the team, the hosted service makes a new row)"),
+  }, ["changes", "trade", "previousPlayerId"], "One change event of /api/changes and /api/live"),
   Badge: exactObject({
     _id: text("Stable id of the badge (24 hexadecimal characters of its slug)"),
     name: text("Badge name, e.g. Post-Up Poet"),
@@ -282,11 +283,14 @@ export const warningsSchema: JsonSchema = arrayOf(exactObject({
   suggestions: arrayOf({ type: "string" }, "What was probably meant"),
 }, ["suggestions"]), "Present when a value was read leniently (an unknown value matching nothing, a decimal rounded down, an unknown parameter ignored)");
 
-/** A meta object that may also carry `warnings` (every envelope's meta may). */
+/** docs/data.md#demo-data: `meta.dataSource`, present (`"demo"`) on answers built from demo ratings only. */
+export const dataSourceSchema: JsonSchema = { const: "demo", description: "Present on answers built from demo data (generated ratings, real names); absent over real data" };
+
+/** A meta object that may also carry `warnings` and `dataSource` (every envelope's meta may). */
 function withWarnings(meta: JsonSchema): JsonSchema {
   const properties = meta.properties as Record<string, JsonSchema> | undefined;
-  if (meta.type !== "object" || properties === undefined || "warnings" in properties) return meta;
-  return { ...meta, properties: { ...properties, warnings: warningsSchema } };
+  if (meta.type !== "object" || properties === undefined) return meta;
+  return { ...meta, properties: { ...properties, ...("warnings" in properties ? {} : { warnings: warningsSchema }), ...("dataSource" in properties ? {} : { dataSource: dataSourceSchema }) } };
 }
 
 /** The success envelope around a route's data and meta. */

@@ -7,12 +7,13 @@ import type { Edition } from "../../store/edition.js";
 import { DOCS_PATH, OPENAPI_PATH } from "../describe/openapi.js";
 import type { RequestContext } from "../context.js";
 import { cacheKey } from "../cache-key.js";
-import { jsonReply, NO_STORE, successReply, type Reply } from "../reply.js";
+import { dataSourceMeta, jsonReply, NO_STORE, successReply, type Reply } from "../reply.js";
 import type { RouteDefinition, JsonSchema, RouteResponse } from "../router.js";
 import { arrayOf, exactObject, gameVersion, integer, text, timestamp } from "../describe/response-schemas.js";
 import { resolveEdition } from "./edition-param.js";
 import { packageVersion } from "../../assets.js";
 import { uwsInfo } from "../uws.js";
+import { adapterChoice } from "../adapter.js";
 
 export const STATS_CACHE_CONTROL = "public, max-age=1800";
 /** docs/compatibility.md#fidelity-rules: these routes ignore unknown parameters (cache busters), as the hosted service does. */
@@ -61,7 +62,7 @@ function health(context: RequestContext): Reply {
   return jsonReply(200, {
     success: true, data: aboutData(context), meta: {},
     status: "ok", timestamp: new Date(context.now).toISOString(), service: SERVICE, version,
-    runtime: { node: process.versions.node, uws: uwsInfo()?.version ?? null },
+    runtime: { node: process.versions.node, adapter: adapterChoice()?.name ?? null, uws: adapterChoice()?.name === "uws" ? uwsInfo()?.version ?? null : null },
   }, { cacheControl: NO_STORE });
 }
 
@@ -89,7 +90,7 @@ function stats(context: RequestContext<ValuesOf<typeof statsSchemas>>): Reply {
   const asked = context.values.gameVersion;
   const edition = asked === undefined ? context.editions.current : resolveEdition(context.editions, asked);
   return context.cached(cacheKey("/api/stats", edition, []), () =>
-    successReply(editionStats(edition), { gameVersion: edition.key }, { isCacheable: true, cacheControl: STATS_CACHE_CONTROL }));
+    successReply(editionStats(edition), { gameVersion: edition.key, ...dataSourceMeta(edition) }, { isCacheable: true, cacheControl: STATS_CACHE_CONTROL }));
 }
 
 const aboutDataSchema: JsonSchema = exactObject({
@@ -122,14 +123,15 @@ const healthResponse: RouteResponse = {
     status: { const: "ok" }, timestamp: timestamp("Now, by the service's clock"), service: text("Service name"), version: text("Service version"),
     runtime: exactObject({
       node: text("The Node.js version running the service"),
-      uws: { type: ["string", "null"], description: "The uWebSockets.js build serving HTTP (20.57.0, or 20.30.0 on Node 20 where glibc is older than 2.38)" },
+      adapter: { type: ["string", "null"], enum: ["uws", "node", null], description: "What serves HTTP: uws (uWebSockets.js) where its addon loads, else node (Node's own node:http); HTTP_ADAPTER forces one" },
+      uws: { type: ["string", "null"], description: "The uWebSockets.js build serving HTTP (20.57.0, or 20.30.0 on Node 20 where glibc is older than 2.38); null on the node adapter" },
     }),
   },
 };
 
 export const aboutRoutes: RouteDefinition[] = [
-  { method: "GET", path: "/", access: "none", params: noParams, summary: "What this service is, its editions and where its documentation lives (no API key)", response: rootResponse, handle: root },
-  { method: "GET", path: "/api/health", access: "none", params: noParams, summary: "Service status, version and editions (no API key)", response: healthResponse, handle: health },
+  { method: "GET", path: "/", access: "probe", params: noParams, summary: "What this service is, its editions and where its documentation lives (no API key)", response: rootResponse, handle: root },
+  { method: "GET", path: "/api/health", access: "probe", params: noParams, summary: "Service status, version and editions (no API key)", response: healthResponse, handle: health },
   {
     method: "GET", path: "/api/stats", access: "address", cacheControl: STATS_CACHE_CONTROL, params: statsParams, summary: "One edition in numbers: players per era, teams, average overall (no API key)",
     response: {

@@ -14,7 +14,7 @@ import { groupOfTierCode, holderCounts, holderRange, type BadgeHolders } from ".
 import type { Edition } from "../../store/edition.js";
 import type { RequestContext } from "../context.js";
 import { cacheKey } from "../cache-key.js";
-import { successReply, type Reply } from "../reply.js";
+import { dataSourceMeta, successReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
 import { arrayOf, cursorPagination, era, exactObject, gameVersion, integer, ref, text } from "../describe/response-schemas.js";
 import { resolveEdition } from "./edition-param.js";
@@ -128,7 +128,7 @@ function listBadges(context: RequestContext<ValuesOf<typeof listSchemas>>): Repl
     const data = asked !== undefined && category === undefined ? [] : byCategoryThenName(catalogue)
       .filter((i) => category === undefined || (catalogue.badges[i] as CatalogueBadge).category === category)
       .map((i) => badgeObject(edition, holders, catalogue.badges[i] as CatalogueBadge, i));
-    return successReply(data, { gameVersion: edition.key, count: data.length, ...(asked !== undefined ? { category: category ?? asked } : {}) }, { isCacheable: true });
+    return successReply(data, { gameVersion: edition.key, count: data.length, ...(asked !== undefined ? { category: category ?? asked } : {}), ...dataSourceMeta(edition) }, { isCacheable: true });
   });
 }
 
@@ -137,7 +137,7 @@ function listCategories(context: RequestContext<ValuesOf<typeof oneSchemas>>): R
   const { catalogue } = edition;
   return context.cached(cacheKey("/api/badges/categories", edition, []), () => {
     const data = catalogue.categories.map((category) => ({ category, count: catalogue.badges.filter((badge) => badge.category === category).length }));
-    return successReply(data, { gameVersion: edition.key, count: data.length }, { isCacheable: true });
+    return successReply(data, { gameVersion: edition.key, count: data.length, ...dataSourceMeta(edition) }, { isCacheable: true });
   });
 }
 
@@ -145,7 +145,7 @@ function oneBadge(context: RequestContext<ValuesOf<typeof oneSchemas>>): Reply {
   const { edition, holders } = badgeEdition(context);
   const index = badgeIndex(edition, context.pathParams.slug ?? "");
   return context.cached(cacheKey("/api/badges/:slug", edition, [index]), () =>
-    successReply(badgeObject(edition, holders, edition.catalogue.badges[index] as CatalogueBadge, index), { gameVersion: edition.key }, { isCacheable: true }));
+    successReply(badgeObject(edition, holders, edition.catalogue.badges[index] as CatalogueBadge, index), { gameVersion: edition.key, ...dataSourceMeta(edition) }, { isCacheable: true }));
 }
 
 /** docs/compatibility.md#fidelity-rules: the holders of an unknown badge are no one (200, `data: []`, a warning naming the closest badges). */
@@ -153,7 +153,7 @@ function noHolders(context: RequestContext<ValuesOf<typeof holdersSchemas>>, edi
   context.warnings.push(paramWarning("slug", slug, `${slug.slice(0, 100)} is not a badge of ${edition.key}: nobody holds it`, closest(slug.toLowerCase(), slugsOf(edition.catalogue), 3)));
   return successReply([], {
     gameVersion: edition.key, badge: slug.slice(0, 100), tier: context.values.tier ?? "all",
-    count: 0, pagination: cursorPaging(offset, 0, limit, 0),
+    count: 0, pagination: cursorPaging(offset, 0, limit, 0), ...dataSourceMeta(edition),
   }, { isCacheable: true });
 }
 

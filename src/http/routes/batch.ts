@@ -2,17 +2,16 @@
 // Names match ignoring case, accents and punctuation: an exact name gives every roster of that
 // name in scope, otherwise a unique close match (the name index's prefix and typo tiers) does.
 
-import { Ajv } from "ajv";
-import { REQUEST_AJV_OPTIONS, validatorOnFirstUse } from "../../model/validator.js";
 import { ERA_CODE, ERAS, type Era } from "../../model/eras.js";
 import { foldName, slugify } from "../../model/names.js";
 import { ApiError } from "../../query/api-error.js";
 import { LENGTH_LIMITS } from "../../query/limits.js";
 import { suggestSlugs } from "../../query/suggest.js";
-import { compileParams } from "../../query/params.js";
+import { compileParams, type ParamValues } from "../../query/params.js";
 import { parseFields } from "../../query/player-params.js";
 import { ALL_ERAS_MASK } from "../../query/plan.js";
 import type { Edition } from "../../store/edition.js";
+import { routeBody } from "../call-route.js";
 import type { RequestContext } from "../context.js";
 import type { Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
@@ -46,25 +45,17 @@ interface BatchBody {
   fields?: string;
 }
 
-const validateBody = validatorOnFirstUse<BatchBody>(new Ajv({ ...REQUEST_AJV_OPTIONS, allErrors: true }), batchBodySchema);
+/** Validated by callRoute (the first error only: no `allErrors` on client input). */
+const batchBody = routeBody<BatchBody>(batchBodySchema);
 
 type Unmatched = { query: string; reason: "not_found" | "ambiguous" | "empty"; candidates?: string[] };
 
-function parseBody(body: Buffer | undefined): BatchBody {
-  let value: unknown;
-  try {
-    value = JSON.parse((body ?? Buffer.alloc(0)).toString("utf8"));
-  } catch (error) {
-    throw new ApiError("INVALID_JSON", { reason: (error as Error).message }, `The request body is not valid JSON: ${(error as Error).message}`);
-  }
-  if (!validateBody(value)) {
-    const errors = (validateBody.errors ?? []).map((error) => ({ path: error.instancePath || "/", message: error.message ?? "is invalid" }));
-    throw new ApiError("VALIDATION_ERROR", { errors }, `The request body does not have the expected shape: ${errors.map((e) => `${e.path} ${e.message}`).join("; ")}`);
-  }
-  const count = (value.names?.length ?? 0) + (value.slugs?.length ?? 0);
+/** What the schema cannot say: at least one identifier, at most MAX_IDENTIFIERS. */
+function checkedCount(request: BatchBody): BatchBody {
+  const count = (request.names?.length ?? 0) + (request.slugs?.length ?? 0);
   if (count === 0) throw new ApiError("VALIDATION_ERROR", { errors: [{ path: "/", message: "must name at least one player in names or slugs" }] }, "Give at least one name or slug");
   if (count > MAX_IDENTIFIERS) throw new ApiError("TOO_MANY_IDENTIFIERS", { limit: MAX_IDENTIFIERS, requested: count }, `At most ${MAX_IDENTIFIERS} names and slugs per batch; this one has ${count}`);
-  return value;
+  return request;
 }
 
 function inScope(edition: Edition, eraMask: number) {
@@ -102,8 +93,8 @@ function resolveSlug(edition: Edition, slug: string, eraMask: number): number[] 
   return { query: slug, reason: "not_found", ...(candidates.length > 0 ? { candidates } : {}) };
 }
 
-function batch(context: RequestContext): Reply {
-  const request = parseBody(context.body);
+function batch(context: RequestContext<ParamValues, BatchBody>): Reply {
+  const request = checkedCount(context.json);
   const fieldMask = parseFields(request.fields);
   const edition = context.editions.current;
   const scope = request.teamType ?? "all";
@@ -136,7 +127,7 @@ function batch(context: RequestContext): Reply {
 
 export const batchRoutes: RouteDefinition[] = [
   {
-    method: "POST", path: "/api/players/batch", access: "key", params: compileParams({}, { ignoresUnknown: true }), bodySchema: batchBodySchema, errors: ["INVALID_JSON", "TOO_MANY_IDENTIFIERS"],
+    method: "POST", path: "/api/players/batch", access: "key", params: compileParams({}, { ignoresUnknown: true }), body: batchBody, errors: ["INVALID_JSON", "TOO_MANY_IDENTIFIERS"],
     summary: "Resolve up to 100 names and/or slugs in one call",
     response: {
       kind: "envelope",

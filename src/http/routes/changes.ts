@@ -10,7 +10,7 @@ import { compileParams, limitParam, type ValuesOf } from "../../query/params.js"
 import { sinceSequence, type ChangeLog } from "../../store/change-log.js";
 import type { RequestContext } from "../context.js";
 import { cacheKey } from "../cache-key.js";
-import { weakEtag, type Reply } from "../reply.js";
+import { dataSourceMeta, weakEtag, type Reply } from "../reply.js";
 import { hashBytes } from "../../store/hash.js";
 import type { RouteDefinition } from "../router.js";
 import { arrayOf, exactObject, integer, ref, text } from "../describe/response-schemas.js";
@@ -39,15 +39,16 @@ function changes(context: RequestContext<ValuesOf<typeof changesSchemas>>): Repl
   const since = raw === undefined ? 0 : sinceSequence(raw);
   if (since === undefined || !Number.isSafeInteger(since)) throw invalidParameter("since", raw, "must be a sequence number or an ISO date (YYYY-MM-DD) or date-time");
   if (log === undefined) throw new ApiError("SERVICE_UNAVAILABLE", undefined, "The change log is not available on this server");
-  return context.cached(cacheKey("/api/changes", log, [log.newestSequence, since, era, team, player, limit]), () => renderChanges(log, since, { ...(era ? { era } : {}), ...(team ? { team } : {}), ...(player ? { player } : {}) }, limit));
+  return context.cached(cacheKey("/api/changes", log, [log.newestSequence, since, era, team, player, limit]), () => renderChanges(log, since, { ...(era ? { era } : {}), ...(team ? { team } : {}), ...(player ? { player } : {}) }, limit, context.editions.current));
 }
 
-function renderChanges(log: ChangeLog, since: number, filters: { era?: Era; team?: string; player?: string }, limit: number): Reply {
+/** `current`: the edition the log is of (its demo-ness goes in meta). */
+function renderChanges(log: ChangeLog, since: number, filters: { era?: Era; team?: string; player?: string }, limit: number, current: { readonly isDemo: boolean }): Reply {
   const { events, hasMore } = log.query(since, filters, limit);
   const last = events.at(-1)?.seq;
   const meta = {
     count: events.length, since, newestSequence: log.newestSequence, oldestSequence: log.oldestSequence, gameVersion: log.gameVersion,
-    hasMore, nextSince: hasMore && last !== undefined ? last : null,
+    hasMore, nextSince: hasMore && last !== undefined ? last : null, ...dataSourceMeta(current),
   };
   // The events' JSON is kept with the log: spliced, never re-serialised.
   const body = Buffer.from(`{"success":true,"data":[${events.map((logged) => logged.json).join(",")}],"meta":${JSON.stringify(meta)}}`, "utf8");

@@ -2,24 +2,23 @@
 // of one edition side by side. Every per-player list is in the order of `ids`; `best` and
 // `leader` name positions in it (several on a tie); a player without a value has null there.
 
-import { heldBadges } from "../../model/badge-summary.js";
-import { BADGE_TIERS, type BadgeTier } from "../../model/badges.js";
+import { BADGE_TIERS } from "../../model/badges.js";
 import { ERAS } from "../../model/eras.js";
 import { displayLabel } from "../../model/labels.js";
-import { ALL_FIELDS_MASK, FIELD_BIT, type PlayerRecord } from "../../model/player.js";
+import { ALL_FIELDS_MASK } from "../../model/player.js";
 import { invalidParameter } from "../../query/api-error.js";
-import { attributeGroupsOf, attributeKeysOf, attributeValue, groupScores, OTHER_GROUP } from "../../store/attribute-profile.js";
+import { attributeGroupsOf, attributeKeysOf, attributeValue, groupScore, OTHER_GROUP } from "../../store/attribute-profile.js";
 import type { Edition } from "../../store/edition.js";
 import type { EditionSet } from "../../store/editions.js";
 import type { RequestContext } from "../context.js";
 import { cacheKey } from "../cache-key.js";
-import type { Reply } from "../reply.js";
+import { dataSourceText, type Reply } from "../reply.js";
 import type { RouteDefinition, JsonSchema, RouteResponse } from "../router.js";
 import { arrayOf, exactObject, gameVersion, integer, ref, text } from "../describe/response-schemas.js";
 import { everyEditionRoutes, requestedEdition, type EveryEditionValues } from "./edition-param.js";
 import { rowOfIdOrSlug } from "./player-ref.js";
 import { FragmentBody } from "./fragment-body.js";
-import { editionRatingsOf } from "./player-rows.js";
+import { compareRowsOf } from "./compare-rows.js";
 
 export const COMPARE_MIN = 2;
 export const COMPARE_MAX = 4;
@@ -27,13 +26,15 @@ export const COMPARE_MAX = 4;
 const IDS_MAX_LENGTH = 4 * 120;
 
 const baseParams = {
-  ids: { type: "string", maxLength: IDS_MAX_LENGTH, description: `${COMPARE_MIN} to ${COMPARE_MAX} players' _ids or slugs, comma-separated, each once (required)` },
+  ids: {
+    type: "string", maxLength: IDS_MAX_LENGTH, description: `${COMPARE_MIN} to ${COMPARE_MAX} players' _ids or slugs, comma-separated, each once`,
+    "x-required": `ids is required: ${COMPARE_MIN} to ${COMPARE_MAX} players' _ids or slugs, comma-separated, e.g. /api/players/compare?ids=stephen-curry,rudy-gobert`,
+  },
   teamType: { type: "string", enum: ERAS, description: "curr, class or allt: narrows every slug", "x-normalise": "lower" },
 } as const;
 
 /** The ids as given, checked for count and repeats (400 INVALID_PARAMETER). */
-function parseIds(raw: string | undefined): string[] {
-  const text = raw ?? "";
+function parseIds(text: string): string[] {
   const ids = text.split(",").map((id) => id.trim()).filter((id) => id.length > 0);
   if (ids.length < COMPARE_MIN || ids.length > COMPARE_MAX) {
     throw invalidParameter("ids", text, `must name ${COMPARE_MIN} to ${COMPARE_MAX} players (ids or slugs, comma-separated); got ${ids.length}`);
@@ -69,7 +70,6 @@ function bestOf(values: readonly (number | null)[]): number[] {
 }
 
 const round1 = (value: number) => Math.round(value * 10) / 10;
-const TIER_RANK: ReadonlyMap<string, number> = new Map(BADGE_TIERS.map((tier, i) => [tier, i]));
 
 function comparePlayers(context: RequestContext<EveryEditionValues<typeof baseParams>>): Reply {
   const edition = requestedEdition(context.editions, context.pathParams.version, context.values.gameVersion);
@@ -81,24 +81,52 @@ function comparePlayers(context: RequestContext<EveryEditionValues<typeof basePa
   const isVersioned = context.pathParams.version !== undefined || edition !== context.editions.current;
   // The details join editions (editionRatings): keyed by every edition's data version.
   const key = cacheKey("/api/players/compare", context.editions.ordered, [edition.key, rows, isVersioned]);
-  return context.cached(key, () => comparison(context.editions, edition, rows, isVersioned).text(`,"meta":{"gameVersion":${JSON.stringify(edition.key)},"count":${rows.length}}}`).reply(key, RENDER_VERSION));
+  return context.cached(key, () => comparison(context.editions, edition, rows, isVersioned).text(`,"meta":{"gameVersion":${JSON.stringify(edition.key)},"count":${rows.length}${dataSourceText(edition)}}}`).reply(key, RENDER_VERSION));
 }
 
 /** Bumped when the answer is rendered differently from the same data (the ETag names key and rendering). */
 const RENDER_VERSION = 1;
-/** What the comparison reads of each record besides its columns (the badge list is most of it); the player itself is copied from its fragments. */
-const READ_SHAPE = { fieldMask: FIELD_BIT._id | FIELD_BIT.overall | FIELD_BIT.badges | FIELD_BIT.hotZones | FIELD_BIT.ratingHistory, isVersioned: false };
 
-/** `{"success":true,"data":{…}` (the caller adds meta): each player its row's bytes and its editionRatings, the rest written from the columns. */
+/** Per edition, each group's fixed head in the answer: `{"group":…,"label":…,"scores":[`. */
+const groupHeads = new WeakMap<Edition, readonly string[]>();
+function groupHeadsOf(edition: Edition): readonly string[] {
+  let heads = groupHeads.get(edition);
+  if (heads === undefined) {
+    heads = attributeGroupsOf(edition).map(({ group }) => `{"group":${JSON.stringify(group)},"label":${JSON.stringify(displayLabel(group))},"scores":[`);
+    groupHeads.set(edition, heads);
+  }
+  return heads;
+}
+
+/** `[a,b,…]` of numbers and nulls: JSON.stringify(values) without its generic walk. */
+function listText(values: readonly (number | null)[]): string {
+  let text = "[";
+  for (let i = 0; i < values.length; i++) text += `${i === 0 ? "" : ","}${values[i] === null ? "null" : String(values[i])}`;
+  return `${text}]`;
+}
+
+/** One badge of the answer while it is gathered: its head (from its first holder), name, and each player's tier. */
+interface BadgeColumn {
+  head: string;
+  name: string;
+  tierTexts: string[];
+  /** Each player's tier as a BADGE_TIERS index (-1: none). */
+  tierRanks: number[];
+}
+
+/**
+ * `{"success":true,"data":{…}` (the caller adds meta): each player its row's bytes and its
+ * editionRatings, the rest written from the columns and the rows worked out once per edition
+ * (compare-rows.ts): no record is parsed and no other edition looked up here.
+ */
 function comparison(editions: EditionSet, edition: Edition, rows: readonly number[], isVersioned: boolean): FragmentBody {
-  const records = rows.map((row) => JSON.parse(edition.fragments.rowJson(row, READ_SHAPE)) as Pick<PlayerRecord, "_id" | "overall" | "badges" | "hotZones" | "ratingHistory">);
+  const facts = compareRowsOf(editions, edition);
   const body = new FragmentBody(edition.fragments).text('{"success":true,"data":{"players":[');
   const fullShape = { fieldMask: ALL_FIELDS_MASK, isVersioned };
-  records.forEach((record, i) => {
-    body.text(i === 0 ? "" : ",").row(rows[i] as number, fullShape, true)
-      .text(`,"editionRatings":${JSON.stringify(editionRatingsOf(editions, record._id, record.ratingHistory))}}`);
+  rows.forEach((row, i) => {
+    body.text(i === 0 ? "" : ",").row(row, fullShape, true).text(`,"editionRatings":${facts.editionRatingsText[row] as string}}`);
   });
-  const overalls = records.map((record) => record.overall);
+  const overalls = rows.map((row) => facts.overall[row] as number);
   const keys = attributeKeysOf(edition);
   const groups = attributeGroupsOf(edition);
 
@@ -114,38 +142,50 @@ function comparison(editions: EditionSet, edition: Edition, rows: readonly numbe
       if (value !== null) held++;
     }
     if (held === 0) continue;
-    attributes += `${attributes === "" ? "" : ","}${heads[column] as string}${JSON.stringify(values)},"best":${JSON.stringify(bestOf(values))}}`;
+    attributes += `${attributes === "" ? "" : ","}${heads[column] as string}${listText(values)},"best":${listText(bestOf(values))}}`;
   }
 
-  const scores = rows.map((row) => groupScores(edition, row));
-  const groupRows = groups.map(({ group }, g) => {
-    const values = scores.map((score) => (Number.isNaN(score[g] as number) ? null : round1(score[g] as number)));
-    return { group, label: displayLabel(group), scores: values, leader: bestOf(values) };
-  }).filter(({ scores: values, group }) => group !== OTHER_GROUP || values.some((value) => value !== null));
+  // Each group's scores (stored per row, store/profile-tables.ts); `other` only where one of them has it.
+  const groupTexts: string[] = [];
+  const scoreHeads = groupHeadsOf(edition);
+  groups.forEach(({ group }, g) => {
+    let held = 0;
+    for (let i = 0; i < rows.length; i++) {
+      const score = groupScore(edition, rows[i] as number, g);
+      values[i] = Number.isNaN(score) ? null : round1(score);
+      if (values[i] !== null) held++;
+    }
+    if (group === OTHER_GROUP && held === 0) return;
+    groupTexts.push(`${scoreHeads[g] as string}${listText(values).slice(1)},"leader":${listText(bestOf(values))}}`);
+  });
 
-  // Every badge any of them holds (where the edition keeps lists), best tier held first, then name.
-  const badgeTiers = new Map<string, { name: string; slug: string; category?: string; tiers: (BadgeTier | null)[] }>();
-  // Keyed by the edition's badge (folded slug): each badge once per player, however often a list names it.
-  records.forEach((record, i) => {
-    for (const badge of heldBadges(record.badges.list ?? [])) {
-      const index = edition.catalogue.badgeOf(badge.slug);
-      const known = index === undefined ? undefined : edition.catalogue.badges[index];
-      const key = known?.slug ?? badge.slug;
-      const category = badge.category ?? known?.category;
-      const entry = badgeTiers.get(key) ?? { name: badge.name, slug: key, ...(category === undefined ? {} : { category }), tiers: rows.map((): BadgeTier | null => null) };
-      entry.tiers[i] = badge.tier;
-      badgeTiers.set(key, entry);
+  // Every badge any of them holds (where the edition keeps lists), best tier held first, then name;
+  // keyed by the edition's badge: each badge once per player, however often a list names it.
+  const badgeColumns = new Map<string, BadgeColumn>();
+  rows.forEach((row, i) => {
+    for (const badge of facts.badges[row] ?? []) {
+      let column = badgeColumns.get(badge.key);
+      if (column === undefined) {
+        column = { head: badge.head, name: badge.name, tierTexts: rows.map(() => "null"), tierRanks: rows.map(() => -1) };
+        badgeColumns.set(badge.key, column);
+      }
+      column.tierTexts[i] = badge.tierText;
+      column.tierRanks[i] = badge.tierRank;
     }
   });
-  const topTier = (tiers: readonly (BadgeTier | null)[]) => Math.max(...tiers.map((tier) => (tier === null ? -1 : (TIER_RANK.get(tier) ?? -1))));
-  const badges = [...badgeTiers.values()].sort((a, b) => topTier(b.tiers) - topTier(a.tiers) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const topTier = (column: BadgeColumn) => Math.max(...column.tierRanks);
+  const badgeTexts = [...badgeColumns.values()]
+    .sort((a, b) => topTier(b) - topTier(a) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map(({ head, tierTexts }) => `${head},"tiers":[${tierTexts.join(",")}]}`);
 
   // The zones as the records name them (an edition's data decides its vocabulary), first seen first.
-  const zones = [...new Set(records.flatMap((record) => Object.keys(record.hotZones ?? {})))];
-  const hotZones = zones.map((zone) => ({ zone, label: displayLabel(zone), values: records.map((record) => (record.hotZones as Record<string, string> | undefined)?.[zone] ?? null) }));
+  const zones = new Set<string>();
+  for (const row of rows) for (const zone of facts.zones[row] ?? []) zones.add(zone);
+  const zoneTexts = [...zones].map((zone) => `${facts.zoneHeads.get(zone) as string}${rows.map((row) => facts.zoneValues[row]?.[facts.zones[row]?.indexOf(zone) ?? -1] ?? "null").join(",")}]}`);
 
-  // The rest of data after the players; `{"groups":…}` without its opening brace (its closing one closes data).
-  return body.text(`],"overall":${JSON.stringify({ values: overalls, best: bestOf(overalls) })},"attributes":[${attributes}],${JSON.stringify({ groups: groupRows, badges, hotZones }).slice(1)}`);
+  // The rest of data after the players; groups, badges and zones close with data's brace.
+  return body.text(`],"overall":{"values":${listText(overalls)},"best":${listText(bestOf(overalls))}},"attributes":[${attributes}],`
+    + `"groups":[${groupTexts.join(",")}],"badges":[${badgeTexts.join(",")}],"hotZones":[${zoneTexts.join(",")}]}`);
 }
 
 const positions: JsonSchema = arrayOf({ type: "integer", minimum: 0, maximum: COMPARE_MAX - 1 }, "Positions in `players` (several on a tie)");

@@ -12,7 +12,7 @@ import type { Edition } from "../../store/edition.js";
 import { weekChanges, type WeekChanges } from "../../store/week-changes.js";
 import type { RequestContext } from "../context.js";
 import { cacheKey } from "../cache-key.js";
-import { successReply, type Reply } from "../reply.js";
+import { dataSourceMeta, successReply, type Reply } from "../reply.js";
 import { ApiError } from "../../query/api-error.js";
 import type { RouteDefinition } from "../router.js";
 import { rowOfIdOrSlug } from "./player-ref.js";
@@ -43,7 +43,7 @@ function playerHistory(context: RequestContext<ValuesOf<typeof historySchemas>>)
   const isOtherEdition = asked !== undefined && asked.toUpperCase() !== edition.key;
   if (row === undefined || isOtherEdition) {
     // As the hosted service answers an id it holds no history for: an empty list, not a 404.
-    return successReply([], { playerId: id.slice(0, 100), count: 0, total: 0 }, { isCacheable: true, cacheControl: HISTORY_CACHE_CONTROL });
+    return successReply([], { playerId: id.slice(0, 100), count: 0, total: 0, ...dataSourceMeta(edition) }, { isCacheable: true, cacheControl: HISTORY_CACHE_CONTROL });
   }
   const found = row;
   return context.cached(cacheKey("/api/players/:id/history", edition, [found, limit]), () => renderHistory(edition, found, limit));
@@ -81,7 +81,7 @@ function renderHistory(edition: Edition, row: number, limit: number): Reply {
     };
   }).reverse();
   const page = entries.slice(0, limit);
-  return successReply(page, { playerId: player._id, slug: player.slug, count: page.length, total: entries.length }, { isCacheable: true, cacheControl: HISTORY_CACHE_CONTROL });
+  return successReply(page, { playerId: player._id, slug: player.slug, count: page.length, total: entries.length, ...dataSourceMeta(edition) }, { isCacheable: true, cacheControl: HISTORY_CACHE_CONTROL });
 }
 
 /**

@@ -2,20 +2,19 @@
 // POST /api/keys/regenerate, DELETE /api/keys/current. Writes go through a KeyWriter and answer
 // asynchronously; the usage read is synchronous. A key appears in a body only when just issued.
 
-import { Ajv } from "ajv";
-import { REQUEST_AJV_OPTIONS, validatorOnFirstUse } from "../../model/validator.js";
 import { hasUnprintable } from "../../text/printable.js";
 import type { KeyOutcome, KeyWriter } from "../../keys/key-writer.js";
-import { ApiError } from "../../query/api-error.js";
-import { compileParams } from "../../query/params.js";
+import { ApiError, GET_A_KEY } from "../../query/api-error.js";
+import { compileParams, type ParamValues } from "../../query/params.js";
 import type { TakeResult } from "../../limits/token-buckets.js";
+import { routeBody } from "../call-route.js";
 import type { VerifiedKey } from "../context.js";
 import type { RequestContext } from "../context.js";
 import { jsonReply, type Reply } from "../reply.js";
 import type { RouteDefinition, JsonSchema, RouteResponse } from "../router.js";
 import { arrayOf, exactObject, integer, oneOf, text, timestamp } from "../describe/response-schemas.js";
 import type { UsageSource, UsageSummary } from "../../limits/usage-rings.js";
-import { MAX_ACTIVE_KEYS_PER_EMAIL, type KeyInfo } from "../../keys/key-records.js";
+import { EMAIL_SHAPE, MAX_ACTIVE_KEYS_PER_EMAIL, type KeyInfo } from "../../keys/key-records.js";
 
 /** What the key routes need from the running service. */
 export interface KeyServices {
@@ -39,7 +38,7 @@ export const registerBodySchema = {
   additionalProperties: false,
   required: ["email", "name"],
   properties: {
-    email: { type: "string", minLength: 3, maxLength: 254, pattern: "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$", description: "Where the key's holder can be reached; at most 3 active keys per address (any case)" },
+    email: { type: "string", minLength: 3, maxLength: 254, pattern: EMAIL_SHAPE.source, description: "Where the key's holder can be reached; at most 3 active keys per address (any case)" },
     name: { type: "string", minLength: 1, maxLength: 100, pattern: "\\S", description: "The holder's or the application's name" },
     purpose: { type: "string", maxLength: 500, description: "What the key is for (optional)" },
   },
@@ -51,19 +50,15 @@ interface RegisterBody {
   purpose?: string;
 }
 
-const validateRegisterBody = validatorOnFirstUse<RegisterBody>(new Ajv({ ...REQUEST_AJV_OPTIONS, allErrors: true }), registerBodySchema);
+/**
+ * Validated by callRoute with the first error only (no `allErrors`): ajv checks a string's length
+ * before its pattern and stops at the first failure, so the e-mail pattern never runs over more than
+ * 254 characters (with `allErrors` it ran over a 64 KiB body's address after the length had failed: issue 40).
+ */
+const registerBody = routeBody<RegisterBody>(registerBodySchema);
 
-function parseRegisterBody(body: Buffer | undefined): RegisterBody {
-  let value: unknown;
-  try {
-    value = JSON.parse((body ?? Buffer.alloc(0)).toString("utf8"));
-  } catch (error) {
-    throw new ApiError("VALIDATION_ERROR", { errors: [{ path: "/", message: `is not JSON: ${(error as Error).message}` }] }, "The request body must be a JSON object { email, name, purpose? }");
-  }
-  if (!validateRegisterBody(value)) {
-    const errors = (validateRegisterBody.errors ?? []).map((error) => ({ path: error.instancePath || "/", message: error.message ?? "is invalid" }));
-    throw new ApiError("VALIDATION_ERROR", { errors }, `The request body does not have the expected shape: ${errors.map((e) => `${e.path} ${e.message}`).join("; ")}`);
-  }
+/** What the schema cannot say: nothing printed or shown later may hide an escape sequence. */
+function checkedRegisterBody(value: RegisterBody): RegisterBody {
   // Printed by the keys command and shown on dashboards: no escape sequence, newline or invisible character.
   const unprintable = (["email", "name", "purpose"] as const).filter((field) => hasUnprintable(value[field] ?? ""));
   if (unprintable.length > 0) {
@@ -83,7 +78,7 @@ function refusal(outcome: Extract<KeyOutcome, { kind: "refused" }>): Error {
     case "unknown-key":
     case "revoked":
       // The key verified on admission, then another request regenerated or revoked it first.
-      return new ApiError("INVALID_API_KEY", undefined, "The API key was regenerated or revoked by another request");
+      return new ApiError("INVALID_API_KEY", undefined, `The API key was regenerated or revoked by another request. ${GET_A_KEY}`);
     case "store":
       return new Error(`key store: ${outcome.message}`);
     case "full":
@@ -147,10 +142,10 @@ export function keyRoutes(services: KeyServices | undefined): RouteDefinition[] 
     return services;
   };
 
-  async function register(context: RequestContext): Promise<Reply> {
+  async function register(context: RequestContext<ParamValues, RegisterBody>): Promise<Reply> {
     const { isRegistrationOpen, writer } = need();
     if (!isRegistrationOpen) throw new ApiError("REGISTRATION_CLOSED");
-    const body = parseRegisterBody(context.body);
+    const body = checkedRegisterBody(context.json);
     const outcome = await writer.apply({
       kind: "register", email: body.email, name: body.name, now: new Date(context.now).toISOString(),
       ...(body.purpose === undefined ? {} : { purpose: body.purpose }),
@@ -227,7 +222,7 @@ export function keyRoutes(services: KeyServices | undefined): RouteDefinition[] 
   const usageParams = compileParams({}, { ignoresUnknown: true });
   return [
     {
-      method: "POST", path: REGISTER_PATH, access: "registration", params: noParams, bodySchema: registerBodySchema,
+      method: "POST", path: REGISTER_PATH, access: "registration", params: noParams, body: registerBody,
       summary: "Register for an API key (no key; 5 registrations per client address per hour)",
       response: issuedKey("A new key for this e-mail address (free tier)"),
       handle: register,

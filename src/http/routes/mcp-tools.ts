@@ -7,10 +7,12 @@
 
 import { ApiError } from "../../query/api-error.js";
 import { checkLength } from "../../query/limits.js";
-import { ATTRIBUTE_BOUND_NAME, validateParams, type ParamSchema, type ParamWarning } from "../../query/params.js";
+import { addParameter, checkParameterCount } from "../../query/query-string.js";
+import { ATTRIBUTE_BOUND_NAME, type ParamSchema } from "../../query/params.js";
 import type { ChangeLog } from "../../store/change-log.js";
 import type { EditionSet } from "../../store/editions.js";
-import { withWarnings, type Reply } from "../reply.js";
+import { callRoute } from "../call-route.js";
+import type { Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
 
 /** What a tool needs of the service: the data, and (over HTTP) the dispatcher's reply cache. */
@@ -45,32 +47,48 @@ interface ToolSpec {
   pathArgs?: Readonly<Record<string, string>>;
   /** Picks another route of the table from the arguments (get_player: id or slug, edition). */
   choose?: (args: Record<string, unknown>) => { path: string; pathArgs: Record<string, string> };
+  /** The routes `choose` may pick (docs/mcp.md lists them). */
+  choosesAmong?: readonly string[];
   /** Extra arguments of `choose` beside the route's query parameters. */
   extraArgs?: Readonly<Record<string, unknown>>;
   summarise: (result: { data: unknown; meta?: Record<string, unknown> }) => string;
 }
 
-const names = (data: unknown, at = (row: any) => row?.name): string => {
+/**
+ * The first ten names of a list of players (`at` picks the player of a row), each name that
+ * repeats in them followed by its era and team: "Stephen Curry (curr, Golden State Warriors)".
+ */
+const names = (data: unknown, at = (row: any): any => row): string => {
   const rows = Array.isArray(data) ? data : [];
-  const listed = rows.slice(0, 10).map(at).filter((name) => typeof name === "string");
-  return listed.join(", ") + (rows.length > 10 ? ", …" : "");
+  const listed = rows.slice(0, 10).map(at).filter((player) => typeof player?.name === "string");
+  const seen = new Map<string, number>();
+  for (const player of listed) seen.set(player.name, (seen.get(player.name) ?? 0) + 1);
+  const named = listed.map((player) => {
+    if ((seen.get(player.name) ?? 0) < 2) return player.name as string;
+    const where = [player.teamType, player.team].filter((part) => typeof part === "string" && part.length > 0);
+    return where.length > 0 ? `${player.name} (${where.join(", ")})` : player.name as string;
+  });
+  return named.join(", ") + (rows.length > 10 ? ", …" : "");
 };
 const count = (data: unknown): number => (Array.isArray(data) ? data.length : 0);
+/** `1 player`, `3 players`. */
+const players = (n: number): string => `${n} player${n === 1 ? "" : "s"}`;
 
 const SPECS: readonly ToolSpec[] = [
   {
     name: "search_players", path: "/api/players/search",
     description: "Search players by name (ranked, typo-tolerant). Same parameters as GET /api/players/search.",
-    summarise: ({ data }) => `${count(data)} players match: ${names(data)}`,
+    summarise: ({ data }) => `${players(count(data))} match${count(data) === 1 ? "es" : ""}: ${names(data)}`,
   },
   {
     name: "find_players", path: "/api/players",
     description: "List players by filters (era teamType, team, position, rating and {attribute}_gte/_lte bounds, badge and tier, sort, limit). Same parameters as GET /api/players.",
-    summarise: ({ data }) => `${count(data)} players: ${names(data)}`,
+    summarise: ({ data }) => `${players(count(data))}: ${names(data)}`,
   },
   {
     name: "get_player", path: "/api/players/:id",
     description: "One player in full, by id (current edition) or by slug (optionally of an edition, gameVersion). Same answer as GET /api/players/:id, /api/players/slug/:slug or /api/versions/:version/players/:slug.",
+    choosesAmong: ["/api/players/:id", "/api/players/slug/:slug", "/api/versions/:version/players/:slug"],
     extraArgs: {
       id: { ...PATH_ARGUMENT, description: "The player's _id (the current edition)" },
       slug: { ...PATH_ARGUMENT, description: "The player's slug (a roster slug or the name's slug)" },
@@ -103,7 +121,7 @@ const SPECS: readonly ToolSpec[] = [
   {
     name: "similar_players", path: "/api/players/:id/similar", pathArgs: { id: "The player's _id" },
     description: "The players whose attribute profiles are closest to one player's. Same parameters as GET /api/players/:id/similar.",
-    summarise: ({ data, meta }) => `${count(data)} players most like ${(meta?.player as any)?.name}: ${names(data, (row) => row?.player?.name)}`,
+    summarise: ({ data, meta }) => `${players(count(data))} most like ${(meta?.player as any)?.name}: ${names(data, (row) => row?.player)}`,
   },
   {
     name: "player_percentiles", path: "/api/players/:id/percentiles", pathArgs: { id: "The player's _id or slug" },
@@ -120,22 +138,22 @@ const SPECS: readonly ToolSpec[] = [
   {
     name: "team_profile", path: "/api/teams/:teamName/profile", pathArgs: { teamName: "Full team name or its slug" },
     description: "One team's profile: ratings, strengths, badges. Same parameters as GET /api/teams/:teamName/profile.",
-    summarise: ({ data }) => `Profile of ${(data as any)?.team ?? (data as any)?.name ?? "the team"}`,
+    summarise: ({ data }) => `Profile of ${(data as any)?.team?.teamName ?? "the team"} (${(data as any)?.team?.teamType ?? "?"}, ${players((data as any)?.team?.playerCount ?? 0)})`,
   },
   {
     name: "team_roster", path: "/api/teams/:teamName/roster", pathArgs: { teamName: "Full team name or its slug" },
     description: "One team's full roster. Same parameters as GET /api/teams/:teamName/roster.",
-    summarise: ({ data }) => `${count(data)} players: ${names(data)}`,
+    summarise: ({ data }) => `${players(count(data))}: ${names(data)}`,
   },
   {
     name: "player_history", path: "/api/players/:id/history", pathArgs: { id: "The player's _id" },
     description: "Weekly rating snapshots of one player, newest first, with what changed each week. Same parameters as GET /api/players/:id/history.",
-    summarise: ({ data }) => `${count(data)} weekly snapshots`,
+    summarise: ({ data }) => `${count(data)} weekly snapshot${count(data) === 1 ? "" : "s"}`,
   },
   {
     name: "list_editions", path: "/api/versions",
     description: "The game editions served, current first. Same answer as GET /api/versions.",
-    summarise: ({ data }) => `Editions: ${names(data, (row) => row?.gameVersion ?? row?.version ?? row)}`,
+    summarise: ({ data }) => `Editions: ${(Array.isArray(data) ? data : []).map((row: any) => row?.gameVersion).filter((key) => typeof key === "string").join(", ")}`,
   },
 ];
 
@@ -150,6 +168,12 @@ export class McpTools {
   readonly tools: McpTool[];
   private readonly specs = new Map<string, ToolSpec>();
   private readonly routes = new Map<string, RouteDefinition>();
+  /**
+   * A repeated question's answer comes back as the same cached reply (the dispatcher's response
+   * cache): its tool result is read from it once (one JSON.parse, one summary), kept while the
+   * reply is (a reload drops both).
+   */
+  private readonly results = new WeakMap<Buffer, ToolResult>();
 
   constructor(routeTable: readonly RouteDefinition[]) {
     for (const route of routeTable) if (route.method === "GET") this.routes.set(route.path, route);
@@ -170,6 +194,8 @@ export class McpTools {
           continue;
         }
         properties[name] ??= argumentSchema(schema);
+        // Required by the route (q, ids): required of the tool too.
+        if (schema["x-required"] !== undefined && !required.includes(name)) required.push(name);
       }
       const bound = route.params.anyBound;
       return {
@@ -182,6 +208,12 @@ export class McpTools {
         },
       };
     });
+  }
+
+  /** The GET routes a tool answers from (docs/mcp.md's table). */
+  routesOf(name: string): readonly string[] {
+    const spec = this.specs.get(name);
+    return spec === undefined ? [] : spec.choosesAmong ?? [spec.path];
   }
 
   private route(path: string): RouteDefinition {
@@ -203,6 +235,8 @@ export class McpTools {
   }
 
   private run(spec: ToolSpec, args: Record<string, unknown>, environment: ToolEnvironment, requestId: string): ToolResult {
+    // Before anything reads or echoes an argument: the checks a REST request's parameters pass.
+    const texts = argumentTexts(args);
     const chosen = spec.choose?.(args) ?? { path: spec.path, pathArgs: {} as Record<string, string> };
     const route = this.route(chosen.path);
     const pathParams: Record<string, string> = { ...chosen.pathArgs };
@@ -210,33 +244,61 @@ export class McpTools {
     const taken = new Set([...Object.keys(spec.pathArgs ?? {}), ...Object.keys(spec.extraArgs ?? {})]);
     for (const name of Object.keys(spec.pathArgs ?? {})) {
       const value = args[name];
-      if (typeof value !== "string" || value.length === 0) throw new ApiError("INVALID_PARAMETER", { parameter: name, value: value ?? null, reason: "required: a non-empty string" }, `${name} is required: a non-empty string`);
+      if (typeof value !== "string" || value.length === 0) throw new ApiError("INVALID_PARAMETER", { parameter: name, value: texts.get(name) ?? null, reason: "required: a non-empty string" }, `${name} is required: a non-empty string`);
       pathParams[name] = value;
     }
     for (const value of Object.values(pathParams)) checkLength("pathSegment", "path segment", value);
-    for (const [name, value] of Object.entries(args)) {
-      if (value === undefined) continue;
+    for (const [name, text] of texts) {
       // get_player's id, slug and gameVersion are path parameters; teamType and team go on as the route's.
       if (taken.has(name) && !(name in route.params.schemas)) continue;
-      if (typeof value === "string") query.set(name, value);
-      else if (typeof value === "number" && Number.isFinite(value)) query.set(name, String(value));
-      else if (typeof value === "boolean") query.set(name, String(value));
-      else throw new ApiError("INVALID_PARAMETER", { parameter: name.slice(0, 100), value: null, reason: "must be a string or a number" }, `${name.slice(0, 100)} must be a string or a number`);
+      addParameter(query, name, text);
     }
-    const warnings: ParamWarning[] = [];
-    const values = validateParams(route.params, query, warnings);
-    const handled = route.handle({
-      method: "GET", path: chosen.path, pathParams, query, values, warnings, editions: environment.editions(), changes: environment.changes, requestId,
+    const reply = callRoute(route, {
+      method: "GET", path: chosen.path, pathParams, query, editions: environment.editions(), changes: environment.changes, requestId,
       body: undefined, contentType: "", now: environment.now(), caller: undefined, cached: environment.cached,
     });
-    if (handled instanceof Promise) throw new Error(`MCP tool over ${chosen.path}: the route is asynchronous`);
-    const reply = withWarnings(handled, warnings);
-    // Parsed at once: a scratch body is overwritten by the next render.
-    const envelope = JSON.parse(reply.body.toString("utf8")) as { success: boolean; data?: unknown; meta?: Record<string, unknown>; error?: Record<string, unknown> };
-    if (envelope.success !== true) return toolError(envelope.error ?? { code: "ERROR", message: `status ${reply.status}` });
-    const structured: Record<string, unknown> = { data: envelope.data, ...(envelope.meta === undefined ? {} : { meta: envelope.meta }) };
-    return { content: [{ type: "text", text: spec.summarise(structured as { data: unknown; meta?: Record<string, unknown> }) }], structuredContent: structured };
+    if (reply instanceof Promise) throw new Error(`MCP tool over ${chosen.path}: the route is asynchronous`);
+    const kept = reply.isScratch === true ? undefined : this.results.get(reply.body);
+    if (kept !== undefined) return kept;
+    const result = resultOf(spec, reply);
+    if (reply.isScratch !== true) this.results.set(reply.body, result);
+    return result;
   }
+}
+
+/** A route's reply as a tool result: its envelope without `success`, and the summary. */
+function resultOf(spec: ToolSpec, reply: Reply): ToolResult {
+  // Parsed at once: a scratch body is overwritten by the next render.
+  const envelope = JSON.parse(reply.body.toString("utf8")) as { success: boolean; data?: unknown; meta?: Record<string, unknown>; error?: Record<string, unknown> };
+  if (envelope.success !== true) return toolError(envelope.error ?? { code: "ERROR", message: `status ${reply.status}` });
+  const structured: Record<string, unknown> = { data: envelope.data, ...(envelope.meta === undefined ? {} : { meta: envelope.meta }) };
+  return { content: [{ type: "text", text: spec.summarise(structured as { data: unknown; meta?: Record<string, unknown> }) }], structuredContent: structured };
+}
+
+/**
+ * Each argument as the text a query string would carry, through the checks REST parameters pass
+ * (query/query-string.ts: at most MAX_PARAMETERS, each name and value measured by checkLength; a
+ * path argument then by the path segment's limit, as a REST path's), so an over-long name or value
+ * is the same 400 INVALID_PARAMETER naming the limit, never echoed. A value that is not a string,
+ * number or boolean is refused without being echoed.
+ */
+function argumentTexts(args: Record<string, unknown>): Map<string, string> {
+  const names = Object.keys(args);
+  checkParameterCount(names.length);
+  const texts = new Map<string, string>();
+  for (const name of names) {
+    checkLength("parameterName", "parameter name", name);
+    const value = args[name];
+    if (value === undefined) continue;
+    let text: string;
+    if (typeof value === "string") text = value;
+    else if (typeof value === "number" && Number.isFinite(value)) text = String(value);
+    else if (typeof value === "boolean") text = String(value);
+    else throw new ApiError("INVALID_PARAMETER", { parameter: name, value: null, reason: "must be a string or a number" }, `${name} must be a string or a number`);
+    checkLength("parameterValue", name, text);
+    texts.set(name, text);
+  }
+  return texts;
 }
 
 function toolError(error: Record<string, unknown>): ToolResult {

@@ -1,63 +1,133 @@
 // POST /mcp: the Model Context Protocol over Streamable HTTP (docs/mcp.md), stateless, JSON answers.
-// The dispatcher has already done what a REST request gets: the key (X-API-Key or Authorization:
-// Bearer, 401 in our envelope before anything else), one token from the key's bucket (429), the
-// JSON content type and the 64 KiB body bound. Then the official SDK's web-standard transport
-// (WebStandardStreamableHTTPServerTransport) answers the one JSON-RPC message, with a fresh server
-// and transport per request as its stateless mode asks: no session is kept, so a flood of
-// initializations holds nothing. GET and DELETE /mcp (the SSE stream, session end) are 405.
+// The dispatcher has already done what a REST request gets: a browser's Origin (403 unless
+// allowed), the key (X-API-Key or Authorization: Bearer, 401 in our envelope before anything
+// else), one token from the key's bucket (429), the JSON content type and the 64 KiB body bound.
+// Then the official v2 SDK answers the one JSON-RPC message, routed by its own isLegacyRequest: a
+// 2026-07-28 request (its protocol version in `_meta`, no handshake) through its HTTP entry
+// (createMcpHandler, modern only, a server per request), a 2025 one (`initialize`, then requests)
+// by one SDK server kept for them all (mcp-exchange.ts); nothing of a client is kept between
+// requests, so a flood of initializations holds nothing. GET and
+// DELETE /mcp (the 2025 SSE stream, session end) are 405.
 
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { ApiError } from "../../query/api-error.js";
+import { createMcpHandler, isLegacyRequest, PROTOCOL_VERSION_META_KEY, type JSONRPCMessage, type McpHttpHandler } from "@modelcontextprotocol/server";
 import { compileParams } from "../../query/params.js";
+import { routeBody } from "../call-route.js";
 import type { RequestContext } from "../context.js";
 import type { Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
+import { McpExchange } from "./mcp-exchange.js";
 import { createMcpServer } from "./mcp-server.js";
 import { McpTools } from "./mcp-tools.js";
 
+/**
+ * One message (an object: a batch, an array, is refused by callRoute as VALIDATION_ERROR: one
+ * message, one token, and batches left the protocol in 2025-06-18). Whether it is a valid JSON-RPC
+ * message is the SDK's to say, in JSON-RPC's own error answer.
+ */
 export const mcpBodySchema = {
   type: "object",
   description: "One JSON-RPC 2.0 message of the Model Context Protocol (initialize, tools/list, tools/call, notifications); batches are refused",
-  required: ["jsonrpc"],
-  properties: { jsonrpc: { const: "2.0" }, method: { type: "string" } },
+  properties: { jsonrpc: { type: "string", description: "2.0" }, method: { type: "string" } },
 } as const;
+const mcpBody = routeBody<JSONRPCMessage>(mcpBodySchema);
 
-/** What the SDK's transport is given besides the body: a client's Accept is not ours to pass on, the answer is always JSON. */
-const TRANSPORT_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+/** What the SDK's entry is given besides the body: a client's Accept is not ours to pass on, the answer is always JSON. */
+const ENTRY_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+/** What the SDK's classifier is shown of a request besides its parsed message: a POST with no MCP headers (a 2026-07-28 message names its revision in `_meta`). */
+const LEGACY_PROBE = new Request("http://localhost/mcp", { method: "POST", headers: ENTRY_HEADERS });
 
-function parseMessage(body: Buffer | undefined): unknown {
-  let value: unknown;
-  try {
-    value = JSON.parse((body ?? Buffer.alloc(0)).toString("utf8"));
-  } catch (error) {
-    throw new ApiError("INVALID_JSON", { reason: (error as Error).message }, `The request body is not valid JSON: ${(error as Error).message}`);
+/**
+ * The 2026-07-28 request headers (MCP-Protocol-Version, Mcp-Method, Mcp-Name), written from the
+ * message they describe. They exist for what stands between client and server (a gateway routes
+ * on them without reading bodies); the SDK's entry requires them on a modern request and checks
+ * them against the body. Our HTTP adapters hand a route the headers it needs (the key, the
+ * content type, Origin), not these, and the body is the message the SDK serves, so the values it
+ * cross-checks are the body's own; a 2025 message gets none, as before (its revision is the one
+ * its `initialize` agreed).
+ */
+const HEADER_TEXT = /^[\x21-\x7e]{1,200}$/;
+
+function standardHeadersOf(message: unknown): Record<string, string> {
+  const { method, params } = (message ?? {}) as { method?: unknown; params?: { _meta?: Record<string, unknown>; name?: unknown; uri?: unknown } };
+  const version = params?._meta?.[PROTOCOL_VERSION_META_KEY];
+  // A header value is printable ASCII: a message that names anything else is left for the SDK to refuse (the header missing).
+  if (typeof version !== "string" || typeof method !== "string" || !HEADER_TEXT.test(version) || !HEADER_TEXT.test(method)) return {};
+  const headers: Record<string, string> = { "mcp-protocol-version": version, "mcp-method": method };
+  const name = method === "resources/read" ? params?.uri : params?.name;
+  if (typeof name === "string") headers["mcp-name"] = `=?base64?${Buffer.from(name, "utf8").toString("base64")}?=`;
+  return headers;
+}
+
+const INVALID_MESSAGE = Buffer.from(JSON.stringify({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error: Invalid JSON-RPC message" }, id: null }));
+
+/** The JSON text of a tool result's `data`, kept while the data is (a repeated question's result is the same object: mcp-tools.ts). */
+const dataTexts = new WeakMap<object, string>();
+const DATA_MARK = "\u0000courtside-data\u0000";
+const DATA_MARK_JSON = JSON.stringify(DATA_MARK);
+
+/**
+ * The answer as JSON, written as JSON.stringify writes it, except that a tool result's `data`
+ * (most of the answer's bytes: the REST records) is written from its kept text, not again.
+ */
+function answerText(answer: JSONRPCMessage): string {
+  const structured = (answer as { result?: { structuredContent?: { data?: unknown } } }).result?.structuredContent;
+  const data = structured?.data;
+  if (structured === undefined || data === null || typeof data !== "object") return JSON.stringify(answer);
+  let text = dataTexts.get(data);
+  if (text === undefined) {
+    text = JSON.stringify(data);
+    dataTexts.set(data, text);
   }
-  // One message, one token: a batch would be many calls for one token (batches left the protocol in 2025-06-18).
-  if (Array.isArray(value)) throw new ApiError("VALIDATION_ERROR", { errors: [{ path: "/", message: "must be one JSON-RPC message, not a batch" }] }, "Send one JSON-RPC message per request; batches are not accepted");
-  return value;
+  structured.data = DATA_MARK;
+  const outer = JSON.stringify(answer);
+  structured.data = data;
+  const at = outer.indexOf(DATA_MARK_JSON);
+  return outer.slice(0, at) + text + outer.slice(at + DATA_MARK_JSON.length);
 }
 
 export function mcpRoutes(routeTable: () => readonly RouteDefinition[]): RouteDefinition[] {
   let tools: McpTools | undefined;
+  let modern: McpHttpHandler | undefined;
+  let legacy: McpExchange<RequestContext> | undefined;
+  /** The request each SDK Request stands for: the factory is handed the Request it serves. */
+  const contexts = new WeakMap<Request, RequestContext>();
+  const callContext = (context: RequestContext) => ({
+    environment: { editions: () => context.editions, changes: context.changes, cached: context.cached, now: () => context.now },
+    requestId: context.requestId,
+  });
   const handle = async (context: RequestContext): Promise<Reply> => {
-    const message = parseMessage(context.body);
-    tools ??= new McpTools(routeTable());
-    const server = createMcpServer(tools, {
-      editions: () => context.editions, changes: context.changes, cached: context.cached, now: () => context.now,
-    }, () => context.requestId);
-    const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true }) // no sessionIdGenerator: stateless;
-    try {
-      await server.connect(transport);
-      const request = new Request("http://localhost/mcp", { method: "POST", headers: TRANSPORT_HEADERS, body: context.body ?? null });
-      const response = await transport.handleRequest(request, { parsedBody: message });
-      const body = Buffer.from(await response.arrayBuffer());
-      return { status: response.status, body, contentType: response.headers.get("content-type") ?? "application/json" };
-    } finally {
-      await server.close();
+    const message = context.json;
+    const served = tools ??= new McpTools(routeTable());
+    if (await isLegacyRequest(LEGACY_PROBE, message)) {
+      // A 2025 message: the one server connected to our exchange answers it (mcp-exchange.ts).
+      if (legacy === undefined) {
+        const exchange = new McpExchange<RequestContext>();
+        await createMcpServer(served, (id) => {
+          const current = exchange.contextOf(id);
+          if (current === undefined) throw new Error("MCP: a call outside a request");
+          return callContext(current);
+        }).connect(exchange);
+        legacy = exchange;
+      }
+      const answer = legacy.exchange(message, context);
+      if (answer === "invalid") return { status: 400, body: INVALID_MESSAGE, contentType: "application/json" };
+      if (answer === undefined) return { status: 202, body: Buffer.alloc(0), contentType: "application/json" };
+      return { status: 200, body: Buffer.from(answerText(await answer)), contentType: "application/json" };
     }
+    // A 2026-07-28 message (its revision in `_meta`): the SDK's entry, which builds the server for it from the factory.
+    modern ??= createMcpHandler(({ requestInfo }) => {
+      const current = requestInfo === undefined ? undefined : contexts.get(requestInfo);
+      if (current === undefined) throw new Error("MCP: a server asked for outside a request");
+      return createMcpServer(served, () => callContext(current));
+    }, { legacy: "reject", responseMode: "auto", maxRequestBodySize: 64 * 1024 });
+    const request = new Request("http://localhost/mcp", { method: "POST", headers: { ...ENTRY_HEADERS, ...standardHeadersOf(message) }, body: context.body ?? null });
+    contexts.set(request, context);
+    const response = await modern.fetch(request, { parsedBody: message });
+    const body = Buffer.from(await response.arrayBuffer());
+    return { status: response.status, body, contentType: response.headers.get("content-type") ?? "application/json" };
   };
   return [{
-    method: "POST", path: "/mcp", access: "key", params: compileParams({}), bodySchema: mcpBodySchema, errors: ["INVALID_JSON", "VALIDATION_ERROR"],
+    method: "POST", path: "/mcp", access: "key", checksOrigin: true, params: compileParams({}), body: mcpBody, errors: ["ORIGIN_NOT_ALLOWED"],
     summary: "The Model Context Protocol over Streamable HTTP (stateless, JSON answers): the player tools for AI assistants; each request takes one token",
     response: {
       kind: "body",

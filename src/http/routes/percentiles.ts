@@ -12,7 +12,7 @@ import type { Edition } from "../../store/edition.js";
 import { COHORT_KINDS, playerPercentiles, type CohortKind, type Standing } from "../../store/percentiles.js";
 import type { RequestContext } from "../context.js";
 import { cacheKey } from "../cache-key.js";
-import { successReply, type Reply } from "../reply.js";
+import { dataSourceMeta, successReply, type Reply } from "../reply.js";
 import type { RouteDefinition, JsonSchema, RouteResponse } from "../router.js";
 import { arrayOf, era, exactObject, gameVersion, integer, text } from "../describe/response-schemas.js";
 import { everyEditionRoutes, requestedEdition, type EveryEditionValues } from "./edition-param.js";
@@ -87,7 +87,7 @@ function percentiles(context: RequestContext<PercentileValues>): Reply {
     const warnings = cohort.size > 0 ? [] : [{
       parameter: "cohort", value: kind, message: `${player.name} (${player.team}) names no known position, so has no position cohort: ask for cohort=era or cohort=all`,
     }];
-    return successReply(data, { gameVersion: edition.key, method: PERCENTILE_METHOD, ...(warnings.length > 0 ? { warnings } : {}) }, { isCacheable: true });
+    return successReply(data, { gameVersion: edition.key, method: PERCENTILE_METHOD, ...dataSourceMeta(edition), ...(warnings.length > 0 ? { warnings } : {}) }, { isCacheable: true });
   });
 }
 

@@ -8,14 +8,13 @@ import { closest } from "../../query/suggest.js";
 import { compileParams, limitParam, paramWarning, type ValuesOf } from "../../query/params.js";
 import type { RequestContext } from "../context.js";
 import { cacheKey } from "../cache-key.js";
-import { successReply, type Reply } from "../reply.js";
+import { dataSourceMeta, successReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
-import { arrayOf, era, exactObject, gameVersion, integer, ref, text, timestamp } from "../describe/response-schemas.js";
-import { rowOfId, rowOfIdOrSlug } from "./player-ref.js";
+import { arrayOf, era, exactObject, gameVersion, integer, text, timestamp } from "../describe/response-schemas.js";
+import { rowOfIdOrSlug, rowsOfIdOrSlug } from "./player-ref.js";
+import { playerDetailReply, rowsOnTeam, slugParams, slugResponse, type slugSchemas } from "./players.js";
 import type { HistoryWeek } from "../../store/weekly-series.js";
-import { playerDetail } from "./player-rows.js";
 
-const noParams = compileParams({});
 const teamTypeParam = { type: "string", enum: ERAS, description: "curr, class or allt: narrows a slug", "x-normalise": "lower" } as const;
 // docs/compatibility.md#fidelity-rules: the hosted service ignores unknown parameters on these two routes.
 const versionsSchemas = { teamType: teamTypeParam } as const;
@@ -23,13 +22,13 @@ const versionsParams = compileParams(versionsSchemas, { ignoresUnknown: true });
 const attributeSchemas = { teamType: teamTypeParam, limit: limitParam(100, 52) } as const;
 const attributeParams = compileParams(attributeSchemas, { ignoresUnknown: true });
 
-function playerById(context: RequestContext): Reply {
+/** By `_id` (the hosted service's only way), or by slug as GET /api/players/slug/:slug answers it (ours: a superset). */
+function playerById(context: RequestContext<ValuesOf<typeof slugSchemas>>): Reply {
+  const { teamType: era, team } = context.values;
   const edition = context.editions.current;
-  const row = rowOfId(edition, context.pathParams.id ?? "");
-  // The detail joins editions (ratingHistory): keyed by every edition's data version.
-  const key = cacheKey("/api/players/:id", context.editions.ordered, [row]);
-  return context.cached(key, () =>
-    successReply(playerDetail(context.editions, edition, row, false), { gameVersion: edition.key }, { isCacheable: true }));
+  const id = context.pathParams.id ?? "";
+  const found = rowsOfIdOrSlug(edition, id, era);
+  return playerDetailReply(context, "/api/players/:id", team === undefined ? found : rowsOnTeam(edition, found, id, team, era));
 }
 
 function playerVersions(context: RequestContext<ValuesOf<typeof versionsSchemas>>): Reply {
@@ -42,7 +41,11 @@ function playerVersions(context: RequestContext<ValuesOf<typeof versionsSchemas>
       playerId: player._id, name: player.name, slug: player.slug,
       currentVersion: edition.key, currentOverall: player.overall,
       ratingHistory: context.editions.ratingHistory(player._id),
-    }, { gameVersion: edition.key, teamType: player.teamType, team: player.team }, { isCacheable: true });
+    }, {
+      gameVersion: edition.key, teamType: player.teamType, team: player.team,
+      // ratingHistory reads every edition: demo when any of them is.
+      ...dataSourceMeta(context.editions),
+    }, { isCacheable: true });
   });
 }
 
@@ -75,7 +78,7 @@ function attributeSeries(context: RequestContext<ValuesOf<typeof attributeSchema
     context.warnings.push(paramWarning("attr", attribute, `${attribute} is not an attribute of ${edition.key}: no points`, closest(attribute, names, 3)));
   }
   if (row === undefined || column === undefined) {
-    return successReply([], { playerId: id, attribute, dataPoints: 0 }, { isCacheable: true });
+    return successReply([], { playerId: id, attribute, dataPoints: 0, ...dataSourceMeta(edition) }, { isCacheable: true });
   }
   const found = row;
   const { limit } = context.values;
@@ -92,15 +95,15 @@ function attributeSeries(context: RequestContext<ValuesOf<typeof attributeSchema
     const page = points.slice(Math.max(0, points.length - limit));
     return successReply(page, {
       playerId: id, attribute, dataPoints: page.length,
-      id: edition.record(found)._id, key: column < 0 ? "overall" : (edition.catalogue.attributeKeys[column] as string),
+      id: edition.record(found)._id, key: column < 0 ? "overall" : (edition.catalogue.attributeKeys[column] as string), ...dataSourceMeta(edition),
     }, { isCacheable: true });
   });
 }
 
 export const playerIdRoutes: RouteDefinition[] = [
   {
-    method: "GET", path: "/api/players/:id", access: "key", params: noParams, summary: "One player in full by _id",
-    response: { kind: "envelope", description: "One player in full, with hot zones and rating history", data: ref("Player"), meta: exactObject({ gameVersion }) },
+    method: "GET", path: "/api/players/:id", access: "key", params: slugParams, summary: "One player in full by _id, or by slug as /api/players/slug/:slug answers it",
+    response: slugResponse,
     errors: ["INVALID_ID", "PLAYER_NOT_FOUND"],
     handle: playerById,
   },

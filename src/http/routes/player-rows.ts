@@ -12,7 +12,7 @@ import type { EditionSet } from "../../store/editions.js";
 import { ALL_FIELDS_MASK, withEditionRating, type RatingHistoryEntry } from "../../model/player.js";
 import type { RowShape } from "../../store/fragments.js";
 import { mixHash } from "../../store/hash.js";
-import { weakEtag, type Reply } from "../reply.js";
+import { dataSourceMeta, weakEtag, type Reply } from "../reply.js";
 
 const DATA_PREFIX = Buffer.from('{"success":true,"data":');
 
@@ -21,7 +21,7 @@ const DATA_PREFIX = Buffer.from('{"success":true,"data":');
  * into the scratch buffer: whoever keeps the reply (the response cache, a memo) keeps a copy.
  */
 export function playerPage(edition: Edition, rows: ArrayLike<number>, shape: RowShape, meta: Record<string, unknown>): Reply {
-  const suffixText = `,"meta":${JSON.stringify(meta)}}`;
+  const suffixText = `,"meta":${JSON.stringify({ ...meta, ...dataSourceMeta(edition) })}}`;
   const suffix = Buffer.from(suffixText);
   const { body, hash, isScratch } = edition.fragments.renderRows(rows, shape, DATA_PREFIX, suffix, true);
   let etagHash = hash;

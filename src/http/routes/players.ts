@@ -10,7 +10,7 @@ import type { Edition } from "../../store/edition.js";
 import type { RequestContext } from "../context.js";
 import { cacheKey } from "../cache-key.js";
 import { arrayOf, cursorPagination, era, exactObject, gameVersion, integer, playerRows, ref, text } from "../describe/response-schemas.js";
-import { successReply, type Reply } from "../reply.js";
+import { dataSourceMeta, successReply, type Reply } from "../reply.js";
 import type { RouteDefinition, RouteResponse } from "../router.js";
 import { cursorPaging, playerDetail, playerPage, rowsForSlug } from "./player-rows.js";
 
@@ -33,11 +33,11 @@ function listPlayers(context: RequestContext<ValuesOf<typeof listSchemas>>): Rep
   });
 }
 
-const slugSchemas = {
+export const slugSchemas = {
   teamType: { type: "string", enum: ERAS, description: "curr, class or allt: which roster's version of the player", "x-normalise": "lower", "x-empty": "refuse" },
   team: { type: "string", maxLength: 100, description: "Exact full team name, or its slug: which roster's version of the player (narrows like teamType)" },
 } as const;
-const slugParams = compileParams(slugSchemas);
+export const slugParams = compileParams(slugSchemas);
 
 /** Cached 1 hour like the other cacheable routes (docs/compatibility.md#fidelity-rules), private: a keyed answer. */
 const SLUG_CACHE_CONTROL = "private, max-age=3600";
@@ -71,15 +71,25 @@ function playerBySlug(context: RequestContext<ValuesOf<typeof slugSchemas>>): Re
   const edition = context.editions.current;
   const slug = context.pathParams.slug ?? "";
   const found = rowsForSlug(edition, slug, era);
-  const rows = team === undefined ? found : rowsOnTeam(edition, found, slug, team, era);
+  return playerDetailReply(context, "/api/players/slug/:slug", team === undefined ? found : rowsOnTeam(edition, found, slug, team, era));
+}
+
+/**
+ * One player of the current edition in full (GET /api/players/slug/:slug, and /api/players/:id by
+ * an `_id` or a slug): the hosted way (docs/data.md#source-values-kept-exactly), the first of `rows`
+ * (source order after the narrowing, era first: curr, class, allt); the rows it passed over are
+ * named in meta.variants.
+ */
+export function playerDetailReply(context: RequestContext, route: string, rows: readonly number[]): Reply {
+  const edition = context.editions.current;
   // Cached server-side (the detail joins editions), keyed by every edition's data version.
-  const key = cacheKey("/api/players/slug/:slug", context.editions.ordered, [rows]);
+  const key = cacheKey(route, context.editions.ordered, [rows]);
   return context.cached(key, () =>
-    // The hosted way (docs/data.md#source-values-kept-exactly): the first row in source order after the narrowing (era
-    // first: curr, class, allt); the rows it passed over are named in meta.variants.
     successReply(playerDetail(context.editions, edition, rows[0] as number, false), {
       gameVersion: edition.key,
       ...(rows.length > 1 ? { variants: rows.slice(1).map((row) => variantOf(edition, row)) } : {}),
+      // The detail's ratingHistory reads every edition.
+      ...dataSourceMeta(context.editions),
     }, { isCacheable: true, cacheControl: SLUG_CACHE_CONTROL }));
 }
 
@@ -93,7 +103,7 @@ const listResponse: RouteResponse = {
   }),
 };
 
-const slugResponse: RouteResponse = {
+export const slugResponse: RouteResponse = {
   kind: "envelope",
   description: "One player in full, with hot zones, the source's rating history and ours (editionRatings)",
   data: ref("Player"),

@@ -5,14 +5,13 @@
 // per request; its weak ETag is the template's (the same results, whatever the timestamp).
 
 import { ERA_CODE, ERAS } from "../../model/eras.js";
-import { ApiError } from "../../query/api-error.js";
 import { compileParams, limitParam, type ValuesOf } from "../../query/params.js";
 import type { RowShape } from "../../store/fragments.js";
 import type { RequestContext } from "../context.js";
 import { cacheKey } from "../cache-key.js";
 import type { Edition } from "../../store/edition.js";
 import { scratchBuffer } from "../../store/scratch.js";
-import { weakEtag, type Reply } from "../reply.js";
+import { dataSourceMeta, weakEtag, type Reply } from "../reply.js";
 import { hashBytes } from "../../store/hash.js";
 import { arrayOf, boolean, exactObject, integer, ref, text, timestamp } from "../describe/response-schemas.js";
 import type { RouteDefinition } from "../router.js";
@@ -32,6 +31,7 @@ const searchSchemas = {
     pattern: `^[\\s\\S]{0,${SEARCH_QUERY_MAX_LENGTH}}$`,
     description: "Name to search for (required): whole or partial words in any order; case, accents and punctuation never matter, one typo per word is forgiven",
     "x-reason": `must be at most ${SEARCH_QUERY_MAX_LENGTH} characters`,
+    "x-required": "The search text q is required, e.g. /api/players/search?q=lebron",
   },
   teamType: { type: "string", enum: ERAS, description: "curr, class or allt; omitted: every era", "x-normalise": "lower", "x-empty": "refuse" },
   limit: limitParam(SEARCH_LIMIT_MAX, SEARCH_LIMIT_MAX),
@@ -40,9 +40,6 @@ const searchParams = compileParams(searchSchemas);
 
 function searchPlayers(context: RequestContext<ValuesOf<typeof searchSchemas>>): Reply {
   const { q, teamType: era, limit } = context.values;
-  if (q === undefined || q.trim().length === 0) {
-    throw new ApiError("MISSING_PARAMETER", { parameter: "q" }, "The search text q is required, e.g. /api/players/search?q=lebron");
-  }
   const eraMask = era === undefined ? ALL_ERAS_MASK : 1 << ERA_CODE[era];
   const edition = context.editions.current;
   const timestamp = new Date(context.now).toISOString();
@@ -71,7 +68,7 @@ const TIMESTAMP_PLACEHOLDER = "0000-00-00T00:00:00.000Z";
 function renderSearch(edition: Edition, q: string, eraMask: number, limit: number, timestamp: string, isScratch = false): Reply {
   const { rows, total } = edition.nameIndex.search(q, eraMask, limit);
   const suffixHead = `,"meta":${JSON.stringify({ count: rows.length, total, truncated: total > rows.length, timestamp: "" }).slice(0, -2)}`;
-  const suffix = Buffer.from(`${suffixHead}${timestamp}",${JSON.stringify({ query: q }).slice(1)}}`);
+  const suffix = Buffer.from(`${suffixHead}${timestamp}",${JSON.stringify({ query: q, ...dataSourceMeta(edition) }).slice(1)}}`);
   const rendered = edition.fragments.renderRows(rows, FULL_SHAPE, DATA_PREFIX, suffix, isScratch);
   const { body } = rendered;
   return {

@@ -3,7 +3,7 @@
 import { compileParams } from "../../query/params.js";
 import type { RequestContext } from "../context.js";
 import { cacheKey } from "../cache-key.js";
-import { jsonReply, NO_STORE, successReply, type Reply } from "../reply.js";
+import { dataSourceMeta, jsonReply, NO_STORE, successReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
 import { arrayOf, exactObject, gameVersion, integer, ref } from "../describe/response-schemas.js";
 
@@ -17,7 +17,7 @@ const noParams = compileParams({});
 function versions(context: RequestContext): Reply {
   const { editions } = context;
   return context.cached(cacheKey("/api/versions", editions.ordered, []), () =>
-    successReply(editions.ordered.map((edition) => edition.entry()), { count: editions.ordered.length, current: editions.current.key }, { isCacheable: true }));
+    successReply(editions.ordered.map((edition) => edition.entry()), { count: editions.ordered.length, current: editions.current.key, ...dataSourceMeta(editions) }, { isCacheable: true }));
 }
 
 function readiness(context: RequestContext, sharedState: SharedStateSource | undefined): Reply {
@@ -40,12 +40,12 @@ export function serviceRoutes(isReady: () => boolean, sharedState?: SharedStateS
       handle: versions,
     },
     {
-      method: "GET", path: "/health", access: "none", params: noParams, summary: "Liveness",
+      method: "GET", path: "/health", access: "probe", params: noParams, summary: "Liveness",
       response: { kind: "envelope", description: "The process is up", data: exactObject({ status: { const: "ok" } }) },
       handle: () => jsonReply(200, { success: true, data: { status: "ok" } }, { cacheControl: NO_STORE }),
     },
     {
-      method: "GET", path: "/ready", access: "none", params: noParams, summary: "Readiness: 503 while draining; with REDIS_URL, data.redis says shared or degraded",
+      method: "GET", path: "/ready", access: "probe", params: noParams, summary: "Readiness: 503 while draining; with REDIS_URL, data.redis says shared or degraded",
       response: {
         kind: "envelope",
         description: "The editions are loaded and the service is not draining",

@@ -9,7 +9,7 @@ import { ALL_ERAS_MASK } from "../../query/plan.js";
 import { contrastProfilesJson, similarRows } from "../../store/attribute-profile.js";
 import type { RequestContext } from "../context.js";
 import { cacheKey } from "../cache-key.js";
-import type { Reply } from "../reply.js";
+import { dataSourceText, type Reply } from "../reply.js";
 import type { RouteDefinition, JsonSchema, RouteResponse } from "../router.js";
 import { arrayOf, era, exactObject, gameVersion, integer, ref, text } from "../describe/response-schemas.js";
 import { everyEditionRoutes, requestedEdition, type EveryEditionValues } from "./edition-param.js";
@@ -64,7 +64,7 @@ function similarPlayers(context: RequestContext<EveryEditionValues<typeof scopeS
         .text(`,"similarity":${match.similarity},"sharedAttributes":${match.shared},"agreesMost":${contrast.agreesMost},"differsMost":${contrast.differsMost}}`);
     }
     body.text(`],"meta":{"gameVersion":${JSON.stringify(edition.key)},"player":`).row(row, PLAYER_SHAPE)
-      .text(`,"scope":${JSON.stringify({ era: scope, ...(position === undefined ? {} : { position }) })},"count":${matches.length},"method":${METHOD_JSON}`);
+      .text(`,"scope":${JSON.stringify({ era: scope, ...(position === undefined ? {} : { position }) })},"count":${matches.length},"method":${METHOD_JSON}${dataSourceText(edition)}`);
     if (!hasAttributes) {
       const player = JSON.parse(edition.fragments.rowJson(row, PLAYER_SHAPE)) as Pick<PlayerRecord, "name" | "team">;
       body.text(`,"warnings":${JSON.stringify([{ parameter: "id", value: id, message: `${player.name} (${player.team}) has no attributes in ${edition.key}, so no profile to compare` }])}`);

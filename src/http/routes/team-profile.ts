@@ -13,7 +13,7 @@ import { attributeGroupsOf, attributeKeysOf, groupScore, teamAttributeSummary, t
 import { teamRowOf, type Edition, type TeamInfo } from "../../store/edition.js";
 import type { RequestContext } from "../context.js";
 import { cacheKey } from "../cache-key.js";
-import type { Reply } from "../reply.js";
+import { dataSourceMeta, type Reply } from "../reply.js";
 import type { RouteDefinition, JsonSchema, RouteResponse } from "../router.js";
 import { arrayOf, exactObject, gameVersion, integer, ref, text } from "../describe/response-schemas.js";
 import { everyEditionRoutes, requestedEdition, type EveryEditionValues } from "./edition-param.js";
@@ -47,36 +47,51 @@ const LEADER_SHAPE = { fieldMask: FIELD_BIT._id | FIELD_BIT.name | FIELD_BIT.slu
 /** A number as JSON.stringify writes it (null when not finite). */
 const json = (value: number) => (Number.isFinite(value) ? String(value) : "null");
 
+/** Per edition, the fixed heads of its attribute and group entries (`{"attribute":…,"label":…,"mean":`), written once, not per request. */
+const entryHeads = new WeakMap<Edition, { attributes: readonly string[]; groups: readonly string[] }>();
+function entryHeadsOf(edition: Edition): { attributes: readonly string[]; groups: readonly string[] } {
+  let heads = entryHeads.get(edition);
+  if (heads === undefined) {
+    heads = {
+      attributes: attributeKeysOf(edition).map((attribute) => `{"attribute":${JSON.stringify(attribute)},"label":${JSON.stringify(displayLabel(attribute))},"mean":`),
+      groups: attributeGroupsOf(edition).map(({ group }) => `{"group":${JSON.stringify(group)},"label":${JSON.stringify(displayLabel(group))},"mean":`),
+    };
+    entryHeads.set(edition, heads);
+  }
+  return heads;
+}
+
 /**
  * The answer from the edition's precomputed team tables (store/attribute-profile.ts), written as
  * text; each leader (`{"_id","name","slug"}`) is its row's fragments, copied.
  */
 function profileBody(edition: Edition, team: TeamInfo): FragmentBody {
   const body = new FragmentBody(edition.fragments).text(`{"success":true,"data":{"team":${JSON.stringify(teamRowOf(team))},"attributes":[`);
+  const heads = entryHeadsOf(edition);
   let separator = "";
-  attributeKeysOf(edition).forEach((attribute, column) => {
+  for (let column = 0; column < heads.attributes.length; column++) {
     const { holders, mean, best, bestRow } = teamAttributeSummary(edition, team.code, column);
-    if (holders === 0) return;
-    body.text(`${separator}{"attribute":${JSON.stringify(attribute)},"label":${JSON.stringify(displayLabel(attribute))},"mean":${json(round1(mean))},"holders":${holders},"best":{"value":${json(best)},"player":`)
+    if (holders === 0) continue;
+    body.text(`${separator}${heads.attributes[column] as string}${json(round1(mean))},"holders":${holders},"best":{"value":${json(best)},"player":`)
       .row(bestRow, LEADER_SHAPE).text("}}");
     separator = ",";
-  });
+  }
   body.text('],"groups":[');
   separator = "";
-  attributeGroupsOf(edition).forEach(({ group }, g) => {
+  for (let g = 0; g < heads.groups.length; g++) {
     const { mean, bestRow, rank, of } = teamGroupStanding(edition, team.code, g);
-    if (Number.isNaN(mean)) return;
-    body.text(`${separator}{"group":${JSON.stringify(group)},"label":${JSON.stringify(displayLabel(group))},"mean":${json(round1(mean))},"best":{"score":${json(round1(groupScore(edition, bestRow, g)))},"player":`)
+    if (Number.isNaN(mean)) continue;
+    body.text(`${separator}${heads.groups[g] as string}${json(round1(mean))},"best":{"score":${json(round1(groupScore(edition, bestRow, g)))},"player":`)
       .row(bestRow, LEADER_SHAPE).text(`},"rank":${json(rank)},"of":${json(of)}}`);
     separator = ",";
-  });
+  }
   // The counts are stored as `{"badges":…,"positions":…}` (JSON.stringify at build): spliced in as they are.
   const counts = teamCounts(edition, team.code);
   const warnings = counts.hasLists || team.playerCount === 0 ? [] : [{
     parameter: "teamName", value: team.teamName,
     message: `${edition.key} keeps badge counts, not badge lists, for this roster: badges.byCategory is left out`,
   }];
-  return body.text(`],${counts.json.slice(1)},"meta":${JSON.stringify({ gameVersion: edition.key, ...(warnings.length > 0 ? { warnings } : {}) })}}`);
+  return body.text(`],${counts.json.slice(1)},"meta":${JSON.stringify({ gameVersion: edition.key, ...dataSourceMeta(edition), ...(warnings.length > 0 ? { warnings } : {}) })}}`);
 }
 
 const leader: JsonSchema = exactObject({ _id: text("_id"), name: text("Name"), slug: text("Slug") });

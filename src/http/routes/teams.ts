@@ -6,7 +6,7 @@ import { closest } from "../../query/suggest.js";
 import { compileParams, type ValuesOf } from "../../query/params.js";
 import type { RequestContext } from "../context.js";
 import { cacheKey } from "../cache-key.js";
-import { successReply, type Reply } from "../reply.js";
+import { dataSourceMeta, successReply, type Reply } from "../reply.js";
 import type { RouteDefinition, JsonSchema } from "../router.js";
 import { arrayOf, era, exactObject, integer, ref, text } from "../describe/response-schemas.js";
 import { executeQuery } from "../../query/execute.js";
@@ -24,7 +24,7 @@ export function listTeams(context: RequestContext<TeamsValues>, editionKey?: str
   const era = context.values.era ?? context.values.teamType ?? "curr";
   return context.cached(cacheKey(editionKey === undefined ? "/api/teams" : "/api/versions/:version/teams", edition, [era]), () => {
     const teams = edition.teamRows(era);
-    return successReply(teams, { count: teams.length, teamType: era, ...(editionKey ? { gameVersion: edition.key } : {}) }, { isCacheable: true });
+    return successReply(teams, { count: teams.length, teamType: era, ...(editionKey ? { gameVersion: edition.key } : {}), ...dataSourceMeta(edition) }, { isCacheable: true });
   });
 }
 

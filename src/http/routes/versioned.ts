@@ -7,7 +7,7 @@ import { compileParams, limitParam, OFFSET_PARAM, playerFilterParams, type Value
 import { appliedFilters, planQuery, selectPlayers } from "../../query/player-params.js";
 import type { RequestContext } from "../context.js";
 import { cacheKey } from "../cache-key.js";
-import { successReply, type Reply } from "../reply.js";
+import { dataSourceMeta, successReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
 import { arrayOf, boolean, era, exactObject, gameVersion, integer, playerRows, ref, text } from "../describe/response-schemas.js";
 import { resolveEdition } from "./edition-param.js";
@@ -48,7 +48,7 @@ function versionedPlayer(context: RequestContext<ValuesOf<typeof slugSchemas>>):
   const key = cacheKey("/api/versions/:version/players/:slug", context.editions.ordered, [edition.key, rows]);
   return context.cached(key, () => {
     const details = rows.map((row) => playerDetail(context.editions, edition, row, true));
-    if (details.length === 1) return successReply(details[0], { gameVersion: edition.key }, { isCacheable: true });
+    if (details.length === 1) return successReply(details[0], { gameVersion: edition.key, ...dataSourceMeta(context.editions) }, { isCacheable: true });
     return successReply(details, {
       gameVersion: edition.key,
       count: details.length,
@@ -56,6 +56,7 @@ function versionedPlayer(context: RequestContext<ValuesOf<typeof slugSchemas>>):
         const { _id, teamType, team } = edition.record(row);
         return { teamType, team, _id };
       }),
+      ...dataSourceMeta(context.editions),
     }, { isCacheable: true });
   });
 }

@@ -6,7 +6,7 @@ import { countBadges, topBadges } from "../../model/badge-summary.js";
 import { BADGE_COUNT } from "../../model/badges.js";
 import type { Era } from "../../model/eras.js";
 import { slugify } from "../../model/names.js";
-import { HOT_ZONE_KEYS, playerId, teamSlug, type EditionSource, type PlayerRecord } from "../../model/player.js";
+import { DEMO_SOURCE, HOT_ZONE_KEYS, playerId, teamSlug, type EditionSource, type PlayerRecord } from "../../model/player.js";
 import { POSITIONS } from "../../model/positions.js";
 import { firstFridayOfSeptember, startOfDay } from "./history.js";
 import { CLASSIC_SEASONS } from "./legends.js";
@@ -148,5 +148,5 @@ export function buildScaleEdition(count: number, seed: number, gameVersion: stri
       });
     }
   });
-  return { gameVersion, status: "current", capturedAt: launch, source: "demo", players, history: [] };
+  return { gameVersion, status: "current", capturedAt: launch, source: DEMO_SOURCE, players, history: [] };
 }

@@ -49,10 +49,33 @@ function holdKey(key: string): void {
   keyField.value = "";
 }
 
-function cell(row: HTMLTableRowElement, text: string): void {
+function cell(row: HTMLTableRowElement, content: string | Node, className = ""): void {
   const td = document.createElement("td");
-  td.textContent = text;
+  td.append(content);
+  if (className !== "") td.className = className;
   row.append(td);
+}
+
+/** A path that wraps only after its slashes (a <wbr> after each), never inside a word. */
+function pathText(path: string): DocumentFragment {
+  const fragment = document.createDocumentFragment();
+  path.split(/(?<=\/)/).forEach((part, i) => {
+    if (i > 0) fragment.append(document.createElement("wbr"));
+    fragment.append(part);
+  });
+  return fragment;
+}
+
+/** A time as its date and its clock, each kept whole (style.css): the cell wraps between them only. */
+function whenText(iso: string): DocumentFragment {
+  const fragment = document.createDocumentFragment();
+  const text = local(iso);
+  const at = text.lastIndexOf(", ");
+  for (const part of at === -1 ? [text] : [text.slice(0, at + 1), " ", text.slice(at + 2)]) {
+    if (part === " ") fragment.append(part);
+    else fragment.append(Object.assign(document.createElement("span"), { textContent: part }));
+  }
+  return fragment;
 }
 
 function local(iso: string): string {
@@ -71,11 +94,11 @@ function render(usage: Usage): void {
   body.textContent = "";
   for (const entry of usage.recentRequests) {
     const row = document.createElement("tr");
-    cell(row, local(entry.timestamp));
+    cell(row, whenText(entry.timestamp), "when");
     cell(row, entry.method);
-    cell(row, entry.endpoint);
-    cell(row, String(entry.statusCode));
-    cell(row, `${entry.responseTime.toFixed(2)} ms`);
+    cell(row, pathText(entry.endpoint), "endpoint");
+    cell(row, String(entry.statusCode), "number");
+    cell(row, `${entry.responseTime.toFixed(2)} ms`, "number");
     body.append(row);
   }
   if (usage.recentRequests.length === 0) {

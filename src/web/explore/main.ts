@@ -21,7 +21,8 @@ const TIER_ORDER = ["Legendary", "Hall of Fame", "Gold", "Silver", "Bronze"] as 
 
 // ---- what the page reads of the API (the OpenAPI document has the whole shapes) ----
 
-interface EditionEntry { gameVersion: string; label: string; status: string }
+/** `source` is "demo" on a generated edition (real names, generated ratings). */
+interface EditionEntry { gameVersion: string; label: string; status: string; source?: string }
 type Era = "curr" | "class" | "allt";
 interface PlayerRow {
   _id: string;
@@ -70,6 +71,8 @@ interface TeamProfile {
 // ---- the page's state ----
 
 let currentEdition = "";
+/** Each edition's entry of /api/versions, by key: what the demo band reads. */
+const editionEntries = new Map<string, EditionEntry>();
 const state = { offset: 0, total: 0, sort: "overall:desc", compare: [] as { slug: string; teamType: string }[] };
 /** Each canvas's chart, destroyed before the canvas is drawn again. */
 const charts = new Map<string, { destroy(): void }>();
@@ -210,6 +213,21 @@ async function loadEditions(): Promise<void> {
     editionSelect.append(option);
   }
   editionSelect.value = currentEdition;
+  editionEntries.clear();
+  for (const entry of body.data) editionEntries.set(entry.gameVersion, entry);
+  showDemoBand();
+}
+
+/**
+ * The band atop every view while the edition on show is demo data (its /api/versions entry says
+ * `source: "demo"`): real names beside generated ratings must not pass for the game's. Absent over
+ * an edition built from real ratings.
+ */
+function showDemoBand(): void {
+  const entry = editionEntries.get(edition());
+  const band = byId("demo-band", HTMLElement);
+  band.hidden = entry?.source !== "demo";
+  byId("demo-band-edition", HTMLElement).textContent = entry?.label ?? edition();
 }
 
 function tableQuery(): URLSearchParams {
@@ -239,14 +257,19 @@ async function loadTable(): Promise<void> {
     const rows = byId("players-rows", HTMLTableSectionElement);
     rows.textContent = "";
     const key = keyOfParam.get(attributeSelect.value);
+    // The attribute's column only while an attribute is chosen: an empty column would crowd a phone.
+    byId("attribute-heading", HTMLElement).hidden = key === undefined;
     for (const player of body.data) {
       const row = el("tr");
       const name = el("td");
-      name.append(link(player.name, playerHash(player)));
-      const team = el("td");
+      // On a phone the three middle columns fold into a line under the name (style.css).
+      const fold = el("span", undefined, "fold");
+      fold.append(link(player.team, teamHash(player.team, player.teamType)), ` · ${player.teamType} · ${positionsOf(player)}`);
+      name.append(link(player.name, playerHash(player)), fold);
+      const team = el("td", undefined, "wide");
       team.append(link(player.team, teamHash(player.team, player.teamType)));
-      row.append(name, team, el("td", player.teamType), el("td", positionsOf(player)), el("td", player.overall, "number"));
-      row.append(el("td", key === undefined ? "" : (player.attributes?.[key] ?? "–"), "number"));
+      row.append(name, team, el("td", player.teamType, "wide"), el("td", positionsOf(player), "wide"), el("td", player.overall, "number"));
+      if (key !== undefined) row.append(el("td", player.attributes?.[key] ?? "–", "number"));
       rows.append(row);
     }
     const last = Math.min(state.offset + PAGE_SIZE, state.total);
@@ -352,6 +375,7 @@ byId("next-page", HTMLButtonElement).addEventListener("click", () => {
   void loadTable();
 });
 editionSelect.addEventListener("change", async () => {
+  showDemoBand();
   state.offset = 0;
   await loadAttributeChoices().catch((error: unknown) => fail(describeError(error)));
   await route();
@@ -500,6 +524,7 @@ function drawAttributeBars(standing: Percentiles): void {
     draw(id, {
       type: "bar",
       data: { labels: rows.map((row) => row.label), datasets: [{ label: group, data: rows.map((row) => row.value), backgroundColor: COLOURS[0] }] },
+      plugins: [barValues],
       options: {
         indexAxis: "y", plugins: { legend: { display: false } },
         // The percentiles on a second category axis: each beside its bar, on the right.
@@ -515,6 +540,29 @@ function drawAttributeBars(standing: Percentiles): void {
   }
 }
 
+/** Each bar's value written at its end: inside the bar in white, or just past a bar too short to hold it. */
+const barValues: Plugin<"bar"> = {
+  id: "barValues",
+  afterDatasetsDraw(chart) {
+    const { ctx } = chart;
+    const values = chart.data.datasets[0]?.data ?? [];
+    ctx.save();
+    ctx.font = `600 12px ${Chart.defaults.font.family ?? "sans-serif"}`;
+    ctx.textBaseline = "middle";
+    chart.getDatasetMeta(0).data.forEach((bar, i) => {
+      const value = values[i];
+      if (typeof value !== "number") return;
+      const { x, y, base } = bar.getProps(["x", "y", "base"], true) as { x: number; y: number; base: number };
+      const text = String(value);
+      const fits = x - base > ctx.measureText(text).width + 10;
+      ctx.fillStyle = fits ? "#fff" : "#111827";
+      ctx.textAlign = fits ? "right" : "left";
+      ctx.fillText(text, fits ? x - 5 : x + 4, y);
+    });
+    ctx.restore();
+  },
+};
+
 function drawRadar(id: string, groups: readonly ComparedGroup[], names: readonly string[]): void {
   byId(id, HTMLCanvasElement).setAttribute("aria-label",
     `Group scores: ${names.map((name, p) => `${name}: ${groups.map((g) => `${g.label} ${g.scores[p] ?? "none"}`).join(", ")}`).join("; ")}`);
@@ -526,7 +574,11 @@ function drawRadar(id: string, groups: readonly ComparedGroup[], names: readonly
         label: name, data: groups.map((g) => g.scores[p] ?? null), borderColor: COLOURS[p], backgroundColor: `${COLOURS[p]}22`, fill: true,
       })),
     },
-    options: { scales: { r: { suggestedMin: 30, suggestedMax: 99 } } },
+    // Labels at 13 px and the scale's numbers at 12: readable at the size the page gives the chart.
+    options: {
+      scales: { r: { suggestedMin: 30, suggestedMax: 99, pointLabels: { font: { size: 13 } }, ticks: { font: { size: 12 }, stepSize: 20 } } },
+      plugins: { legend: { labels: { font: { size: 13 } } } },
+    },
   });
 }
 
@@ -628,13 +680,16 @@ function drawHotZones(zones: Record<string, string> | undefined): void {
   });
 }
 
+/** An axis of overall ratings, which are integers: its ticks are whole numbers (Chart.js would step by 0.5 over a short range). */
+const INTEGER_AXIS = { ticks: { precision: 0 } } as const;
+
 async function drawHistory(player: PlayerDetail): Promise<void> {
   // Ours (every loaded edition), else the source's history.
   const editionsHistory = [...(player.editionRatings ?? player.ratingHistory ?? [])].reverse();
   draw("edition-chart", {
     type: "line",
     data: { labels: editionsHistory.map((e) => e.gameVersion), datasets: [{ label: "Overall by edition", data: editionsHistory.map((e) => e.overall), borderColor: COLOURS[1] }] },
-    options: { plugins: { legend: { display: false } } },
+    options: { plugins: { legend: { display: false } }, scales: { y: INTEGER_AXIS } },
   });
   byId("edition-chart", HTMLCanvasElement).setAttribute("aria-label", `Overall by edition: ${editionsHistory.map((e) => `${e.gameVersion} ${e.overall}`).join(", ")}`);
   let weeks: { date: string; overall: number }[] = [];
@@ -644,7 +699,7 @@ async function drawHistory(player: PlayerDetail): Promise<void> {
   draw("week-chart", {
     type: "line",
     data: { labels: weeks.map((w) => w.date), datasets: [{ label: "Overall by week", data: weeks.map((w) => w.overall), borderColor: COLOURS[0] }] },
-    options: { plugins: { legend: { display: false } } },
+    options: { plugins: { legend: { display: false } }, scales: { y: INTEGER_AXIS } },
   });
   byId("week-chart", HTMLCanvasElement).setAttribute("aria-label", weeks.length === 0 ? "No weekly history in this edition" : `Overall by week: ${weeks.map((w) => `${w.date} ${w.overall}`).join(", ")}`);
 }
@@ -679,6 +734,7 @@ async function showTeam(team: string, teamType: string): Promise<void> {
   draw("team-groups", {
     type: "bar",
     data: { labels: data.groups.map((g) => `${g.label} (#${g.rank} of ${g.of})`), datasets: [{ label: "Roster mean", data: data.groups.map((g) => g.mean), backgroundColor: COLOURS[2] }] },
+    plugins: [barValues],
     options: { indexAxis: "y", plugins: { legend: { display: false } }, scales: { x: { min: 0, max: 99 } } },
   });
   byId("team-groups", HTMLCanvasElement).setAttribute("aria-label", `Group means: ${data.groups.map((g) => `${g.label} ${g.mean}, rank ${g.rank} of ${g.of}`).join("; ")}`);
@@ -761,10 +817,15 @@ async function showCompare(ids: readonly string[]): Promise<void> {
   }
   const rows = byId("compare-rows", HTMLTableSectionElement);
   rows.textContent = "";
-  const addRow = (label: string, values: readonly (number | string | null)[], best: readonly number[]) => {
-    const tr = el("tr");
+  // A group's score (the mean of its attributes, one decimal) is a shaded heading row; its
+  // attributes follow it, indented, each named with its group for a screen reader. The source's own
+  // group scores (integers, the "Group Scores" attributes) so read apart from the means.
+  const addRow = (kind: "overall" | "group" | "attribute", label: string, values: readonly (number | string | null)[], best: readonly number[], note = "") => {
+    const tr = el("tr", undefined, `${kind}-row`);
     const th = el("th");
+    if (kind === "attribute" && note !== "") th.append(el("span", `${note}: `, "visually-hidden"));
     th.append(breakable(label));
+    if (kind === "group") th.append(el("span", ` · ${note}`, "muted"));
     th.scope = "row";
     tr.append(th);
     values.forEach((value, i) => {
@@ -774,10 +835,20 @@ async function showCompare(ids: readonly string[]): Promise<void> {
     });
     rows.append(tr);
   };
-  addRow("Overall", data.overall.values, data.overall.best);
-  for (const group of data.groups) addRow(`${group.label} (group)`, group.scores, group.leader);
-  for (const row of data.attributes) addRow(row.label, row.values, row.best);
-  for (const badge of data.badges) addRow(`${badge.name} badge`, badge.tiers, []);
+  addRow("overall", "Overall", data.overall.values, data.overall.best);
+  const scoreOf = new Map(data.groups.map((group) => [group.group, group]));
+  let group = "";
+  for (const row of data.attributes) {
+    if (row.group !== group) {
+      group = row.group;
+      const score = scoreOf.get(group);
+      if (score) addRow("group", score.label, score.scores, score.leader, "group mean");
+      else addRow("group", row.groupLabel, data.players.map(() => ""), [], "as the source rates them");
+    }
+    addRow("attribute", row.label, row.values, row.best, row.groupLabel);
+  }
+  if (data.badges.length > 0) addRow("group", "Badges", data.players.map(() => ""), [], "by tier");
+  for (const badge of data.badges) addRow("attribute", badge.name, badge.tiers, [], "Badge");
 }
 
 // ---- routing by hash (ids and slugs only; never the key) ----
@@ -804,6 +875,15 @@ window.addEventListener("hashchange", () => {
   void route();
 });
 
+/** Whether the editions are read: at once, as /api/versions needs no key (the demo band shows before a key is given). */
+let editionsLoaded = readEditions();
+function readEditions(): Promise<boolean> {
+  return loadEditions().then(() => true, (error: unknown) => {
+    fail(describeError(error));
+    return false;
+  });
+}
+
 let isStarted = false;
 async function start(): Promise<void> {
   byId("explorer", HTMLElement).hidden = false;
@@ -811,7 +891,8 @@ async function start(): Promise<void> {
   byId("change-key", HTMLButtonElement).hidden = false;
   if (!isStarted) {
     isStarted = true;
-    await loadEditions().catch((error: unknown) => fail(describeError(error)));
+    if (!(await editionsLoaded)) editionsLoaded = readEditions();
+    await editionsLoaded;
     await loadAttributeChoices().catch((error: unknown) => fail(describeError(error)));
   }
   await route();
