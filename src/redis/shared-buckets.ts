@@ -19,20 +19,30 @@ export const LEASE_DIVISOR = 64;
 export const MAX_LEASE = 256;
 /** Leased tokens unused this long go back to Redis, for other replicas. */
 export const LEASE_IDLE_MS = 500;
+/**
+ * Leased tokens may still be out (unspent, not yet given back) until this long after the last lease:
+ * LEASE_IDLE_MS plus the give-back timer's period, with room for a late timer on a loaded machine.
+ * A bucket that runs dry within it holds its refusals until then and asks again, so a token leased
+ * to one worker is never missing from another's answer: 500 means 500 by construction.
+ */
+export const LEASE_HOLD_MS = 3 * LEASE_IDLE_MS;
 /** A key unused this long forgets its lease state (memory stays bounded by the active keys). */
 const LEASE_FORGET_MS = 60_000;
 
 // KEYS[1]: the bucket. ARGV: capacity, window (ms), demand, lease (1 = add a lease), give back,
-// lease divisor, max lease. Returns { tokens granted, tokens left (a decimal string) }.
-// The bucket is a hash {tokens, at}; a missing one is full. It expires once it would be full again.
+// lease divisor, max lease, lease hold (ms). Returns { tokens granted, tokens left (a decimal
+// string), ms until no leased token can still be out }. The bucket is a hash {tokens, at, held}
+// (held: until when leased tokens may be out); a missing one is full. It expires once it would be
+// full again and no lease is out.
 const TAKE_SCRIPT = `
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local capacity = tonumber(ARGV[1])
 local rate = capacity / tonumber(ARGV[2])
-local bucket = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local bucket = redis.call('HMGET', KEYS[1], 'tokens', 'at', 'held')
 local tokens = tonumber(bucket[1])
 local at = tonumber(bucket[2])
+local held = tonumber(bucket[3]) or 0
 if tokens == nil or at == nil then
   tokens = capacity
   at = now
@@ -45,19 +55,22 @@ local available = math.floor(tokens + 1e-9)
 local grant = math.min(available, tonumber(ARGV[3]))
 if ARGV[4] == '1' then
   local lease = math.min(tonumber(ARGV[7]), math.floor(available / tonumber(ARGV[6])))
-  grant = math.min(available, math.max(grant, lease))
+  local leased = math.min(available, math.max(grant, lease))
+  if leased > grant then held = now + tonumber(ARGV[8]) end
+  grant = leased
 end
 tokens = math.max(0, tokens - grant)
+local holdLeft = math.max(0, held - now)
 if tokens >= capacity - 1e-9 then
   redis.call('DEL', KEYS[1])
 else
-  redis.call('HSET', KEYS[1], 'tokens', tokens, 'at', at)
-  redis.call('PEXPIRE', KEYS[1], math.ceil((capacity - tokens) / rate) + 1000)
+  redis.call('HSET', KEYS[1], 'tokens', tokens, 'at', at, 'held', held)
+  redis.call('PEXPIRE', KEYS[1], math.max(math.ceil((capacity - tokens) / rate), holdLeft) + 1000)
 end
-return { grant, tostring(tokens) }`;
+return { grant, tostring(tokens), holdLeft }`;
 
 type BucketClient = Redis & {
-  takeTokens(bucket: string, capacity: number, windowMs: number, demand: number, lease: 0 | 1, giveBack: number, divisor: number, maxLease: number): Promise<[number, string]>;
+  takeTokens(bucket: string, capacity: number, windowMs: number, demand: number, lease: 0 | 1, giveBack: number, divisor: number, maxLease: number, holdMs: number): Promise<[number, string, number]>;
 };
 
 export function bucketKey(id: string): string {
@@ -65,9 +78,9 @@ export function bucketKey(id: string): string {
 }
 
 /** Runs the take script once (also used by tests to read a bucket: demand 0, no lease). */
-export function takeTokens(client: Redis, id: string, capacity: number, demand: number, lease: boolean, giveBack = 0): Promise<[number, string]> {
+export function takeTokens(client: Redis, id: string, capacity: number, demand: number, lease: boolean, giveBack = 0): Promise<[number, string, number]> {
   if (!("takeTokens" in client)) client.defineCommand("takeTokens", { numberOfKeys: 1, lua: TAKE_SCRIPT });
-  return (client as BucketClient).takeTokens(bucketKey(id), capacity, KEY_POLICY.windowSeconds * 1000, demand, lease ? 1 : 0, giveBack, LEASE_DIVISOR, MAX_LEASE);
+  return (client as BucketClient).takeTokens(bucketKey(id), capacity, KEY_POLICY.windowSeconds * 1000, demand, lease ? 1 : 0, giveBack, LEASE_DIVISOR, MAX_LEASE, LEASE_HOLD_MS);
 }
 
 interface Waiter {
@@ -87,6 +100,8 @@ interface Lease {
   granted: number;
   lastUsedAt: number;
   isFetching: boolean;
+  /** Whether the waiting requests already sat out a lease hold: the next empty answer refuses them. */
+  hasHeld: boolean;
   waiting: Waiter[];
 }
 
@@ -117,7 +132,7 @@ export class RedisKeyBuckets implements SharedKeyBuckets {
     if (!this.link.isShared) return Promise.resolve(this.local.take(slot, capacity, refillPerMs(capacity, KEY_POLICY.windowSeconds), now));
     let lease = this.#leases.get(id);
     if (lease === undefined || lease.capacity !== capacity) {
-      lease = { capacity, tokens: 0, shared: capacity, sharedAt: now, granted: 0, lastUsedAt: now, isFetching: false, waiting: [] };
+      lease = { capacity, tokens: 0, shared: capacity, sharedAt: now, granted: 0, lastUsedAt: now, isFetching: false, hasHeld: false, waiting: [] };
       this.#leases.set(id, lease);
     }
     const waiting = lease;
@@ -141,7 +156,7 @@ export class RedisKeyBuckets implements SharedKeyBuckets {
   #fetch(id: string, lease: Lease): void {
     lease.isFetching = true;
     takeTokens(this.link.client, id, lease.capacity, lease.waiting.length, true).then(
-      ([granted, left]) => {
+      ([granted, left, holdMs]) => {
         lease.isFetching = false;
         lease.tokens += granted;
         lease.granted = granted;
@@ -155,17 +170,30 @@ export class RedisKeyBuckets implements SharedKeyBuckets {
           lease.tokens -= 1;
           waiter.resolve(this.#spent(lease, waiter.slot, now));
         }
-        if (waiting.length === 0) return;
-        // Requests that came while Redis was answering: refused if Redis is empty, else asked for.
+        if (waiting.length === 0) {
+          lease.hasHeld = false;
+          return;
+        }
+        // Requests that came while Redis was answering: asked for if Redis has tokens; if it is
+        // empty while leased tokens may still be out elsewhere, asked for again once they are
+        // spent or given back (once); else refused.
         if (lease.shared >= 1) {
           this.#fetch(id, lease);
           return;
         }
+        if (holdMs > 0 && !lease.hasHeld) {
+          lease.hasHeld = true;
+          lease.isFetching = true;
+          setTimeout(() => this.#fetch(id, lease), holdMs).unref();
+          return;
+        }
+        lease.hasHeld = false;
         const refused = this.#refused(lease, now);
         for (const waiter of waiting.splice(0)) waiter.resolve(refused);
       },
       (error: unknown) => {
         lease.isFetching = false;
+        lease.hasHeld = false;
         this.link.reportFailure(error);
         // Redis unreachable: nobody waits for it; this replica's own buckets answer.
         const now = this.now();

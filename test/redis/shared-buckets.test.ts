@@ -2,7 +2,7 @@
 import t from "tap";
 import { ADDRESS_SLOTS, TokenBuckets, type SharedKeyBuckets, type TakeResult } from "../../src/limits/token-buckets.js";
 import { RedisLink } from "../../src/redis/link.js";
-import { LEASE_DIVISOR, MAX_LEASE, RedisKeyBuckets, takeTokens } from "../../src/redis/shared-buckets.js";
+import { LEASE_DIVISOR, LEASE_HOLD_MS, LEASE_IDLE_MS, MAX_LEASE, RedisKeyBuckets, takeTokens } from "../../src/redis/shared-buckets.js";
 import { redisMissing, startRedis, type RedisServer } from "../fixtures/redis-server.js";
 
 const missing = redisMissing();
@@ -28,11 +28,13 @@ if (missing !== undefined) {
 
   t.test("the script grants what is asked, a lease of 1/64 of the bucket at most, and never more than is there", async (t) => {
     const link = await connect(t);
-    const [granted, left] = await takeTokens(link.client, "k_script01", 6400, 1, true);
+    const [granted, left, held] = await takeTokens(link.client, "k_script01", 6400, 1, true);
     t.equal(granted, Math.min(MAX_LEASE, 6400 / LEASE_DIVISOR), "a full bucket of 6400 leases 100");
     t.ok(Math.abs(Number(left) - (6400 - granted)) < 1, `${left} left`);
-    const [onlyDemand] = await takeTokens(link.client, "k_script02", 50, 3, true);
+    t.ok(held > LEASE_HOLD_MS - 100 && held <= LEASE_HOLD_MS, `leased tokens may be out for ${held} ms`);
+    const [onlyDemand, , notHeld] = await takeTokens(link.client, "k_script02", 50, 3, true);
     t.equal(onlyDemand, 3, "under 64 tokens only the demand is granted");
+    t.equal(notHeld, 0, "no lease, no hold");
     const [all, none] = await takeTokens(link.client, "k_script02", 50, 100, false);
     t.equal(all, 47, "a demand beyond the bucket gets what is left");
     t.ok(Number(none) < 1);
@@ -70,6 +72,28 @@ if (missing !== undefined) {
     }));
     const results = await Promise.all(Array.from({ length: 700 }, (_, i) => take(replicas[i % 3] as RedisKeyBuckets, "k_burst001", 500)));
     t.equal(results.filter((result) => result.isAllowed).length, 500);
+  });
+
+  t.test("a bucket emptied while another replica holds leased tokens: the refusal waits for them and gets one", async (t) => {
+    const [holder, taker] = await Promise.all([0, 1].map(async () => {
+      const link = await connect(t);
+      const buckets = new RedisKeyBuckets(link, new TokenBuckets(1, ADDRESS_SLOTS), Date.now);
+      t.teardown(() => buckets.close());
+      return { link, buckets };
+    })) as [{ link: RedisLink; buckets: RedisKeyBuckets }, { link: RedisLink; buckets: RedisKeyBuckets }];
+    // The holder takes one token of a full bucket of 640 and leases 9 more, which it never spends.
+    // (640 an hour refills 0.27 tokens in the wait below: not one.)
+    t.ok((await take(holder.buckets, "k_held0001", 640)).isAllowed);
+    // Everything else is taken past the lease (as other replicas' demand would).
+    const [drained, left] = await takeTokens(taker.link.client, "k_held0001", 640, 640, false);
+    t.equal(drained, 640 - 10, "the bucket is empty but for the holder's lease");
+    t.ok(Number(left) < 1);
+    const started = Date.now();
+    const result = await take(taker.buckets, "k_held0001", 640);
+    t.ok(result.isAllowed, "answered from a token the holder gave back, not refused while it sat in a lease");
+    t.ok(Date.now() - started >= LEASE_IDLE_MS - 50, `waited ${Date.now() - started} ms for it`);
+    const [, rest] = await takeTokens(taker.link.client, "k_held0001", 640, 0, false);
+    t.equal(Math.floor(Number(rest)), 8, "the rest of the lease is in Redis again");
   });
 
   t.test("Redis gone: takes are answered locally at once; Redis back: shared again", async (t) => {
