@@ -15,8 +15,8 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { loadEditionSet } from "../src/store/editions.js";
-import { buildExportTable, exportTableSlices, type ExportTable } from "../src/export/table.js";
-import { csvLinesOf, csvLinesSlices, csvSlices, encodeCsv } from "../src/export/csv.js";
+import { buildExportTable, exportTableSlices, TABLE_MEMO, type ExportTable } from "../src/export/table.js";
+import { csvLinesOf, csvLinesSlices, csvSlices, encodeCsv, LINES_MEMO } from "../src/export/csv.js";
 import { encodeParquet, loadParquetWriter, parquetSlices } from "../src/export/parquet.js";
 import { arrowSlices, encodeArrow } from "../src/export/arrow.js";
 import { Pacer, runNow, runSliced, type Sliced } from "../src/export/slices.js";
@@ -39,8 +39,8 @@ const time = <T>(run: () => T): { value: T; ms: number } => {
 
 const table = time(() => buildExportTable(edition));
 const lines = time(() => csvLinesOf(table.value));
-edition.memo.set("export|table", table.value);
-edition.memo.set("export|csv-lines", lines.value);
+edition.memo.set(TABLE_MEMO, table.value);
+edition.memo.set(LINES_MEMO, lines.value);
 const rows: string[] = [];
 for (const [format, encode] of [
   ["csv", () => encodeCsv(edition, all)],
@@ -78,8 +78,8 @@ const largeTable = await sliced(() => exportTableSlices(large), 1);
 line(`export table, ${players.toLocaleString("en")} rows`, largeTable);
 const largeLines = await sliced(() => csvLinesSlices(largeTable.value as ExportTable), 1);
 line(`CSV lines, ${players.toLocaleString("en")} rows`, largeLines);
-large.memo.set("export|table", largeTable.value);
-large.memo.set("export|csv-lines", largeLines.value);
+large.memo.set(TABLE_MEMO, largeTable.value);
+large.memo.set(LINES_MEMO, largeLines.value);
 for (const count of [461, 10_000]) {
   const rows = Uint32Array.from({ length: count }, (_, i) => Math.floor((i * large.rowCount) / count));
   const encoders: [string, () => Sliced<Buffer>][] = [

@@ -4,6 +4,7 @@
 // header and its rows' lines copied in order.
 
 import type { Edition } from "../store/edition.js";
+import { memoKey } from "../store/edition-memo.js";
 import { tableOf, type Cell, type ExportTable } from "./table.js";
 import { BLOCK_ROWS, COPY_BYTES, kept, runNow, type Sliced } from "./slices.js";
 
@@ -47,7 +48,7 @@ export function csvLinesOf(table: ExportTable): CsvLines {
   return runNow(csvLinesSlices(table));
 }
 
-const LINES_MEMO = "export|csv-lines";
+export const LINES_MEMO = memoKey<CsvLines>("export|csv-lines");
 
 /** The edition's CSV lines (and its export table first), built in slices on first use and kept with the edition. */
 export function linesOf(edition: Edition): Sliced<CsvLines> {

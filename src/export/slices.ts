@@ -4,6 +4,8 @@
 // requests between slices, and stops when the client has gone. The same generator run to the end
 // at once (runNow) is what the benchmark and tests time: one implementation, one output.
 
+import type { EditionMemo, MemoKey } from "../store/edition-memo.js";
+
 /** An encoder: each `yield` ends a slice; the return value is its result. */
 export type Sliced<T> = Generator<void, T, void>;
 
@@ -114,8 +116,8 @@ export async function runSliced<T>(work: Sliced<T>, pacer: Pacer = new Pacer()):
 const BUILDING = Symbol("building");
 
 /** The memo's value under `key` when it is built (a request answers from it at once), else undefined. */
-export function keptValue<T>(memo: Map<string, unknown>, key: string): T | undefined {
-  const value = memo.get(key);
+export function keptValue<T>(memo: EditionMemo, key: MemoKey<T>): T | undefined {
+  const value = memo.get<T | typeof BUILDING>(key);
   return value === BUILDING ? undefined : (value as T | undefined);
 }
 
@@ -125,14 +127,16 @@ export function keptValue<T>(memo: Map<string, unknown>, key: string): T | undef
  * (its client went away) leaves nothing behind: the next request that needs it builds it.
  * (runNow must not meet a build under way on the same thread: it would wait for ever.)
  */
-export function* kept<T>(memo: Map<string, unknown>, key: string, build: () => Sliced<T>): Sliced<T> {
+export function* kept<T>(memo: EditionMemo, key: MemoKey<T>, build: () => Sliced<T>): Sliced<T> {
+  // Under construction, the key holds BUILDING instead of a T.
+  const slot: MemoKey<T | typeof BUILDING> = key;
   for (;;) {
-    const value = memo.get(key);
+    const value = memo.get(slot);
     if (value === undefined) break;
-    if (value !== BUILDING) return value as T;
+    if (value !== BUILDING) return value;
     yield;
   }
-  memo.set(key, BUILDING);
+  memo.set(slot, BUILDING);
   let isBuilt = false;
   try {
     const value = yield* build();

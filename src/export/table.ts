@@ -8,6 +8,7 @@ import { ATTRIBUTE_KEYS } from "../model/attributes.js";
 import { BADGES, BADGE_TIERS } from "../model/badges.js";
 import { HOT_ZONE_KEYS, type PlayerRecord } from "../model/player.js";
 import type { Edition } from "../store/edition.js";
+import { memoKey } from "../store/edition-memo.js";
 import { BLOCK_ROWS, kept, runNow, type Sliced } from "./slices.js";
 
 /**
@@ -133,7 +134,7 @@ export function buildExportTable(edition: Edition): ExportTable {
   return runNow(exportTableSlices(edition));
 }
 
-const TABLE_MEMO = "export|table";
+export const TABLE_MEMO = memoKey<ExportTable>("export|table");
 
 /** The edition's export table, built (in slices) on its first use and kept with the edition. */
 export function tableOf(edition: Edition): Sliced<ExportTable> {

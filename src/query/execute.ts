@@ -4,6 +4,7 @@
 
 import { ERAS } from "../model/eras.js";
 import type { Edition } from "../store/edition.js";
+import { memoKey } from "../store/edition-memo.js";
 import type { PlayerQuery, SortKey } from "./plan.js";
 import { ABSENT_RATING } from "../model/attributes.js";
 
@@ -224,14 +225,10 @@ function sortOrderOf(edition: Edition, sortKey: SortKey): { order: Uint32Array; 
  * descending walk then never reads a row's value: at a million rows those reads were random
  * accesses into the 43 MB attribute table, up to tens of milliseconds per query.
  */
-const runStartsByEdition = new WeakMap<Edition, Map<SortKey, Uint32Array>>();
+const RUN_STARTS = memoKey<Map<SortKey, Uint32Array>>("query|run-starts");
 
 function runStartsOf(edition: Edition, sortKey: "overall" | number, order: Uint32Array, present: number): Uint32Array {
-  let byKey = runStartsByEdition.get(edition);
-  if (byKey === undefined) {
-    byKey = new Map();
-    runStartsByEdition.set(edition, byKey);
-  }
+  const byKey = edition.memo.of(RUN_STARTS, () => new Map());
   let starts = byKey.get(sortKey);
   if (starts === undefined) {
     const { overall, attributes } = edition.payload.columns;

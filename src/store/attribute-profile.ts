@@ -10,6 +10,7 @@
 import { GROUP_OF_ATTRIBUTE, GROUP_SCORE_KEYS, ABSENT_RATING } from "../model/attributes.js";
 import { displayLabel } from "../model/labels.js";
 import type { Edition } from "./edition.js";
+import { memoKey } from "./edition-memo.js";
 import { GAP_COUNT, SIGNED_GAP_COUNT, type ProfileColumns, type StoredProfileTables } from "./profile-tables.js";
 import { stringAt } from "./string-table.js";
 import { NEIGHBOUR_ROWS_MAX, NEIGHBOURS_KEPT, NO_NEIGHBOUR, NO_NEIGHBOUR_TABLES, type StoredNeighbours } from "./neighbour-tables.js";
@@ -82,24 +83,21 @@ interface ProfileTables {
   counts: Uint16Array | undefined;
 }
 
-const tablesOf = new WeakMap<Edition, ProfileTables>();
+const PROFILE_TABLES = memoKey<ProfileTables>("attribute-profile|tables");
 const GROUP_SCORE_SET: ReadonlySet<string> = new Set(GROUP_SCORE_KEYS);
 
 function tables(edition: Edition): ProfileTables {
-  let built = tablesOf.get(edition);
-  if (built === undefined) {
+  return edition.memo.of(PROFILE_TABLES, () => {
     const { keys, profileColumns, groups } = profileShapeOf(edition);
     const precomputed = edition.payload.profileTables;
-    built = {
+    return {
       keys, labels: keys.map((key) => displayLabel(key)), profileColumns, groups, precomputed,
       spreadColumns: Int32Array.from(profileColumns.filter((column) => (precomputed.stddev[column] as number) > 0)),
       contrastPrefixes: keys.map((key) => `{"attribute":${JSON.stringify(key)},"label":${JSON.stringify(displayLabel(key))},"value":`),
       spread: { mean: precomputed.mean, stddev: precomputed.stddev },
       profileIndex: undefined, squared: undefined, sums: undefined, counts: undefined,
     };
-    tablesOf.set(edition, built);
-  }
-  return built;
+  });
 }
 
 /** The edition's attribute columns as the profiles group them: what the profile tables are laid out by (from the catalogue alone). */

@@ -13,6 +13,7 @@ import { editionLabel } from "../model/eras.js";
 import type { LoadedPayload, SnapshotPayload } from "./snapshot.js";
 import type { BadgeHolders } from "./badge-holders.js";
 import { DictionaryColumn } from "./dictionary-column.js";
+import { EditionMemo } from "./edition-memo.js";
 import { RecordFragments } from "./fragments.js";
 import { NameIndex } from "./name-index.js";
 import { RowGroupMap, findString, rowsOfKey, stringAt } from "./string-table.js";
@@ -52,8 +53,8 @@ export class Edition {
   readonly rowById: { get(id: string): number | undefined };
   /** Rows by the slug of the name alone (`michael-jordan`), so one person's rosters are found together. */
   readonly rowsByNameSlug: RowGroupMap;
-  /** Memoised replies of this edition that must outlive the LRU (full bulk bodies, compressed once). */
-  readonly memo = new Map<string, unknown>();
+  /** What this thread works out once for this edition and keeps with it (store/edition-memo.ts). */
+  readonly memo = new EditionMemo();
   /** Team codes by exact name and by slug (a name may exist in several eras). */
   readonly teamsByName: ReadonlyMap<string, readonly number[]>;
   readonly teamsBySlug: ReadonlyMap<string, readonly number[]>;

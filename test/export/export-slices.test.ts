@@ -13,6 +13,7 @@ import { parquetMetadata, parquetReadObjects } from "hyparquet";
 import { tableFromIPC } from "apache-arrow";
 import { generateScaleEdition } from "../../src/pipeline/demo.js";
 import { runNow, runSliced, Pacer, kept, sliceTurns, type Sliced } from "../../src/export/slices.js";
+import { EditionMemo, memoKey } from "../../src/store/edition-memo.js";
 
 // Before the service is imported: the tests' TypeScript loader needs help to resolve hyparquet-writer's imports.
 register(new URL("../fixtures/hyparquet-resolve.mjs", import.meta.url));
@@ -122,7 +123,7 @@ t.test("slices of encoders under way together: one slice a turn between them, ro
 
 /** The edition memo's entries for the bulk exports that are still being built. */
 function buildingKeys(): string[] {
-  return [...h.service.editions().current.memo].filter(([key, value]) => key.includes("bulk") && typeof value === "symbol").map(([key]) => key);
+  return [...h.service.editions().current.memo.entries()].filter(([key, value]) => key.includes("bulk") && typeof value === "symbol").map(([key]) => key);
 }
 
 t.test("a client that leaves stops its export's encoding: nothing is kept, the next request builds it whole", async (t) => {
@@ -135,7 +136,7 @@ t.test("a client that leaves stops its export's encoding: nothing is kept, the n
     building = buildingKeys();
   }
   t.equal(building.length, 1, "the whole edition's Arrow stream is being built");
-  const key = building[0]!;
+  const key = memoKey<unknown>(building[0]!);
   socket.destroy();
   const memo = h.service.editions().current.memo;
   while (typeof memo.get(key) === "symbol") await turn();
@@ -175,7 +176,8 @@ t.test("over 10,000 rows: several row groups and record batches, every cell the 
 });
 
 t.test("slices: an abort ends the encoder (its finally runs, a kept build is forgotten)", async (t) => {
-  const memo = new Map<string, unknown>();
+  const memo = new EditionMemo();
+  const key = memoKey<string>("k");
   let slices = 0;
   function* work(): Sliced<string> {
     for (let i = 0; i < 10; i++) {
@@ -186,12 +188,12 @@ t.test("slices: an abort ends the encoder (its finally runs, a kept build is for
   }
   let aborted = false;
   const pacer = new Pacer(() => aborted);
-  const running = runSliced(kept(memo, "k", work), pacer);
+  const running = runSliced(kept(memo, key, work), pacer);
   while (slices < 3) await turn();
   aborted = true;
   await t.rejects(running, { name: "ExportAborted" });
   t.ok(slices < 10, `stopped after ${slices} of 10 slices`);
-  t.equal(memo.has("k"), false, "nothing kept");
-  t.equal(runNow(kept(memo, "k", work)), "built", "a later build runs whole");
-  t.equal(memo.get("k"), "built");
+  t.equal(memo.get(key), undefined, "nothing kept");
+  t.equal(runNow(kept(memo, key, work)), "built", "a later build runs whole");
+  t.equal(memo.get(key), "built");
 });

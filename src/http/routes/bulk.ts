@@ -11,6 +11,7 @@ import { executeQuery } from "../../query/execute.js";
 import { compileParams, playerFilterParams, type ValuesOf } from "../../query/params.js";
 import { appliedFilters, planQuery, selectPlayers, type PlayerSelection } from "../../query/player-params.js";
 import type { Edition } from "../../store/edition.js";
+import { memoKey } from "../../store/edition-memo.js";
 import { renderOwned } from "../../store/scratch.js";
 import type { RequestContext } from "../context.js";
 import { cacheKey } from "../cache-key.js";
@@ -105,9 +106,10 @@ function bulkReply(context: RequestContext<BulkValues>, edition: Edition, select
   // body rendered in one slice (at most BULK_MAX_ROWS rows, into bytes of its own), its Brotli and
   // gzip bodies made on zlib's threads while this one answers others (about 0.4 s of compression
   // for the demo's 1,842 rows, which it once did on the request), shared by every request waiting.
-  const keptReply = keptValue<Reply>(edition.memo, key);
+  const memoed = memoKey<Reply>(key);
+  const keptReply = keptValue(edition.memo, memoed);
   if (keptReply !== undefined) return keptReply;
-  return runExport(context, kept(edition.memo, key, function* () {
+  return runExport(context, kept(edition.memo, memoed, function* () {
     const reply = ownedReply(renderOwned(build));
     yield* compressedSlices(reply);
     return reply;
@@ -159,7 +161,8 @@ function exportReply(context: RequestContext<BulkValues>, edition: Edition, sele
   const isFullEdition = Object.keys(applied).length === 1;
   const media = EXPORT_MEDIA[format];
   const key = cacheKey(bulkRoute(isVersioned), edition, [format, applied]);
-  const keptReply = isFullEdition ? keptValue<Reply>(edition.memo, key) : context.cachedReply?.(key);
+  const memoed = memoKey<Reply>(key);
+  const keptReply = isFullEdition ? keptValue(edition.memo, memoed) : context.cachedReply?.(key);
   if (keptReply !== undefined) return keptReply;
   function* build(limit: number): Sliced<Reply> {
     const { total, rows } = executeQuery(edition, query, 0, limit);
@@ -179,7 +182,7 @@ function exportReply(context: RequestContext<BulkValues>, edition: Edition, sele
   }
   if (!isFullEdition) return runExport(context, build(BULK_MAX_ROWS)).then((reply) => context.cached(key, () => reply));
   // The whole edition: one build, shared by every request waiting for it, then kept with the edition.
-  return runExport(context, kept(edition.memo, key, function* () {
+  return runExport(context, kept(edition.memo, memoed, function* () {
     const reply = yield* build(edition.rowCount);
     if (format !== "parquet") yield* compressedSlices(reply);
     return reply;

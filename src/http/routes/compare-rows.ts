@@ -9,6 +9,7 @@ import { BADGE_TIERS } from "../../model/badges.js";
 import { displayLabel } from "../../model/labels.js";
 import { FIELD_BIT, type PlayerRecord } from "../../model/player.js";
 import type { Edition } from "../../store/edition.js";
+import { memoKey } from "../../store/edition-memo.js";
 import type { EditionSet } from "../../store/editions.js";
 import { editionRatingsOf } from "./player-rows.js";
 
@@ -45,20 +46,16 @@ export interface CompareRows {
 const READ_SHAPE = { fieldMask: FIELD_BIT._id | FIELD_BIT.overall | FIELD_BIT.badges | FIELD_BIT.hotZones | FIELD_BIT.ratingHistory, isVersioned: false };
 const TIER_RANK: ReadonlyMap<string, number> = new Map(BADGE_TIERS.map((tier, i) => [tier, i]));
 
-/** Keyed by the set: editionRatings read every loaded edition, and a reload makes a new set. */
-const rowsOf = new WeakMap<EditionSet, WeakMap<Edition, CompareRows>>();
+/** Per set the edition is in: editionRatings read every loaded edition, and a reload makes a new set. */
+const COMPARE_ROWS = memoKey<WeakMap<EditionSet, CompareRows>>("compare|rows");
 
 /** The edition's compare rows within `editions`, worked out on first use. */
 export function compareRowsOf(editions: EditionSet, edition: Edition): CompareRows {
-  let ofSet = rowsOf.get(editions);
-  if (ofSet === undefined) {
-    ofSet = new WeakMap();
-    rowsOf.set(editions, ofSet);
-  }
-  let rows = ofSet.get(edition);
+  const bySet = edition.memo.of(COMPARE_ROWS, () => new WeakMap());
+  let rows = bySet.get(editions);
   if (rows === undefined) {
     rows = buildCompareRows(editions, edition);
-    ofSet.set(edition, rows);
+    bySet.set(editions, rows);
   }
   return rows;
 }

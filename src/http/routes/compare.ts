@@ -9,6 +9,7 @@ import { ALL_FIELDS_MASK } from "../../model/player.js";
 import { invalidParameter } from "../../query/api-error.js";
 import { attributeGroupsOf, attributeKeysOf, attributeValue, groupScore, OTHER_GROUP } from "../../store/attribute-profile.js";
 import type { Edition } from "../../store/edition.js";
+import { memoKey } from "../../store/edition-memo.js";
 import type { EditionSet } from "../../store/editions.js";
 import type { RequestContext } from "../context.js";
 import { cacheKey } from "../cache-key.js";
@@ -46,18 +47,15 @@ function parseIds(text: string): string[] {
 }
 
 /** Per edition, each attribute column's fixed head in the answer: `{"attribute":…,"label":…,"group":…,"groupLabel":…,"values":`. */
-const attributeHeads = new WeakMap<Edition, readonly string[]>();
+const ATTRIBUTE_HEADS = memoKey<readonly string[]>("compare|attribute-heads");
 function attributeHeadsOf(edition: Edition): readonly string[] {
-  let heads = attributeHeads.get(edition);
-  if (heads === undefined) {
+  return edition.memo.of(ATTRIBUTE_HEADS, () => {
     const groupOf = new Map(attributeGroupsOf(edition).flatMap(({ group, columns }) => columns.map((column) => [column, group] as const)));
-    heads = attributeKeysOf(edition).map((attribute, column) => {
+    return attributeKeysOf(edition).map((attribute, column) => {
       const group = groupOf.get(column) ?? "groupScore";
       return JSON.stringify({ attribute, label: displayLabel(attribute), group, groupLabel: displayLabel(group), values: [] }).slice(0, -3);
     });
-    attributeHeads.set(edition, heads);
-  }
-  return heads;
+  });
 }
 
 /** Positions of the highest values (all of them on a tie); none when nobody has a value. */
@@ -88,14 +86,9 @@ function comparePlayers(context: RequestContext<EveryEditionValues<typeof basePa
 const RENDER_VERSION = 1;
 
 /** Per edition, each group's fixed head in the answer: `{"group":…,"label":…,"scores":[`. */
-const groupHeads = new WeakMap<Edition, readonly string[]>();
+const GROUP_HEADS = memoKey<readonly string[]>("compare|group-heads");
 function groupHeadsOf(edition: Edition): readonly string[] {
-  let heads = groupHeads.get(edition);
-  if (heads === undefined) {
-    heads = attributeGroupsOf(edition).map(({ group }) => `{"group":${JSON.stringify(group)},"label":${JSON.stringify(displayLabel(group))},"scores":[`);
-    groupHeads.set(edition, heads);
-  }
-  return heads;
+  return edition.memo.of(GROUP_HEADS, () => attributeGroupsOf(edition).map(({ group }) => `{"group":${JSON.stringify(group)},"label":${JSON.stringify(displayLabel(group))},"scores":[`));
 }
 
 /** `[a,b,…]` of numbers and nulls: JSON.stringify(values) without its generic walk. */

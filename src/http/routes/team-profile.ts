@@ -11,6 +11,7 @@ import { ApiError } from "../../query/api-error.js";
 import { closest } from "../../query/suggest.js";
 import { attributeGroupsOf, attributeKeysOf, groupScore, teamAttributeSummary, teamCounts, teamGroupStanding } from "../../store/attribute-profile.js";
 import { teamRowOf, type Edition, type TeamInfo } from "../../store/edition.js";
+import { memoKey } from "../../store/edition-memo.js";
 import type { RequestContext } from "../context.js";
 import { cacheKey } from "../cache-key.js";
 import { dataSourceMeta, type Reply } from "../reply.js";
@@ -48,17 +49,12 @@ const LEADER_SHAPE = { fieldMask: FIELD_BIT._id | FIELD_BIT.name | FIELD_BIT.slu
 const json = (value: number) => (Number.isFinite(value) ? String(value) : "null");
 
 /** Per edition, the fixed heads of its attribute and group entries (`{"attribute":…,"label":…,"mean":`), written once, not per request. */
-const entryHeads = new WeakMap<Edition, { attributes: readonly string[]; groups: readonly string[] }>();
+const ENTRY_HEADS = memoKey<{ attributes: readonly string[]; groups: readonly string[] }>("team-profile|entry-heads");
 function entryHeadsOf(edition: Edition): { attributes: readonly string[]; groups: readonly string[] } {
-  let heads = entryHeads.get(edition);
-  if (heads === undefined) {
-    heads = {
-      attributes: attributeKeysOf(edition).map((attribute) => `{"attribute":${JSON.stringify(attribute)},"label":${JSON.stringify(displayLabel(attribute))},"mean":`),
-      groups: attributeGroupsOf(edition).map(({ group }) => `{"group":${JSON.stringify(group)},"label":${JSON.stringify(displayLabel(group))},"mean":`),
-    };
-    entryHeads.set(edition, heads);
-  }
-  return heads;
+  return edition.memo.of(ENTRY_HEADS, () => ({
+    attributes: attributeKeysOf(edition).map((attribute) => `{"attribute":${JSON.stringify(attribute)},"label":${JSON.stringify(displayLabel(attribute))},"mean":`),
+    groups: attributeGroupsOf(edition).map(({ group }) => `{"group":${JSON.stringify(group)},"label":${JSON.stringify(displayLabel(group))},"mean":`),
+  }));
 }
 
 /**
