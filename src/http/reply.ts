@@ -4,6 +4,7 @@
 import { ERROR_TABLE, type ApiError } from "../query/api-error.js";
 import type { ParamWarning } from "../query/params.js";
 import { hashBytes } from "../store/hash.js";
+import { bodyWithWarnings } from "./envelope-meta.js";
 
 export interface Reply {
   status: number;
@@ -100,18 +101,14 @@ export function errorReply(error: ApiError, requestId: string, nowMs: number): R
 }
 
 /**
- * The reply with `meta.warnings` (docs/compatibility.md#fidelity-rules: what a lenient answer did not understand as sent).
- * Rare (a request with a value read leniently), so it re-reads the body instead of threading the
- * warnings through every renderer; the ETag is folded again from the new body.
+ * The reply with `meta.warnings` (docs/compatibility.md#fidelity-rules: what a lenient answer did not understand as sent),
+ * written into the finished body as text (http/envelope-meta.ts: the body is not read again); the
+ * ETag is folded again from the new body.
  */
 export function withWarnings(reply: Reply, warnings: readonly ParamWarning[]): Reply {
   if (warnings.length === 0 || reply.status !== 200 || (reply.contentType !== undefined && !reply.contentType.startsWith("application/json"))) return reply;
-  const value = JSON.parse(reply.body.toString("utf8")) as Record<string, unknown>;
-  if (value.success !== true) return reply;
-  const meta = (typeof value.meta === "object" && value.meta !== null ? value.meta : {}) as Record<string, unknown>;
-  // A route's own warnings (kept in its cached body) come first; the request's are added after them.
-  value.meta = { ...meta, warnings: [...(Array.isArray(meta.warnings) ? meta.warnings : []), ...warnings] };
-  const body = Buffer.from(JSON.stringify(value), "utf8");
+  const body = bodyWithWarnings(reply.body, warnings.map((warning) => JSON.stringify(warning)));
+  if (body === undefined) return reply;
   return {
     status: reply.status,
     body,
