@@ -31,7 +31,7 @@ export function callRoute(route: RouteDefinition, call: RouteCall): Reply | Prom
   workCounts.handlerCalls++;
   const handled = route.handle({
     method: call.method, path: call.path, pathParams: call.pathParams, query: call.query, values, warnings, json,
-    editions: call.editions, changes: call.changes, requestId: call.requestId, accept: call.accept ?? "", body: call.body, contentType: call.contentType,
+    editions: call.editions, changes: call.changes, requestId: call.requestId, accept: call.accept ?? "", body: call.body, contentType: call.contentType, mcpHeaders: call.mcpHeaders,
     cached: call.cached, cachedReply: call.cachedReply, isAborted: call.isAborted, now: call.now, caller: call.caller,
   });
   return handled instanceof Promise ? handled.then((settled) => withWarnings(settled, warnings)) : withWarnings(handled, warnings);

@@ -5,6 +5,13 @@ import type { ChangeLog } from "../store/change-log.js";
 import type { EditionSet } from "../store/editions.js";
 import type { ParamValues, ParamWarning } from "../query/params.js";
 import type { Reply } from "./reply.js";
+
+/** The 2026-07-28 MCP request headers as sent ("" when absent). */
+export interface McpHeaders {
+  protocolVersion: string;
+  method: string;
+  name: string;
+}
 import type { TakeResult, TokenBuckets } from "../limits/token-buckets.js";
 
 /**
@@ -34,6 +41,8 @@ export interface RequestContext<V = ParamValues, B = unknown> {
   /** The body parsed and validated against the route's schema by callRoute (call-route.ts); undefined on a route that takes none. */
   json: B;
   contentType: string;
+  /** A POST's MCP headers as sent (POST /mcp); undefined where the caller has none (MCP over stdio, in-process calls). */
+  mcpHeaders?: McpHeaders | undefined;
   /** Returns the cached reply for `key` (cacheKey: route, data versions, canonical values) or builds, stores and returns it. */
   cached: (key: string, build: () => Reply) => Reply;
   /** The cached reply for `key`, if any (a handler that builds across turns looks first, then stores with `cached`). */

@@ -17,7 +17,7 @@ import { byteRangeOf } from "./ranges.js";
 import { callRoute } from "./call-route.js";
 import { cacheControlOf, errorReply, ownedReply, type Reply } from "./reply.js";
 import type { RouteDefinition, Router } from "./router.js";
-import type { Admission } from "./context.js";
+import type { Admission, McpHeaders } from "./context.js";
 import type { RequestStats } from "../ops/request-stats.js";
 import { rateLimitLines } from "../limits/token-buckets.js";
 import { Admitter, type AdmissionOptions } from "./admission.js";
@@ -36,6 +36,8 @@ export interface IncomingRequest {
   ifRange?: string;
   contentType: string;
   origin: string;
+  /** A POST's Model Context Protocol headers (POST /mcp checks them against its message); absent on other methods. */
+  mcpHeaders?: McpHeaders | undefined;
   /** The peer's address, read only when a route needs it (one syscall). */
   address(): string;
   body: Buffer | undefined;
@@ -232,7 +234,7 @@ export class Dispatcher {
     try {
       const handled = callRoute(route, {
         method: request.method, path: request.url, pathParams, query: parseQueryString(request.rawQuery), editions: this.options.editions(), changes: this.changes,
-        requestId, accept: request.accept, body: request.body, contentType: request.contentType, now, caller: limit,
+        requestId, accept: request.accept, body: request.body, contentType: request.contentType, mcpHeaders: request.mcpHeaders, now, caller: limit,
         cached: this.cachedOf, cachedReply: this.cachedReplyOf, isAborted: () => request.hasLeft === true,
         bodyOverLimit: request.isBodyTooLarge ? this.options.maxBodyBytes : undefined,
       });

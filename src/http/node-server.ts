@@ -121,6 +121,7 @@ export function startNodeServer(options: ServerOptions): Promise<HttpServer> {
       ifRange: range.length === 0 ? "" : header(headers["if-range"]),
       contentType: header(headers["content-type"]),
       origin: header(headers.origin),
+      ...(req.method === "POST" ? { mcpHeaders: { protocolVersion: header(headers["mcp-protocol-version"]), method: header(headers["mcp-method"]), name: header(headers["mcp-name"]) } } : {}),
       address: () => addressKey(clientAddress(socket.remoteAddress ?? "", forwardedFor), ipv6Prefix),
       body: undefined,
       isBodyTooLarge: false,

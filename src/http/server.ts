@@ -106,8 +106,9 @@ export function startServer(options: ServerOptions): Promise<HttpServer> {
   const readRequest = (res: HttpResponse, req: HttpRequest, forwardedFor = isProxyTrusted ? forwardedForOf(req) : ""): IncomingRequest => {
     // Read now (req is only valid in this call), and only when it can matter.
     const range = req.getHeader("range");
+    const method = req.getCaseSensitiveMethod().toUpperCase();
     return {
-      method: req.getCaseSensitiveMethod().toUpperCase(),
+      method,
       url: req.getUrl(),
       rawQuery: req.getQuery() ?? "",
       apiKey: req.getHeader("x-api-key") || bearerKey(req.getUrl(), req.getHeader("authorization")),
@@ -118,6 +119,7 @@ export function startServer(options: ServerOptions): Promise<HttpServer> {
       ifRange: range.length === 0 ? "" : req.getHeader("if-range"),
       contentType: req.getHeader("content-type"),
       origin: req.getHeader("origin"),
+      ...(method === "POST" ? { mcpHeaders: { protocolVersion: req.getHeader("mcp-protocol-version"), method: req.getHeader("mcp-method"), name: req.getHeader("mcp-name") } } : {}),
       // Valid while the response is: the dispatcher runs before any answer is written.
       address: () => addressKey(clientAddress(Buffer.from(res.getRemoteAddressAsText()).toString("latin1"), forwardedFor), ipv6Prefix),
       body: undefined,

@@ -100,6 +100,29 @@ t.test(`HTTP: a ${MODERN} client (v2 SDK, pinned), no handshake`, async (t) => {
   await auto.close();
 });
 
+t.test(`HTTP: ${MODERN} headers are the client's own, checked against its message`, async (t) => {
+  const harness = await startHarness();
+  t.teardown(() => harness.close());
+  const meta = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} };
+  const post = (headers: Record<string, string>, method = "tools/list") => fetch(`${harness.base}/mcp`, {
+    method: "POST", headers: { "x-api-key": harness.key, "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { _meta: meta } }),
+  });
+  const matching = await post({ "mcp-protocol-version": MODERN, "mcp-method": "tools/list" });
+  t.equal(matching.status, 200, "headers that say what the message says: answered");
+  const none = await post({});
+  t.equal(none.status, 200, "no MCP headers at all: answered (the message's own are assumed)");
+  // What a gateway routing on Mcp-Method would believe is not what the body asks: refused, not served.
+  const mismatched = await post({ "mcp-protocol-version": MODERN, "mcp-method": "tools/call" });
+  t.not(mismatched.status, 200, `a Mcp-Method that is not the message's: ${mismatched.status}`);
+  const mismatchedText = await mismatched.text();
+  t.notMatch(mismatchedText, /"tools":\[/, "and no tool list in it");
+  const otherVersion = await post({ "mcp-protocol-version": "2025-11-25", "mcp-method": "tools/list" });
+  t.not(otherVersion.status, 200, `a MCP-Protocol-Version that is not the message's: ${otherVersion.status}`);
+  const control = await post({ "mcp-protocol-version": MODERN, "mcp-method": "tools/list", "mcp-name": "=?base64?\u0001?=".replace("\u0001", "%%") });
+  t.ok(control.status < 500, `an odd Mcp-Name is never a 5xx (${control.status})`);
+});
+
 t.test("HTTP: the 2025 revisions, each answered in its own", async (t) => {
   const harness = await startHarness();
   t.teardown(() => harness.close());

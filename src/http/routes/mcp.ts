@@ -10,9 +10,10 @@
 // DELETE /mcp (the 2025 SSE stream, session end) are 405.
 
 import { createMcpHandler, isLegacyRequest, PROTOCOL_VERSION_META_KEY, type JSONRPCMessage, type McpHttpHandler } from "@modelcontextprotocol/server";
+import { invalidParameter } from "../../query/api-error.js";
 import { compileParams } from "../../query/params.js";
 import { routeBody } from "../call-route.js";
-import type { RequestContext } from "../context.js";
+import type { McpHeaders, RequestContext } from "../context.js";
 import type { Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
 import { McpExchange } from "./mcp-exchange.js";
@@ -37,16 +38,31 @@ const ENTRY_HEADERS = { "content-type": "application/json", accept: "application
 const LEGACY_PROBE = new Request("http://localhost/mcp", { method: "POST", headers: ENTRY_HEADERS });
 
 /**
- * The 2026-07-28 request headers (MCP-Protocol-Version, Mcp-Method, Mcp-Name), written from the
- * message they describe. They exist for what stands between client and server (a gateway routes
- * on them without reading bodies); the SDK's entry requires them on a modern request and checks
- * them against the body. Our HTTP adapters hand a route the headers it needs (the key, the
- * content type, Origin), not these, and the body is the message the SDK serves, so the values it
- * cross-checks are the body's own; a 2025 message gets none, as before (its revision is the one
- * its `initialize` agreed).
+ * The 2026-07-28 request headers (MCP-Protocol-Version, Mcp-Method, Mcp-Name) the SDK's entry is
+ * shown. They exist for what stands between client and server (a gateway routes on them without
+ * reading bodies), so the SDK checks them against the message and refuses a mismatch: a client's
+ * own headers are handed on as sent (POST's are read by both adapters). A client that sends none of
+ * them (older modern clients; MCP over stdio and in-process calls have none) is shown the ones its
+ * message implies, so it is served as before. A 2025 message gets none (its revision is the one its
+ * `initialize` agreed).
  */
+function modernHeadersOf(sent: McpHeaders | undefined, message: unknown): Record<string, string> {
+  if (sent === undefined || (sent.protocolVersion === "" && sent.method === "" && sent.name === "")) return standardHeadersOf(message);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of [["mcp-protocol-version", sent.protocolVersion], ["mcp-method", sent.method], ["mcp-name", sent.name]] as const) {
+    if (value === "") continue;
+    // What a header may hold (printable ASCII; Mcp-Name's non-ASCII names travel base64-encoded), within bounds.
+    if (!SENT_HEADER_TEXT.test(value)) throw invalidParameter(name, value.slice(0, 100), "must be printable ASCII, at most 1,000 characters (a name outside ASCII is sent =?base64?…?=)");
+    headers[name] = value;
+  }
+  return headers;
+}
+
+const SENT_HEADER_TEXT = /^[\x20-\x7e]{1,1000}$/;
+
 const HEADER_TEXT = /^[\x21-\x7e]{1,200}$/;
 
+/** The headers a modern message implies (for a client that sent none). */
 function standardHeadersOf(message: unknown): Record<string, string> {
   const { method, params } = (message ?? {}) as { method?: unknown; params?: { _meta?: Record<string, unknown>; name?: unknown; uri?: unknown } };
   const version = params?._meta?.[PROTOCOL_VERSION_META_KEY];
@@ -120,14 +136,14 @@ export function mcpRoutes(routeTable: () => readonly RouteDefinition[]): RouteDe
       if (current === undefined) throw new Error("MCP: a server asked for outside a request");
       return createMcpServer(served, () => callContext(current));
     }, { legacy: "reject", responseMode: "auto", maxRequestBodySize: 64 * 1024 });
-    const request = new Request("http://localhost/mcp", { method: "POST", headers: { ...ENTRY_HEADERS, ...standardHeadersOf(message) }, body: context.body ?? null });
+    const request = new Request("http://localhost/mcp", { method: "POST", headers: { ...ENTRY_HEADERS, ...modernHeadersOf(context.mcpHeaders, message) }, body: context.body ?? null });
     contexts.set(request, context);
     const response = await modern.fetch(request, { parsedBody: message });
     const body = Buffer.from(await response.arrayBuffer());
     return { status: response.status, body, contentType: response.headers.get("content-type") ?? "application/json" };
   };
   return [{
-    method: "POST", path: "/mcp", access: "key", checksOrigin: true, params: compileParams({}), body: mcpBody, errors: ["ORIGIN_NOT_ALLOWED"],
+    method: "POST", path: "/mcp", access: "key", checksOrigin: true, params: compileParams({}), body: mcpBody, errors: ["ORIGIN_NOT_ALLOWED", "INVALID_PARAMETER"],
     summary: "The Model Context Protocol over Streamable HTTP (stateless, JSON answers): the player tools for AI assistants; each request takes one token",
     response: {
       kind: "body",
