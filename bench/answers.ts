@@ -1,8 +1,8 @@
-// The profile routes' answers of this build beside another's, byte for byte: every URL of load mix
+// The profile and detail routes' answers of this build beside another's, byte for byte: every URL of load mix
 // (i), every team profile of every edition, compares in every edition (2 to 4 players, by the
 // versioned path and by `gameVersion`), `similar` for every player of the current edition and
 // with each scope in the others, and their lenient and empty cases (an unknown position, a player
-// without attributes). For a change that must not change what is answered (issue 33: the profile
+// without attributes); every player's detail, percentiles, history and versions, trending. For a change that must not change what is answered (issue 33: the profile
 // routes rendered from fragments). Reports how many status, body and ETag values differ, and
 // whether this build gives two different bodies one ETag. Exits 1 on any body or status difference.
 // Usage: node dist/bench/answers.js --against ../other-worktree/dist [--data-dir data]
@@ -57,6 +57,28 @@ function profileUrls(): string[] {
       urls.add(edition === editions.current ? `/api/players/${id(row)}/similar${scope}` : `${prefix}/players/${id(row)}/similar${scope}`);
     }
   }
+  // The detail family (issue 43: rows written from their stored bytes, fields read one at a time,
+  // no record parsed): every player of every edition by id, slug and versioned slug, with an era
+  // that matches and one that does not, a team that is not theirs, and their percentiles, history
+  // and versions; trending in each direction.
+  for (const edition of editions.ordered) {
+    const isCurrent = edition === editions.current;
+    const prefix = `/api/versions/${edition.key}`;
+    for (let row = 0; row < edition.rowCount; row += isCurrent ? 1 : 5) {
+      const { _id, slug, teamType } = edition.record(row);
+      urls.add(`${prefix}/players/${encodeURIComponent(slug)}`);
+      urls.add(`${prefix}/players/${_id}/percentiles${row % 2 === 0 ? "" : "?cohort=era"}`);
+      if (!isCurrent) continue;
+      urls.add(`/api/players/${_id}`);
+      urls.add(`/api/players/${_id}?teamType=${teamType === "curr" ? "class" : "curr"}`);
+      urls.add(`/api/players/slug/${encodeURIComponent(slug)}`);
+      urls.add(`/api/players/slug/${encodeURIComponent(slug)}?team=no-such-team`);
+      urls.add(`/api/players/${_id}/percentiles?teamType=${teamType}`);
+      urls.add(`/api/players/${_id}/history`);
+      urls.add(`/api/players/${_id}/versions`);
+    }
+  }
+  for (const query of ["", "?direction=up", "?direction=down&limit=50", "?teamType=curr&limit=100"]) urls.add(`/api/players/trending${query}`);
   return [...urls];
 }
 

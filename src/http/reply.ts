@@ -88,6 +88,17 @@ export function successReply(data: unknown, meta: Record<string, unknown>, optio
   return jsonReply(200, { success: true, data, meta }, options);
 }
 
+/** The success envelope around `dataJson`, data already written as JSON text (a stored row with fields of ours added): the bytes successReply would write for its value. */
+export function successReplyJson(dataJson: string, meta: Record<string, unknown>, options: ReplyOptions = {}): Reply {
+  const body = Buffer.from(`{"success":true,"data":${dataJson},"meta":${JSON.stringify(meta)}}`, "utf8");
+  return {
+    status: 200,
+    body,
+    ...(options.isCacheable ? { etag: weakEtag(hashBytes(body), body.length) } : {}),
+    ...(options.cacheControl === undefined ? {} : { cacheControl: options.cacheControl }),
+  };
+}
+
 /** An error's envelope; `timestamp` (ISO 8601) is when it was answered, as the hosted service says it (docs/compatibility.md#fidelity-rules). */
 export function errorReply(error: ApiError, requestId: string, nowMs: number): Reply {
   const details = error.code === "INTERNAL_ERROR" ? { requestId } : error.details;

@@ -8,7 +8,7 @@
 import { Catalogue } from "../model/catalogue.js";
 import { ERAS, ERA_CODE, type Era } from "../model/eras.js";
 import { slugify } from "../model/names.js";
-import { DEMO_SOURCE, type EditionEntry, type PlayerRecord, type TeamRow } from "../model/player.js";
+import { DEMO_SOURCE, type EditionEntry, type PlayerField, type PlayerRecord, type TeamRow } from "../model/player.js";
 import { editionLabel } from "../model/eras.js";
 import type { LoadedPayload, SnapshotPayload } from "./snapshot.js";
 import type { BadgeHolders } from "./badge-holders.js";
@@ -158,6 +158,20 @@ export class Edition {
    */
   record(row: number): PlayerRecord {
     return JSON.parse(this.fragments.recordJson(row)) as PlayerRecord;
+  }
+
+  /**
+   * One field of a row as the source gave it (undefined where the row lacks it), decoded from its
+   * stored JSON alone: what a route reads when it needs a value, not the whole record.
+   */
+  field<K extends Exclude<PlayerField, "badges">>(row: number, field: K): PlayerRecord[K] | undefined {
+    const json = this.fragments.valueJson(row, field);
+    return json === undefined ? undefined : (JSON.parse(json) as PlayerRecord[K]);
+  }
+
+  /** The row's era (its `teamType`), from its column. */
+  eraOf(row: number): Era {
+    return ERAS[this.payload.columns.era[row] as number] as Era;
   }
 
   /** The row's folded display name (what name search and batch lookups compare). */

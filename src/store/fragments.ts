@@ -236,6 +236,23 @@ export class RecordFragments {
     return hash;
   }
 
+  /**
+   * The JSON text of one field's value as stored (`"Nikola Jokić"`, `["PG","SG"]`), or undefined
+   * where the row lacks the field: what a route copies into an answer, or decodes (Edition.field)
+   * when it needs the value, instead of reading the whole record. Not badges (two slots: rowJson).
+   */
+  valueJson(row: number, field: PlayerField): string | undefined {
+    const index = PLAYER_FIELDS.indexOf(field);
+    if (index === BADGES_FIELD) throw new RangeError("valueJson reads one slot: badges are two (read them with rowJson)");
+    const origin = this.rowStart[row] as number;
+    const slot = row * STRIDE + slotOfField(index);
+    const start = this.starts[slot] as number;
+    const end = this.starts[slot + 1] as number;
+    if (start === end) return undefined;
+    // `,"field":` is ASCII: its byte length is its string length.
+    return this.bytes.toString("utf8", origin + start + (FIELD_PREFIXES[index] as string).length, origin + end);
+  }
+
   /** One row as a JSON object string, for routes that add fields (hot zones, history) around it. */
   rowJson(row: number, shape: RowShape): string {
     return this.renderRows([row], shape, NO_BYTES, NO_BYTES).body.subarray(1, -1).toString("utf8");

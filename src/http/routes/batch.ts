@@ -80,7 +80,7 @@ function resolveName(edition: Edition, name: string, eraMask: number): number[] 
   const people = [...new Set(rows.map((row) => edition.foldedName(row)))];
   if (people.length === 1) return edition.rowsWithFoldedName(people[0] as string).filter(isInScope);
   if (people.length === 0) return { query: name, reason: "not_found" };
-  return { query: name, reason: "ambiguous", candidates: [...new Set(rows.map((row) => edition.record(row).name as string))].slice(0, 5) };
+  return { query: name, reason: "ambiguous", candidates: [...new Set(rows.map((row) => edition.field(row, "name") as string))].slice(0, 5) };
 }
 
 function resolveSlug(edition: Edition, slug: string, eraMask: number): number[] | Unmatched {

@@ -50,7 +50,7 @@ function playerHistory(context: RequestContext<ValuesOf<typeof historySchemas>>)
 }
 
 function renderHistory(edition: Edition, row: number, limit: number): Reply {
-  const player = edition.record(row);
+  const player = { _id: edition.field(row, "_id") as string, slug: edition.field(row, "slug") };
   const weekly = edition.weekly;
   const slot = weekly?.slotOfRow[row] ?? -1;
   const weeks = weekly && slot >= 0 ? weekly.weeks.filter((week) => week.overall[slot] !== ABSENT_RATING) : [];

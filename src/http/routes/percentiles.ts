@@ -5,7 +5,6 @@
 
 import { ERAS } from "../../model/eras.js";
 import { displayLabel } from "../../model/labels.js";
-import { FIELD_BIT, type PlayerRecord } from "../../model/player.js";
 import { POSITIONS } from "../../model/positions.js";
 import { attributeGroupsOf, attributeKeysOf } from "../../store/attribute-profile.js";
 import type { Edition } from "../../store/edition.js";
@@ -35,11 +34,6 @@ const params = {
 
 type PercentileValues = EveryEditionValues<typeof params>;
 
-const PLAYER_SHAPE = {
-  fieldMask: (["_id", "name", "slug", "team", "teamType", "positions"] as const).reduce((mask, field) => mask | FIELD_BIT[field], 0),
-  isVersioned: false,
-};
-
 const round1 = (value: number) => Math.round(value * 10) / 10;
 
 /** The player's row: an `_id` or slug narrowed by teamType, then by team (404 PLAYER_NOT_FOUND naming its rosters). */
@@ -47,7 +41,7 @@ function rowOfPlayer(edition: Edition, id: string, values: PercentileValues): nu
   const { teamType: era, team } = values;
   if (team === undefined) return rowOfIdOrSlug(edition, id, era);
   const byId = edition.rowById.get(id);
-  const rows = byId !== undefined && (era === undefined || edition.record(byId).teamType === era) ? [byId] : rowsForSlug(edition, id, era);
+  const rows = byId !== undefined && (era === undefined || edition.eraOf(byId) === era) ? [byId] : rowsForSlug(edition, id, era);
   return rowsOnTeam(edition, rows, id, team, era)[0] as number;
 }
 
@@ -57,7 +51,10 @@ function percentiles(context: RequestContext<PercentileValues>): Reply {
   const kind: CohortKind = context.values.cohort;
   return context.cached(cacheKey("/api/players/:id/percentiles", edition, [row, kind]), () => {
     // The six fields named, not the whole record (a parse of a full record is most of a request's cost).
-    const player = JSON.parse(edition.fragments.rowJson(row, PLAYER_SHAPE)) as Pick<PlayerRecord, "_id" | "name" | "slug" | "team" | "teamType" | "positions">;
+    const player = {
+      _id: edition.field(row, "_id"), name: edition.field(row, "name"), slug: edition.field(row, "slug"),
+      team: edition.field(row, "team"), teamType: edition.field(row, "teamType"), positions: edition.field(row, "positions"),
+    };
     const standing = playerPercentiles(edition, row, kind);
     const cell = (value: number | null, { percentile, size, mean }: Standing) =>
       ({ value, percentile, cohortSize: size, cohortMean: Number.isNaN(mean) ? null : round1(mean) });

@@ -36,7 +36,10 @@ function playerVersions(context: RequestContext<ValuesOf<typeof versionsSchemas>
   const row = rowOfIdOrSlug(edition, context.pathParams.id ?? "", context.values.teamType);
   const key = cacheKey("/api/players/:id/versions", context.editions.ordered, [row]);
   return context.cached(key, () => {
-    const player = edition.record(row);
+    const player = {
+      _id: edition.field(row, "_id") as string, name: edition.field(row, "name"), slug: edition.field(row, "slug"), overall: edition.field(row, "overall"),
+      teamType: edition.field(row, "teamType"), team: edition.field(row, "team"),
+    };
     return successReply({
       playerId: player._id, name: player.name, slug: player.slug,
       currentVersion: edition.key, currentOverall: player.overall,
@@ -95,7 +98,7 @@ function attributeSeries(context: RequestContext<ValuesOf<typeof attributeSchema
     const page = points.slice(Math.max(0, points.length - limit));
     return successReply(page, {
       playerId: id, attribute, dataPoints: page.length,
-      id: edition.record(found)._id, key: column < 0 ? "overall" : (edition.catalogue.attributeKeys[column] as string), ...dataSourceMeta(edition),
+      id: edition.field(found, "_id"), key: column < 0 ? "overall" : (edition.catalogue.attributeKeys[column] as string), ...dataSourceMeta(edition),
     }, { isCacheable: true });
   });
 }

@@ -17,7 +17,7 @@ import { rowsForSlug } from "./player-rows.js";
  */
 export function rowsOfIdOrSlug(edition: Edition, id: string, era: Era | undefined): readonly number[] {
   const row = edition.rowById.get(id);
-  if (row !== undefined && (era === undefined || edition.record(row).teamType === era)) return [row];
+  if (row !== undefined && (era === undefined || edition.eraOf(row) === era)) return [row];
   if (!PLAYER_ID_PATTERN.test(id)) {
     // A slug longer than an `_id` may be (classic rosters' run to ~70 characters) is still a slug.
     const rows = edition.rowsForSlug(id.toLowerCase(), era === undefined ? ALL_ERAS_MASK : 1 << ERA_CODE[era]);
@@ -30,7 +30,7 @@ export function rowsOfIdOrSlug(edition: Edition, id: string, era: Era | undefine
 /** An `_id` or a slug (the first roster of curr, class, allt that has it, or of the given era). */
 export function rowOfIdOrSlug(edition: Edition, idOrSlug: string, era: Era | undefined): number {
   const row = edition.rowById.get(idOrSlug);
-  if (row !== undefined && (era === undefined || edition.record(row).teamType === era)) return row;
+  if (row !== undefined && (era === undefined || edition.eraOf(row) === era)) return row;
   return rowsForSlug(edition, idOrSlug, era)[0] as number;
 }
 

@@ -63,9 +63,11 @@ export function rowsForSlug(edition: Edition, slug: string, era: Era | undefined
  * ours beside it, `editionRatings` (docs/data.md#source-values-kept-exactly): that history with the overall of every loaded
  * edition holding the same `_id` that it does not name yet, newest first.
  */
-export function playerDetail(editions: EditionSet, edition: Edition, row: number, isVersioned: boolean): Record<string, unknown> {
-  const base = JSON.parse(edition.fragments.rowJson(row, { fieldMask: ALL_FIELDS_MASK, isVersioned })) as Record<string, unknown> & { _id: string; ratingHistory?: RatingHistoryEntry[] };
-  return { ...base, editionRatings: editionRatingsOf(editions, base._id, base.ratingHistory) };
+export function playerDetailJson(editions: EditionSet, edition: Edition, row: number, isVersioned: boolean): string {
+  const stored = edition.fragments.rowJson(row, { fieldMask: ALL_FIELDS_MASK, isVersioned });
+  const editionRatings = editionRatingsOf(editions, edition.field(row, "_id") as string, edition.field(row, "ratingHistory"));
+  // The stored row's bytes, then ours: `{…row…,"editionRatings":[…]}`.
+  return `${stored.slice(0, -1)}${stored.length > 2 ? "," : ""}"editionRatings":${JSON.stringify(editionRatings)}}`;
 }
 
 /** A detail's `editionRatings`: the source's rating history with the overall of every loaded edition holding `id` that it does not name yet, newest first. */

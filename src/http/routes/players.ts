@@ -10,9 +10,9 @@ import type { Edition } from "../../store/edition.js";
 import type { RequestContext } from "../context.js";
 import { cacheKey } from "../cache-key.js";
 import { arrayOf, cursorPagination, era, exactObject, gameVersion, integer, playerRows, ref, text } from "../describe/response-schemas.js";
-import { dataSourceMeta, successReply, type Reply } from "../reply.js";
+import { dataSourceMeta, successReplyJson, type Reply } from "../reply.js";
 import type { RouteDefinition, RouteResponse } from "../router.js";
-import { cursorPaging, playerDetail, playerPage, rowsForSlug } from "./player-rows.js";
+import { cursorPaging, playerDetailJson, playerPage, rowsForSlug } from "./player-rows.js";
 
 const listSchemas = { ...playerFilterParams({ withAllEras: true }), limit: limitParam(100, 50), cursor: CURSOR_PARAM };
 const listParams = compileParams(listSchemas);
@@ -44,8 +44,7 @@ const SLUG_CACHE_CONTROL = "private, max-age=3600";
 
 /** What `meta.variants` says of a row: enough to ask for it (`team=`, `teamType=`) or fetch it by `_id`. */
 function variantOf(edition: Edition, row: number): { _id: string; teamType: string; team: string; slug: string } {
-  const { _id, teamType, team, slug } = edition.record(row);
-  return { _id, teamType, team, slug };
+  return { _id: edition.field(row, "_id") as string, teamType: edition.field(row, "teamType") as string, team: edition.field(row, "team") as string, slug: edition.field(row, "slug") as string };
 }
 
 /** The rows on the team named (exact name or slug); nothing left is 404 PLAYER_NOT_FOUND, as the hosted service answers. */
@@ -54,7 +53,7 @@ export function rowsOnTeam(edition: Edition, rows: readonly number[], slug: stri
   const teamColumn = edition.payload.columns.team;
   const kept = rows.filter((row) => codes.has(teamColumn[row] as number));
   if (kept.length > 0) return kept;
-  const rosters = rows.map((row) => edition.record(row).team as string);
+  const rosters = rows.map((row) => edition.field(row, "team") as string);
   throw new ApiError(
     "PLAYER_NOT_FOUND",
     {
@@ -85,7 +84,7 @@ export function playerDetailReply(context: RequestContext, route: string, rows: 
   // Cached server-side (the detail joins editions), keyed by every edition's data version.
   const key = cacheKey(route, context.editions.ordered, [rows]);
   return context.cached(key, () =>
-    successReply(playerDetail(context.editions, edition, rows[0] as number, false), {
+    successReplyJson(playerDetailJson(context.editions, edition, rows[0] as number, false), {
       gameVersion: edition.key,
       ...(rows.length > 1 ? { variants: rows.slice(1).map((row) => variantOf(edition, row)) } : {}),
       // The detail's ratingHistory reads every edition.

@@ -15,7 +15,7 @@ import { arrayOf, era, exactObject, gameVersion, integer, ref, text } from "../d
 import { everyEditionRoutes, requestedEdition, type EveryEditionValues } from "./edition-param.js";
 import { FragmentBody } from "./fragment-body.js";
 import { rowOfIdOrSlug } from "./player-ref.js";
-import { FIELD_BIT, SUMMARY_FIELDS_MASK, type PlayerRecord } from "../../model/player.js";
+import { FIELD_BIT, SUMMARY_FIELDS_MASK } from "../../model/player.js";
 
 export const SIMILAR_METHOD =
   "Distance over the attributes both players have (group scores left out), each difference divided by that attribute's standard deviation in the edition; " +
@@ -66,8 +66,9 @@ function similarPlayers(context: RequestContext<EveryEditionValues<typeof scopeS
     body.text(`],"meta":{"gameVersion":${JSON.stringify(edition.key)},"player":`).row(row, PLAYER_SHAPE)
       .text(`,"scope":${JSON.stringify({ era: scope, ...(position === undefined ? {} : { position }) })},"count":${matches.length},"method":${METHOD_JSON}${dataSourceText(edition)}`);
     if (!hasAttributes) {
-      const player = JSON.parse(edition.fragments.rowJson(row, PLAYER_SHAPE)) as Pick<PlayerRecord, "name" | "team">;
-      body.text(`,"warnings":${JSON.stringify([{ parameter: "id", value: id, message: `${player.name} (${player.team}) has no attributes in ${edition.key}, so no profile to compare` }])}`);
+      const name = edition.field(row, "name");
+      const team = edition.field(row, "team");
+      body.text(`,"warnings":${JSON.stringify([{ parameter: "id", value: id, message: `${name} (${team}) has no attributes in ${edition.key}, so no profile to compare` }])}`);
     }
     return body.text("}}").reply(key, RENDER_VERSION);
   });

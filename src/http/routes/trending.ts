@@ -50,7 +50,7 @@ function trending(context: RequestContext<ValuesOf<typeof trendingSchemas>>): Re
       before: (k) => {
         const i = picked[k] as number;
         const entry = window as NonNullable<typeof window>;
-        return `{"playerId":${JSON.stringify(edition.record(rows[k] as number)._id)},"totalDelta":${entry.totalDelta[i] as number},"changes":${entry.changes[i] as number},"player":`;
+        return `{"playerId":${edition.fragments.valueJson(rows[k] as number, "_id") ?? "null"},"totalDelta":${entry.totalDelta[i] as number},"changes":${entry.changes[i] as number},"player":`;
       },
       after: () => "}",
     }, { count: rows.length, days, teamType: era ?? "all", direction, ...dates }, { isCacheable: true, cacheControl: TRENDING_CACHE_CONTROL });

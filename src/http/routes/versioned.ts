@@ -7,12 +7,12 @@ import { compileParams, limitParam, OFFSET_PARAM, playerFilterParams, type Value
 import { appliedFilters, planQuery, selectPlayers } from "../../query/player-params.js";
 import type { RequestContext } from "../context.js";
 import { cacheKey } from "../cache-key.js";
-import { dataSourceMeta, successReply, type Reply } from "../reply.js";
+import { dataSourceMeta, successReplyJson, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
 import { arrayOf, boolean, era, exactObject, gameVersion, integer, playerRows, ref, text } from "../describe/response-schemas.js";
 import { resolveEdition } from "./edition-param.js";
 import { listTeams, teamsMeta, teamsParams, type TeamsValues } from "./teams.js";
-import { playerDetail, playerPage, rowsForSlug } from "./player-rows.js";
+import { playerDetailJson, playerPage, rowsForSlug } from "./player-rows.js";
 
 const playersSchemas = { ...playerFilterParams({ withAllEras: true }), offset: OFFSET_PARAM, limit: limitParam(100, 50) };
 const playersParams = compileParams(playersSchemas);
@@ -47,14 +47,13 @@ function versionedPlayer(context: RequestContext<ValuesOf<typeof slugSchemas>>):
   const rows = rowsForSlug(edition, context.pathParams.slug ?? "", context.values.teamType);
   const key = cacheKey("/api/versions/:version/players/:slug", context.editions.ordered, [edition.key, rows]);
   return context.cached(key, () => {
-    const details = rows.map((row) => playerDetail(context.editions, edition, row, true));
-    if (details.length === 1) return successReply(details[0], { gameVersion: edition.key, ...dataSourceMeta(context.editions) }, { isCacheable: true });
-    return successReply(details, {
+    const details = rows.map((row) => playerDetailJson(context.editions, edition, row, true));
+    if (details.length === 1) return successReplyJson(details[0] as string, { gameVersion: edition.key, ...dataSourceMeta(context.editions) }, { isCacheable: true });
+    return successReplyJson(`[${details.join(",")}]`, {
       gameVersion: edition.key,
       count: details.length,
       variants: rows.map((row) => {
-        const { _id, teamType, team } = edition.record(row);
-        return { teamType, team, _id };
+        return { teamType: edition.field(row, "teamType"), team: edition.field(row, "team"), _id: edition.field(row, "_id") };
       }),
       ...dataSourceMeta(context.editions),
     }, { isCacheable: true });
