@@ -2,7 +2,8 @@
 // CPU per call (the server process's utime+stime from /proc), one server (WORKERS=1) on the demo
 // editions, the same client (fetch, N concurrent loops) for both. A 2025-era call (no handshake
 // needed: stateless) is answered by the one SDK server kept for them (mcp-exchange.ts); a
-// 2026-07-28 call (its revision in `_meta`) by the SDK's entry, a server per request. REST answers
+// 2026-07-28 call (its revision in `_meta` and in its MCP-Protocol-Version, Mcp-Method and Mcp-Name
+// headers) by the SDK's entry, on a kept server that serves nothing else (mcp-server-pool.ts). REST answers
 // repeat questions from its memo. Each question alone, then the three in turn.
 // `npm run bench:mcp -- --seconds 5 --concurrency 16`
 
@@ -54,7 +55,7 @@ const mcpCall = (modern: boolean, pick: (i: number) => number) => (i: number) =>
   const question = questions[pick(i)]!;
   const params = { name: question.tool, arguments: question.args, ...(modern ? { _meta: MODERN_META } : {}) };
   const body = JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params });
-  return fetch(`${base}/mcp`, { method: "POST", headers: { ...headers, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": modern ? "2026-07-28" : "2025-06-18" }, body }).then(async (response) => {
+  return fetch(`${base}/mcp`, { method: "POST", headers: { ...headers, "content-type": "application/json", accept: "application/json, text/event-stream", ...(modern ? { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": question.tool } : { "mcp-protocol-version": "2025-06-18" }) }, body }).then(async (response) => {
     const answer = (await response.json()) as { result?: { isError?: boolean } };
     if (response.status !== 200 || answer.result === undefined || answer.result.isError === true) throw new Error(`MCP ${response.status} ${JSON.stringify(answer).slice(0, 200)}`);
   });

@@ -1,7 +1,7 @@
 // Content negotiation: which encoding a client accepts, compressing once per cached reply, and
 // whether an If-None-Match header matches our ETag in any of its forms.
 
-import { brotliCompress, brotliCompressSync, gzip, gzipSync, constants, type BrotliOptions, type ZlibOptions } from "node:zlib";
+import { brotliCompress, brotliCompressSync, crc32, deflateRawSync, gzip, gzipSync, constants, type BrotliOptions, type ZlibOptions } from "node:zlib";
 import type { Reply } from "./reply.js";
 
 export const COMPRESS_MIN_BYTES = 1024;
@@ -89,6 +89,53 @@ export function encodedBody(reply: Reply, encoding: Encoding, brotliQuality = 4)
   }
   reply.encoded.gzip ??= gzipSync(reply.body, GZIP_OPTIONS);
   return { body: reply.encoded.gzip, encoding };
+}
+
+/**
+ * A body whose long head is the same for many answers and whose short tail is each answer's own
+ * (an MCP tool result from a cached reply, then the caller's JSON-RPC id): the head is compressed
+ * once, flushed to a byte boundary without ending the stream, and each answer appends its tail to
+ * it, so an answer costs a copy and a few bytes of compression instead of compressing it whole.
+ * Both encodings stay single, standard streams: gzip's deflate continues with the tail's own
+ * blocks (a fresh raw deflate; it refers to nothing before it), under one header and a CRC-32
+ * continued over the tail; Brotli's continues with an uncompressed meta-block holding the tail
+ * (RFC 7932 §9.2) and the empty last one.
+ */
+export interface CompressedHead {
+  readonly head: Buffer;
+  readonly br: Buffer;
+  readonly deflate: Buffer;
+  readonly crc: number;
+}
+
+const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
+/** A Brotli meta-block with MNIBBLES = 4 holds at most 65,536 bytes. */
+const BROTLI_TAIL_MAX = 65_536;
+/** ISLAST = 1, ISLASTEMPTY = 1: the end of a Brotli stream. */
+const BROTLI_END = Buffer.from([0x03]);
+
+export function compressedHead(head: Buffer, brotliQuality = 4): CompressedHead {
+  return {
+    head,
+    br: brotliCompressSync(head, { ...brotliOptions(brotliQuality, head.length), finishFlush: constants.BROTLI_OPERATION_FLUSH }),
+    deflate: deflateRawSync(head, { ...GZIP_OPTIONS, finishFlush: constants.Z_SYNC_FLUSH }),
+    crc: crc32(head),
+  };
+}
+
+/** The whole body (head and tail) and its encodings, for Reply.encoded. */
+export function withTail(compressed: CompressedHead, tail: Buffer): { body: Buffer; encoded: { br: Buffer; gzip: Buffer } } {
+  if (tail.length === 0 || tail.length > BROTLI_TAIL_MAX) throw new RangeError(`a spliced tail is 1 to ${BROTLI_TAIL_MAX} bytes, not ${tail.length}`);
+  const body = Buffer.concat([compressed.head, tail]);
+  // ISLAST 0, MNIBBLES 0 (four nibbles), MLEN - 1 in 16 bits, ISUNCOMPRESSED 1, then zero bits to the byte.
+  const bits = ((tail.length - 1) << 3) | (1 << 19);
+  const metaBlock = Buffer.from([bits & 0xff, (bits >>> 8) & 0xff, (bits >>> 16) & 0xff]);
+  const br = Buffer.concat([compressed.br, metaBlock, tail, BROTLI_END]);
+  const trailer = Buffer.alloc(8);
+  trailer.writeUInt32LE(crc32(tail, compressed.crc), 0);
+  trailer.writeUInt32LE(body.length % 0x1_0000_0000, 4);
+  const gzip = Buffer.concat([GZIP_HEADER, compressed.deflate, deflateRawSync(tail, GZIP_OPTIONS), trailer]);
+  return { body, encoded: { br, gzip } };
 }
 
 /**

@@ -175,3 +175,36 @@ t.test("Origin: by default loopback pages and clients without Origin only", asyn
   const refused = await post(harness, { "x-api-key": harness.key, origin: "https://app.example" });
   t.equal(refused.status, 403, "any other page: refused unless listed");
 });
+
+t.test("a repeated question's answer, compressed once and spliced with each caller's id, decodes to the plain answer in each encoding", async (t) => {
+  const harness = await startHarness();
+  t.teardown(() => harness.close());
+  const { request } = await import("node:http");
+  const { brotliDecompressSync, gunzipSync } = await import("node:zlib");
+  const raw = (id: unknown, encoding: string) => new Promise<{ encoding: string | undefined; body: Buffer }>((resolve, reject) => {
+    const body = JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "find_players", arguments: { teamType: "curr", limit: 50, sort: "overall" } } });
+    const sent = request(`${harness.base}/mcp`, {
+      method: "POST", headers: { "x-api-key": harness.key, "content-type": "application/json", accept: "application/json, text/event-stream", "accept-encoding": encoding },
+    }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => resolve({ encoding: response.headers["content-encoding"], body: Buffer.concat(chunks) }));
+    });
+    sent.on("error", reject);
+    sent.end(body);
+  });
+  for (const id of [1, 2, "a-string-id", 12345678901, "ü\"\\"]) {
+    const plain = await raw(id, "identity");
+    t.equal(plain.encoding, undefined, `id ${JSON.stringify(id)}: identity`);
+    const answer = JSON.parse(plain.body.toString("utf8"));
+    t.equal(answer.id, id, `id ${JSON.stringify(id)}: the caller's id`);
+    t.equal(answer.result.structuredContent.data.length, 50, "the rows");
+    t.ok(plain.body.length > 1024, "large enough to be compressed");
+    const br = await raw(id, "br");
+    t.equal(br.encoding, "br");
+    t.ok(brotliDecompressSync(br.body).equals(plain.body), `id ${JSON.stringify(id)}: Brotli decodes to the same bytes`);
+    const gzip = await raw(id, "gzip");
+    t.equal(gzip.encoding, "gzip");
+    t.ok(gunzipSync(gzip.body).equals(plain.body), `id ${JSON.stringify(id)}: gzip decodes to the same bytes`);
+  }
+});

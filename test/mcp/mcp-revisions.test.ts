@@ -123,6 +123,33 @@ t.test(`HTTP: ${MODERN} headers are the client's own, checked against its messag
   t.ok(control.status < 500, `an odd Mcp-Name is never a 5xx (${control.status})`);
 });
 
+t.test(`HTTP: ${MODERN} calls at once, each answered from its own question (servers are kept and reused, never shared by two requests)`, async (t) => {
+  const harness = await startHarness();
+  t.teardown(() => harness.close());
+  const { body } = await harness.json("/api/players?teamType=curr&limit=12&sort=overall");
+  const ids = (body.data as { _id: string }[]).map((row) => row._id);
+  const meta = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} };
+  const call = (id: number, method: string, params: Record<string, unknown>) => fetch(`${harness.base}/mcp`, {
+    method: "POST", headers: { "x-api-key": harness.key, "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: meta } }),
+  }).then(async (response) => ({ status: response.status, answer: await response.json() as { id: number; result?: { structuredContent?: { data?: { _id?: string } } }; error?: unknown } }));
+  for (let round = 0; round < 3; round++) {
+    // Tool calls for twelve players, a refused call and a list in between: a server asked for and never connected
+    // (an unknown method) or one answering an error must come back free, never answer another's question.
+    const calls = ids.flatMap((id, n) => [
+      call(100 * round + n, "tools/call", { name: "get_player", arguments: { id } }),
+      ...(n % 4 === 0 ? [call(1000 + n, "no/such-method", {}), call(2000 + n, "tools/list", {})] : []),
+    ]);
+    const answers = await Promise.all(calls);
+    for (const [n, id] of ids.entries()) {
+      const { status, answer } = answers.find(({ answer }) => answer.id === 100 * round + n) ?? { status: 0, answer: undefined };
+      t.equal(status, 200, `round ${round}: call ${n} answered`);
+      t.equal(answer?.result?.structuredContent?.data?._id, id, `round ${round}: call ${n} answers for its own player`);
+    }
+    t.ok(answers.filter(({ answer }) => answer.id >= 1000 && answer.id < 2000).every(({ answer }) => answer.error !== undefined), `round ${round}: unknown methods are errors`);
+  }
+});
+
 t.test("HTTP: the 2025 revisions, each answered in its own", async (t) => {
   const harness = await startHarness();
   t.teardown(() => harness.close());

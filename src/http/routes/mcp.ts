@@ -4,7 +4,7 @@
 // else), one token from the key's bucket (429), the JSON content type and the 64 KiB body bound.
 // Then the official v2 SDK answers the one JSON-RPC message, routed by its own isLegacyRequest: a
 // 2026-07-28 request (its protocol version in `_meta`, no handshake) through its HTTP entry
-// (createMcpHandler, modern only, a server per request), a 2025 one (`initialize`, then requests)
+// (createMcpHandler, modern only, on a kept server serving nothing else: mcp-server-pool.ts), a 2025 one (`initialize`, then requests)
 // by one SDK server kept for them all (mcp-exchange.ts); nothing of a client is kept between
 // requests, so a flood of initializations holds nothing. GET and
 // DELETE /mcp (the 2025 SSE stream, session end) are 405.
@@ -12,6 +12,7 @@
 import { createMcpHandler, isLegacyRequest, PROTOCOL_VERSION_META_KEY, type JSONRPCMessage, type McpHttpHandler } from "@modelcontextprotocol/server";
 import { invalidParameter } from "../../query/api-error.js";
 import { compileParams } from "../../query/params.js";
+import { COMPRESS_MIN_BYTES, compressedHead, withTail, type CompressedHead } from "../encoding.js";
 import { routeBody } from "../call-route.js";
 import type { McpHeaders, RequestContext } from "../context.js";
 import type { Reply } from "../reply.js";
@@ -19,6 +20,7 @@ import type { RouteDefinition } from "../router.js";
 import { McpExchange } from "./mcp-exchange.js";
 import { createMcpServer } from "./mcp-server.js";
 import { McpTools } from "./mcp-tools.js";
+import { McpServerPool } from "./mcp-server-pool.js";
 
 /**
  * One message (an object: a batch, an array, is refused by callRoute as VALIDATION_ERROR: one
@@ -76,29 +78,45 @@ function standardHeadersOf(message: unknown): Record<string, string> {
 
 const INVALID_MESSAGE = Buffer.from(JSON.stringify({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error: Invalid JSON-RPC message" }, id: null }));
 
-/** The JSON text of a tool result's `data`, kept while the data is (a repeated question's result is the same object: mcp-tools.ts). */
-const dataTexts = new WeakMap<object, string>();
+/**
+ * What is kept per tool result's `data` (a repeated question's result is the same object:
+ * mcp-tools.ts), while the data is: the answer's text up to the caller's id, compressed once
+ * (encoding.ts `withTail`), and the result written with the data marked, to tell that the rest of
+ * the result is the same too.
+ */
+interface KeptHead { readonly marked: string; readonly head: Buffer; readonly compressed: CompressedHead | undefined }
+const heads = new WeakMap<object, KeptHead>();
 const DATA_MARK = "\u0000courtside-data\u0000";
 const DATA_MARK_JSON = JSON.stringify(DATA_MARK);
 
 /**
- * The answer as JSON, written as JSON.stringify writes it, except that a tool result's `data`
- * (most of the answer's bytes: the REST records) is written from its kept text, not again.
+ * A 2025-era answer as the reply: the JSON-RPC response written as `{"result":…,"jsonrpc":"2.0","id":…}`.
+ * A tool result's `data` (most of its bytes: the REST records) is written from kept text and the
+ * rest of the answer up to the id (its head) is kept compressed, so a repeated question costs a
+ * copy and the id's few bytes, not a JSON.stringify and a compression of the whole.
  */
-function answerText(answer: JSONRPCMessage): string {
-  const structured = (answer as { result?: { structuredContent?: { data?: unknown } } }).result?.structuredContent;
+function answerReply(answer: JSONRPCMessage): Reply {
+  const { result, jsonrpc, id, ...others } = answer as { result?: { structuredContent?: { data?: unknown } }; jsonrpc?: unknown; id?: unknown };
+  const structured = result?.structuredContent;
   const data = structured?.data;
-  if (structured === undefined || data === null || typeof data !== "object") return JSON.stringify(answer);
-  let text = dataTexts.get(data);
-  if (text === undefined) {
-    text = JSON.stringify(data);
-    dataTexts.set(data, text);
+  if (structured === undefined || data === null || typeof data !== "object" || typeof jsonrpc !== "string"
+    || (typeof id !== "string" && typeof id !== "number") || Object.keys(others).length > 0) {
+    return { status: 200, body: Buffer.from(JSON.stringify(answer)), contentType: "application/json" };
   }
   structured.data = DATA_MARK;
-  const outer = JSON.stringify(answer);
+  const marked = `{"result":${JSON.stringify(result)},"jsonrpc":${JSON.stringify(jsonrpc)},"id":`;
   structured.data = data;
-  const at = outer.indexOf(DATA_MARK_JSON);
-  return outer.slice(0, at) + text + outer.slice(at + DATA_MARK_JSON.length);
+  let kept = heads.get(data);
+  if (kept?.marked !== marked) {
+    const at = marked.indexOf(DATA_MARK_JSON);
+    const head = Buffer.from(marked.slice(0, at) + JSON.stringify(data) + marked.slice(at + DATA_MARK_JSON.length));
+    kept = { marked, head, compressed: head.length >= COMPRESS_MIN_BYTES ? compressedHead(head) : undefined };
+    heads.set(data, kept);
+  }
+  const tail = Buffer.from(`${JSON.stringify(id)}}`);
+  if (kept.compressed === undefined || tail.length > 1_000) return { status: 200, body: Buffer.concat([kept.head, tail]), contentType: "application/json" };
+  const { body, encoded } = withTail(kept.compressed, tail);
+  return { status: 200, body, encoded, contentType: "application/json" };
 }
 
 export function mcpRoutes(routeTable: () => readonly RouteDefinition[]): RouteDefinition[] {
@@ -128,14 +146,18 @@ export function mcpRoutes(routeTable: () => readonly RouteDefinition[]): RouteDe
       const answer = legacy.exchange(message, context);
       if (answer === "invalid") return { status: 400, body: INVALID_MESSAGE, contentType: "application/json" };
       if (answer === undefined) return { status: 202, body: Buffer.alloc(0), contentType: "application/json" };
-      return { status: 200, body: Buffer.from(answerText(await answer)), contentType: "application/json" };
+      return answerReply(await answer);
     }
-    // A 2026-07-28 message (its revision in `_meta`): the SDK's entry, which builds the server for it from the factory.
-    modern ??= createMcpHandler(({ requestInfo }) => {
-      const current = requestInfo === undefined ? undefined : contexts.get(requestInfo);
-      if (current === undefined) throw new Error("MCP: a server asked for outside a request");
-      return createMcpServer(served, () => callContext(current));
-    }, { legacy: "reject", responseMode: "auto", maxRequestBodySize: 64 * 1024 });
+    // A 2026-07-28 message (its revision in `_meta`): the SDK's entry, which asks the factory for a
+    // server to serve it on: one of the kept servers that is serving nothing (McpServerPool).
+    if (modern === undefined) {
+      const pool = new McpServerPool((entry) => createMcpServer(served, () => callContext(entry.context as RequestContext)));
+      modern = createMcpHandler(({ requestInfo }) => {
+        const current = requestInfo === undefined ? undefined : contexts.get(requestInfo);
+        if (current === undefined) throw new Error("MCP: a server asked for outside a request");
+        return pool.take(current);
+      }, { legacy: "reject", responseMode: "auto", maxRequestBodySize: 64 * 1024 });
+    }
     const request = new Request("http://localhost/mcp", { method: "POST", headers: { ...ENTRY_HEADERS, ...modernHeadersOf(context.mcpHeaders, message) }, body: context.body ?? null });
     contexts.set(request, context);
     const response = await modern.fetch(request, { parsedBody: message });
