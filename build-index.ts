@@ -1,5 +1,6 @@
-// Offline index build step (`npm run build-index`): see src/pipeline/build-index-cli.ts for the usage.
+// The offline index build step (`npm run build-index`, `courtside build-index`; the usage is in
+// src/usage.ts): the build-index command of the one command line (src/app/cli.ts).
 
-import { runBuildIndex } from "./src/pipeline/build-index-cli.js";
+import { runProcess } from "./src/app/cli.js";
 
-process.exitCode = runBuildIndex(process.argv.slice(2));
+await runProcess(["build-index", ...process.argv.slice(2)], { workerEntry: () => new URL("./src/app/worker-main.js", import.meta.url) });

@@ -1,6 +1,6 @@
 // The single binary (dist/bin/courtside, npm run build:binary): its size, how long the process
 // takes to start and exit (`--version`), and spawn → /ready 200 of `courtside serve` beside
-// `node dist/server/main.js` on the same data directory, with each one's resident memory then.
+// `node dist/server/main.js serve` on the same data directory, with each one's resident memory then.
 //   npm run bench:binary [-- DATA_DIR] [--repeats 3] [--no-readme]
 
 import { spawnSync } from "node:child_process";
@@ -43,12 +43,12 @@ versionMs();
 const versions = Array.from({ length: Math.max(5, repeats) }, versionMs);
 // One untimed boot of each first, so every timed one finds the code and the snapshots in the page cache.
 await measureServe(BINARY, ["serve"]);
-await measureServe(process.execPath, [MAIN]);
+await measureServe(process.execPath, [MAIN, "serve"]);
 const binaryRuns: { readyMs: number; rssMiB: number }[] = [];
 const nodeRuns: { readyMs: number; rssMiB: number }[] = [];
 for (let r = 0; r < repeats; r++) {
   binaryRuns.push(await measureServe(BINARY, ["serve"]));
-  nodeRuns.push(await measureServe(process.execPath, [MAIN]));
+  nodeRuns.push(await measureServe(process.execPath, [MAIN, "serve"]));
 }
 const result = {
   sizeMiB: Math.round(sizeMiB * 10) / 10,
@@ -61,7 +61,7 @@ const result = {
 const section = [
   `Last run: ${today()} on ${machine()}. Median of ${repeats} fresh processes each (\`--version\`: of ${versions.length}), after one untimed boot of each; data: \`${dataDir}\`, 1 worker.`,
   "",
-  table(["measure", "`dist/bin/courtside`", "`node dist/server/main.js`"], [
+  table(["measure", "`dist/bin/courtside`", "`node dist/server/main.js serve`"], [
     ["size on disk", `${result.sizeMiB} MiB`, "(Node + node_modules)"],
     ["spawn → exit of `--version`", `${result.versionMs} ms`, ""],
     ["**spawn → `/ready` 200 (`serve`)**", `**${result.binaryReadyMs} ms**`, `**${result.nodeReadyMs} ms**`],

@@ -1,6 +1,6 @@
 // Boot cost of the editions in DATA_DIR (default data/), each in a fresh process so nothing else
 // is counted: loadEditionSet in this process (load time, resident memory); the real server
-// (dist/server/main.js) from spawn until GET /ready answers 200, with the resident memory of its
+// (dist/server/main.js serve) from spawn until GET /ready answers 200, with the resident memory of its
 // process then, with WORKERS=1, 2, 4 and 8 (memory does not need cores: the editions are shared,
 // so each further worker should cost only its own isolate), a second after /ready and again once it
 // has idled --settle-seconds (default 20); and, in the same run, a bare uWS app
@@ -48,7 +48,7 @@ function measureInProcess(): InProcess {
 /** Spawns the real server (or the bare uWS app) and times spawn → first 200 from /ready; reads VmRSS of its process then. */
 async function measureServer(port: number, workers = 1, script = "../server/main.js", settleMs = 0): Promise<SpawnReady> {
   const work = mkdtempSync(join(tmpdir(), "courtside-boot-"));
-  return timeSpawnToReady(process.execPath, [new URL(script, import.meta.url).pathname], { ...process.env, DATA_DIR: dir, KEYS_FILE: join(work, "keys.json"), PORT: String(port), HOST: "127.0.0.1", METRICS_PORT: "0", WORKERS: String(workers), LOG_LEVEL: "silent" }, port, work, settleMs);
+  return timeSpawnToReady(process.execPath, [new URL(script, import.meta.url).pathname, "serve"], { ...process.env, DATA_DIR: dir, KEYS_FILE: join(work, "keys.json"), PORT: String(port), HOST: "127.0.0.1", METRICS_PORT: "0", WORKERS: String(workers), LOG_LEVEL: "silent" }, port, work, settleMs);
 }
 
 /** The in-process measure runs in a child of its own, so each repeat starts from an empty heap. */
@@ -116,7 +116,7 @@ if (flags["in-process"]) {
     table(["measure", `${result.editions} demo editions, ${result.players.toLocaleString("en")} players`], [
       ["loadEditionSet in a fresh process: time", `${result.loadMs} ms`],
       ["  resident memory after it (RSS / JS heap / buffers)", `${result.loadRssMiB} / ${result.heapUsedMiB} / ${result.arrayBuffersMiB} MiB`],
-      ["**the server (`node dist/server/main.js`, 1 worker): spawn → `/ready` 200**", `**${result.serverReadyMs} ms**`],
+      ["**the server (`node dist/server/main.js serve`, 1 worker): spawn → `/ready` 200**", `**${result.serverReadyMs} ms**`],
       ["**its resident memory 1 s after `/ready` (supervisor + worker, VmRSS)**", `**${result.serverRssMiB} MiB**`],
       ["a bare uWS app (`bench/bare-uws.ts`): spawn → `/ready` 200 / resident", `${result.bareUwsReadyMs} ms / ${result.bareUwsRssMiB} MiB`],
       ["**the server's spawn → `/ready` over the bare uWS app's, same run**", `**${(result.serverReadyMs / result.bareUwsReadyMs).toFixed(1)}×**`],

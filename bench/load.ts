@@ -149,12 +149,12 @@ async function main(): Promise<void> {
   const servers: Record<ServerName, Server | undefined> = { ceiling: undefined, courtside: undefined, "courtside-nocache": undefined, node: undefined, "node-nocache": undefined, peer: undefined };
   const wrkRun = { core: flags["load-core"], connections, seconds: durationS, key };
   try {
-    servers.courtside = await startServer("courtside", portBase + 1, ["dist/server/main.js"], env);
-    servers["courtside-nocache"] = await startServer("courtside-nocache", portBase + 2, ["dist/server/main.js"], { ...env, RESPONSE_CACHE_MB: "0" });
+    servers.courtside = await startServer("courtside", portBase + 1, ["dist/server/main.js", "serve"], env);
+    servers["courtside-nocache"] = await startServer("courtside-nocache", portBase + 2, ["dist/server/main.js", "serve"], { ...env, RESPONSE_CACHE_MB: "0" });
     servers.peer = await startServer("peer", portBase + 3, ["dist/bench/peer/server.js"], env);
     if (flags["node-adapter"]) {
-      servers.node = await startServer("node", portBase + 4, ["dist/server/main.js"], { ...env, HTTP_ADAPTER: "node" });
-      servers["node-nocache"] = await startServer("node-nocache", portBase + 5, ["dist/server/main.js"], { ...env, HTTP_ADAPTER: "node", RESPONSE_CACHE_MB: "0" });
+      servers.node = await startServer("node", portBase + 4, ["dist/server/main.js", "serve"], { ...env, HTTP_ADAPTER: "node" });
+      servers["node-nocache"] = await startServer("node-nocache", portBase + 5, ["dist/server/main.js", "serve"], { ...env, HTTP_ADAPTER: "node", RESPONSE_CACHE_MB: "0" });
     }
     const nodeOf = (mix: Mix): Server[] => (!flags["node-adapter"] ? [] : [mix.isCacheOn ? servers.node : servers["node-nocache"]] as Server[]);
     const { recordings, notes } = await recordAndVerify(mixes, servers, key);

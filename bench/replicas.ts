@@ -58,8 +58,8 @@ async function main(): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const client = new Redis(redisUrl);
-    const local = startPinned("courtside", "0", process.execPath, ["dist/server/main.js"], { ...env, PORT: String(portBase) }, portBase);
-    const shared = startPinned("courtside + REDIS_URL", "0", process.execPath, ["dist/server/main.js"], { ...env, PORT: String(portBase + 1), REDIS_URL: redisUrl }, portBase + 1);
+    const local = startPinned("courtside", "0", process.execPath, ["dist/server/main.js", "serve"], { ...env, PORT: String(portBase) }, portBase);
+    const shared = startPinned("courtside + REDIS_URL", "0", process.execPath, ["dist/server/main.js", "serve"], { ...env, PORT: String(portBase + 1), REDIS_URL: redisUrl }, portBase + 1);
     processes.push(local, shared);
     await Promise.all([waitForHttp(local, "/ready", (status) => status === 200), waitForHttp(shared, "/ready", (status) => status === 200)]);
     const ready = await (await fetch(`http://127.0.0.1:${shared.port}/ready`)).json() as { data: { redis?: { status: string } } };

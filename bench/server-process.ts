@@ -34,8 +34,8 @@ export async function startServerProcess(options: { dataDir: string; workers: nu
   const main = fileURLToPath(new URL("../server/main.js", import.meta.url));
   const env = { ...process.env, HOST: "127.0.0.1", PORT: String(port), METRICS_PORT: String(metricsPort), DATA_DIR: options.dataDir, KEYS_FILE: keysFile, WORKERS: String(options.workers), LOG_LEVEL: "warn", ...options.env };
   const child = options.cpus
-    ? spawn("taskset", ["-c", options.cpus, process.execPath, main], { env, stdio: ["ignore", "pipe", "pipe"] })
-    : spawn(process.execPath, [main], { env, stdio: ["ignore", "pipe", "pipe"] });
+    ? spawn("taskset", ["-c", options.cpus, process.execPath, main, "serve"], { env, stdio: ["ignore", "pipe", "pipe"] })
+    : spawn(process.execPath, [main, "serve"], { env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout?.on("data", (chunk) => { output += chunk; });
   child.stderr?.on("data", (chunk) => { output += chunk; });

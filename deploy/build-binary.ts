@@ -81,12 +81,11 @@ async function main(): Promise<void> {
   await esbuild.build({
     // uWS is loaded by uws.ts with process.dlopen, never bundled; only its types are imported.
     ...SERVER_BUNDLE_BASE,
-    entryPoints: [join(root, "src", "bin", "courtside.ts")],
+    entryPoints: [join(root, "src", "app", "binary.ts")],
     format: "cjs",
     outfile: bundle,
     // import.meta does not exist in CommonJS. Inside the binary every use of it is behind
-    // isSea() (assets, uWS) or compares it with a real path (the keys script's entry check),
-    // so a URL that names no file keeps both false.
+    // isSea() (assets, uWS), so a URL that names no file keeps it false.
     define: { "import.meta.url": JSON.stringify("file:///courtside-binary/courtside.js") },
     plugins: [...SERVER_BUNDLE_BASE.plugins, {
       // msgpackr's optional native string decoder: not embedded (msgpackr decodes in JavaScript

@@ -60,7 +60,7 @@ export async function bundleServer(root: string): Promise<void> {
   const esbuild = await import("esbuild");
   await esbuild.build({
     ...SERVER_BUNDLE_BASE,
-    entryPoints: [join(root, "src", "main.ts"), join(root, "src", "worker-main.ts")],
+    entryPoints: [join(root, "src", "app", "main.ts"), join(root, "src", "app", "worker-main.ts")],
     format: "esm",
     splitting: true,
     outdir,

@@ -26,7 +26,7 @@ const TS_ROOTS = ["src", "deploy", "bench", "test", "build-index.ts"];
 /** Besides the .ts files: the pages' HTML and CSS, and what decides how anything is built. */
 const OTHER_INPUTS = ["package-lock.json", "tsconfig.json", "src/web", "deploy/launch.mjs"];
 /** What the scripts run: a build missing one of these is rebuilt whatever the stamp says. */
-const OUTPUTS = ["dist/server/main.js", "dist/server/worker-main.js", "dist/src/cli.js", "dist/build-index.js", "dist/deploy/bundle.js", "dist/web"];
+const OUTPUTS = ["dist/server/main.js", "dist/server/worker-main.js", "dist/src/app/cli.js", "dist/build-index.js", "dist/deploy/bundle.js", "dist/web"];
 /** The type checks of npm test and npm run build: the server's project, then the pages'. */
 const TYPECHECKS = [["-p", "tsconfig.json", "--noEmit"], ["-p", join("src", "web", "tsconfig.json")]];
 

@@ -10,7 +10,7 @@ import { getAsset, isSea } from "node:sea";
 
 /** The asset holding package.json's version inside the binary. */
 export const VERSION_ASSET = "version";
-/** The binary's own bundle, embedded so worker threads can evaluate it (bin/courtside.ts). */
+/** The binary's own bundle, embedded so worker threads can evaluate it (app/binary.ts). */
 export const BUNDLE_ASSET = "courtside.js";
 
 /**

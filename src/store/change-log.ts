@@ -164,7 +164,7 @@ export class ChangeLog {
     return new ChangeLog(set.current, eventsOf(set.current), []);
   }
 
-  /** The log another thread derived (the supervisor's, posted to each worker: src/supervisor.ts), as it was there. */
+  /** The log another thread derived (the supervisor's, posted to each worker: src/app/supervisor.ts), as it was there. */
   static fromShared(shared: SharedChangeLog): ChangeLog {
     return new ChangeLog({ key: shared.gameVersion, checksum: shared.checksum }, [...shared.events], shared.published);
   }

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeEdition } from "../../src/pipeline/build-edition.js";
 import { loadConfig } from "../../src/config.js";
-import { startService, type Service } from "../../src/service.js";
+import { startService, type Service } from "../../src/app/service.js";
 import type { EditionSource } from "../../src/model/player.js";
 import { randomEdition } from "../fixtures/random-edition.js";
 import { createKey } from "../../src/keys/key-operations.js";

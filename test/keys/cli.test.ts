@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import t from "tap";
-import { runKeysCommand } from "../../src/keys-cli.js";
+import { runKeysCommand } from "../../src/app/keys-command.js";
 import { digestKey } from "../../src/keys/key-records.js";
 import { readKeyStore } from "../../src/keys/key-file.js";
 import { listKeys } from "../../src/keys/key-operations.js";
@@ -171,12 +171,12 @@ t.test("--keys-file overrides the keys file from the environment", async (t) => 
   t.equal(listKeys(fromEnv).length, 0);
 });
 
-t.test("run as a script it honours KEYS_FILE and sets the exit code", async (t) => {
+t.test("run as a process (the entry, `keys`) it honours KEYS_FILE and sets the exit code", async (t) => {
   const dir = t.testdir();
   const file = join(dir, "from-env.json");
-  const script = fileURLToPath(new URL("../../src/keys-cli.ts", import.meta.url));
+  const script = fileURLToPath(new URL("../../src/app/main.ts", import.meta.url));
   const run = (...argv: string[]) =>
-    spawnSync(process.execPath, [...process.execArgv, script, ...argv], { env: { ...process.env, KEYS_FILE: file }, encoding: "utf8" });
+    spawnSync(process.execPath, [...process.execArgv, script, "keys", ...argv], { env: { ...process.env, KEYS_FILE: file }, encoding: "utf8" });
 
   const created = run("create", "--email", "a@b.co", "--json");
   t.equal(created.status, 0, created.stderr);

@@ -5,7 +5,7 @@ import t from "tap";
 import { appendFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeEdition } from "../../src/pipeline/build-edition.js";
-import { runKeysCommand } from "../../src/keys-cli.js";
+import { runKeysCommand } from "../../src/app/keys-command.js";
 import { COMPACT_MIN_LINES, KeyLog, type KeyLogProblem } from "../../src/keys/key-log.js";
 import { applyKeyOperation } from "../../src/keys/key-writer.js";
 import { freePort } from "../fixtures/free-port.js";

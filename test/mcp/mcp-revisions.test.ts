@@ -11,7 +11,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { startHarness, type Harness } from "../http/harness.js";
 import { asStructured, BAD_CASES, goodCases, TOOL_NAMES, type Sample } from "./mcp-cases.js";
 
-const ENTRY = fileURLToPath(new URL("../../dist/src/mcp-main.js", import.meta.url));
+const ENTRY = fileURLToPath(new URL("../../dist/server/main.js", import.meta.url));
 const MODERN = "2026-07-28";
 
 async function sampleOf(harness: Harness): Promise<Sample> {
@@ -175,7 +175,7 @@ t.test("stdio: the same process answers a 2026-07-28 client and a 2025 one", asy
   const harness = await startHarness();
   t.teardown(() => harness.close());
   const sample = await sampleOf(harness);
-  const spawn = () => new StdioClientTransport({ command: process.execPath, args: [ENTRY, "--data-dir", `${harness.dir}/data`], env: { PATH: process.env.PATH ?? "" }, stderr: "pipe" });
+  const spawn = () => new StdioClientTransport({ command: process.execPath, args: [ENTRY, "mcp", "--data-dir", `${harness.dir}/data`], env: { PATH: process.env.PATH ?? "" }, stderr: "pipe" });
   for (const [label, options, version] of ([
     [MODERN, { versionNegotiation: { mode: { pin: MODERN } } }, MODERN],
     ["2025-11-25", { supportedProtocolVersions: ["2025-11-25"] }, "2025-11-25"],

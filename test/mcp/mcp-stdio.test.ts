@@ -8,14 +8,14 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { startHarness } from "../http/harness.js";
 import { asStructured, BAD_CASES, goodCases, TOOL_NAMES } from "./mcp-cases.js";
 
-const ENTRY = fileURLToPath(new URL("../../dist/src/mcp-main.js", import.meta.url));
+const ENTRY = fileURLToPath(new URL("../../dist/server/main.js", import.meta.url));
 
 t.test("the SDK client over stdio: tools listed, answers equal to REST over the same data", async (t) => {
   // The harness serves the data directory the stdio process reads (its clock is fixed: answers that stamp the time are compared without it).
   const harness = await startHarness();
   t.teardown(() => harness.close());
   const client = new Client({ name: "courtside-test", version: "1" });
-  const transport = new StdioClientTransport({ command: process.execPath, args: [ENTRY, "--data-dir", `${harness.dir}/data`], env: { PATH: process.env.PATH ?? "" }, stderr: "pipe" });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [ENTRY, "mcp", "--data-dir", `${harness.dir}/data`], env: { PATH: process.env.PATH ?? "" }, stderr: "pipe" });
   let stderr = "";
   transport.stderr?.on("data", (chunk: Buffer) => { stderr += chunk.toString("utf8"); });
   await client.connect(transport);

@@ -1,5 +1,5 @@
 import t from "tap";
-import { COMMANDS, runCli, type CliContext } from "../../src/cli.js";
+import { COMMANDS, runCli, type CliContext } from "../../src/app/cli.js";
 import { loadConfig, SERVE_OPTIONS } from "../../src/config.js";
 import { nodeVersionProblem } from "../../src/node-version.js";
 import { ADAPTER, EXPECTED_UWS } from "../fixtures/uws-version.js";
@@ -7,7 +7,7 @@ import { ADAPTER, EXPECTED_UWS } from "../fixtures/uws-version.js";
 function context(env: NodeJS.ProcessEnv = {}): CliContext & { output: string[]; errors: string[] } {
   const output: string[] = [];
   const errors: string[] = [];
-  return { env, serve: { workerEntry: () => new URL("../../src/worker-main.ts", import.meta.url) }, out: (s) => output.push(s), err: (s) => errors.push(s), output, errors };
+  return { env, serve: { workerEntry: () => new URL("../../src/app/worker-main.ts", import.meta.url) }, out: (s) => output.push(s), err: (s) => errors.push(s), output, errors };
 }
 
 t.test("--version prints the package version, then the Node version and the HTTP adapter serve would use", async (t) => {

@@ -14,12 +14,12 @@ import { digestKey } from "../../src/keys/key-records.js";
 import { readKeyStore } from "../../src/keys/key-file.js";
 import { createKey } from "../../src/keys/key-operations.js";
 
-const KEYS_COMMAND = fileURLToPath(new URL("../../dist/src/keys-cli.js", import.meta.url));
+const KEYS_COMMAND = fileURLToPath(new URL("../../dist/server/main.js", import.meta.url));
 
 /** `npm run keys -- create --json`, as its own process. */
 function createWithCommand(keysFile: string, email: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [KEYS_COMMAND, "create", "--email", email, "--json", "--keys-file", keysFile], (error, stdout, stderr) => {
+    execFile(process.execPath, [KEYS_COMMAND, "keys", "create", "--email", email, "--json", "--keys-file", keysFile], (error, stdout, stderr) => {
       if (error) reject(new Error(`keys create failed: ${stderr}`));
       else resolve((JSON.parse(stdout) as { key: string }).key);
     });

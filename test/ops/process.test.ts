@@ -8,7 +8,7 @@ import { writeEdition } from "../../src/pipeline/build-edition.js";
 import { fixtureEditions } from "../http/harness.js";
 import { freePort } from "../fixtures/free-port.js";
 import { spawnServer, type ServerProcess } from "../fixtures/server-process.js";
-import { Supervisor } from "../../src/supervisor.js";
+import { Supervisor } from "../../src/app/supervisor.js";
 import { loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/ops/log.js";
 import { createKey } from "../../src/keys/key-operations.js";

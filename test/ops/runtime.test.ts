@@ -65,7 +65,7 @@ t.test(`npm start on Node ${process.versions.node} runs ${label} in every worker
 const unloadable = EXPECTED_UWS === "20.30.0" ? "20.57" : process.versions.node.startsWith("20.") ? undefined : "20.30";
 t.test("a uWS build that does not load: HTTP_ADAPTER=uws stops the start in one line; unforced, node:http serves", { skip: unloadable === undefined ? "both builds load on Node 20 with glibc 2.38 or later" : ADAPTER === "node" ? "uWS does not load here at all" : false }, async (t) => {
   const dir = t.testdir({});
-  const result = spawnSync(process.execPath, [MAIN], {
+  const result = spawnSync(process.execPath, [MAIN, "serve"], {
     env: { ...process.env, HTTP_ADAPTER: "uws", COURTSIDE_UWS: unloadable, PORT: "0", METRICS_PORT: "0", HOST: "127.0.0.1", DATA_DIR: join(dir, "data"), KEYS_FILE: join(dir, "keys.json") },
     encoding: "utf8",
   });

@@ -41,7 +41,7 @@ async function hold(): Promise<{ server: Server; port: number }> {
 function run(env: Record<string, string>, asNobody = false): Promise<{ code: number | null; stderr: string; stdout: string }> {
   return new Promise((resolve) => {
     // Through env -u: tap's process-info hook (NODE_OPTIONS) would write into .tap/ as nobody and fail.
-    const child = spawn("env", ["-u", "NODE_OPTIONS", process.execPath, MAIN], {
+    const child = spawn("env", ["-u", "NODE_OPTIONS", process.execPath, MAIN, "serve"], {
       env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", LOG_LEVEL: "warn", ...env },
       stdio: ["ignore", "pipe", "pipe"],
       ...(asNobody && isRoot ? { uid: NOBODY, gid: NOBODY } : {}),
@@ -112,7 +112,7 @@ t.test("a bad variable", async (t) => {
 
 /** Starts the server until its listening line, then stops it; everything it printed. */
 async function startAndStop(env: Record<string, string>): Promise<string> {
-  const child = spawn("env", ["-u", "NODE_OPTIONS", process.execPath, MAIN], {
+  const child = spawn("env", ["-u", "NODE_OPTIONS", process.execPath, MAIN, "serve"], {
     env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: "0", METRICS_PORT: "0", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -2,7 +2,7 @@
 import t from "tap";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { runKeysCommand } from "../../src/keys-cli.js";
+import { runKeysCommand } from "../../src/app/keys-command.js";
 import { RedisLink } from "../../src/redis/link.js";
 import { readRedisKeys, RedisKeyFeed, updateRedisKeys } from "../../src/redis/redis-keys.js";
 import { redisMissing, startRedis, type RedisServer } from "../fixtures/redis-server.js";

@@ -6,7 +6,7 @@ import { buildSnapshotPayload } from "../../src/pipeline/build-snapshot.js";
 import { decodeSnapshot, encodeSnapshot, maxPayloadBytes, readSnapshot, readSnapshotBytes } from "../../src/store/snapshot.js";
 import { DEFAULT_MAX_SNAPSHOT_BYTES, defaultMaxSnapshotBytes } from "../../src/store/snapshot-limit.js";
 import { snapshotFileName, writeEdition } from "../../src/pipeline/build-edition.js";
-import { startService } from "../../src/service.js";
+import { startService } from "../../src/app/service.js";
 import { loadEdition } from "../../src/store/derived-tables.js";
 import { randomEdition } from "../fixtures/random-edition.js";
 import { encodeSnapshotV1 } from "../fixtures/snapshot-v1-writer.js";

@@ -10,7 +10,7 @@ import { STAND_IN_KEY, startStandIn, type StandIn } from "./stand-in.js";
 // peak resident memory is its own: the kernel's high-water mark, printed as it exits.
 t.setTimeout(240_000);
 
-const SYNC_MAIN = fileURLToPath(new URL("../../dist/src/sync/main.js", import.meta.url));
+const SYNC_MAIN = fileURLToPath(new URL("../../dist/server/main.js", import.meta.url));
 // VmHWM, the high-water mark of this process's own memory since its exec: resourceUsage().maxRSS
 // (getrusage) keeps what the forking parent held at the fork across exec on Linux, so a child spawned
 // while the test process held a just-made 256 MiB bomb reported that bomb as its own.
@@ -29,7 +29,7 @@ interface ChildSync {
 
 function syncProcess(args: string[]): Promise<ChildSync> {
   const started = performance.now();
-  const child = spawn(process.execPath, ["--import", PEAK_PROBE, SYNC_MAIN, ...args], {
+  const child = spawn(process.execPath, ["--import", PEAK_PROBE, SYNC_MAIN, "sync", ...args], {
     env: { ...process.env, COURTSIDE_SYNC_KEY: STAND_IN_KEY },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config.js";
-import { startService, type Service } from "../../src/service.js";
+import { startService, type Service } from "../../src/app/service.js";
 import { runSyncCli, type SyncCliIo } from "../../src/sync/cli.js";
 import { createKey } from "../../src/keys/key-operations.js";
 

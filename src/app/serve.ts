@@ -6,14 +6,14 @@
 import { accessSync, constants, existsSync, mkdirSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import { dirname } from "node:path";
-import { loadConfig, ConfigError, METRICS_PORT_OFFSET, type Config } from "./config.js";
-import { uwsInfo } from "./http/uws.js";
-import { adapterLabel, canShareNodePort, chooseAdapter, type AdapterChoice } from "./http/adapter.js";
-import { createLogger, type Logger } from "./ops/log.js";
-import { snapshotFiles } from "./store/editions.js";
+import { loadConfig, ConfigError, METRICS_PORT_OFFSET, type Config } from "../config.js";
+import { uwsInfo } from "../http/uws.js";
+import { adapterLabel, canShareNodePort, chooseAdapter, type AdapterChoice } from "../http/adapter.js";
+import { createLogger, type Logger } from "../ops/log.js";
+import { snapshotFiles } from "../store/editions.js";
 import { Supervisor } from "./supervisor.js";
-import { KeyStoreError } from "./keys/key-records.js";
-import { ensureDemoKey } from "./keys/key-operations.js";
+import { KeyStoreError } from "../keys/key-records.js";
+import { ensureDemoKey } from "../keys/key-operations.js";
 
 /** A refusal to start, already worded for the operator (one line, no stack). */
 export class StartupError extends Error {}
@@ -61,7 +61,7 @@ async function ensureDemoData(config: Config, logger: Logger): Promise<void> {
       if (snapshotFiles(directory).length > 0) return;
     }
     // Imported only when needed: the generator and the snapshot builder are the largest modules and boot time counts.
-    const [{ generateDemoEditions }, { writeEdition }] = await Promise.all([import("./pipeline/demo.js"), import("./pipeline/build-edition.js")]);
+    const [{ generateDemoEditions }, { writeEdition }] = await Promise.all([import("../pipeline/demo.js"), import("../pipeline/build-edition.js")]);
     mkdirSync(directory, { recursive: true });
     const asOf = new Date().toISOString().slice(0, 10);
     const started = performance.now();
@@ -89,7 +89,7 @@ async function ensureKeys(config: Config, logger: Logger): Promise<void> {
     // With REDIS_URL the key store is Redis's (seeded from the keys file when Redis has none).
     const demo = config.redisUrl === undefined
       ? ensureDemoKey(file, new Date())
-      : await (await import("./redis/redis-keys.js")).prepareRedisKeys(config.redisUrl, file, new Date(), logger);
+      : await (await import("../redis/redis-keys.js")).prepareRedisKeys(config.redisUrl, file, new Date(), logger);
     const where = config.redisUrl === undefined ? file : "Redis";
     process.stdout.write(demo ? `\nDemo API key (shown once; only its SHA-256 is stored in ${where}):\n\n    ${demo.key}\n\n` : keysHint(config, where));
   } catch (error) {
@@ -190,7 +190,7 @@ export async function runServe(argv: readonly string[], env: NodeJS.ProcessEnv, 
   booting.catch(() => undefined);
   let metricsBound = 0;
   try {
-    const { startMetricsServer } = await import("./ops/metrics.js");
+    const { startMetricsServer } = await import("../ops/metrics.js");
     const metrics = await startMetricsServer(config.metricsHost, metricsPort, supervisor, { adapter: adapter.name, node: process.versions.node, uws: adapter.name === "uws" ? uwsInfo()?.version ?? "" : "" })
       .catch((error: NodeJS.ErrnoException) => { throw portError(metricsVariable, config.metricsHost, metricsPort, error); });
     metricsServer = metrics.server;

@@ -1,17 +1,16 @@
-// The `npm run keys -- …` command: parses arguments, runs one key-store operation, prints the result.
-// Only the entry block at the bottom touches process; runKeysCommand gets everything injected.
+// The keys command (`npm run keys -- …`, `courtside keys …`: the CLI table in cli.ts runs it):
+// parses arguments, runs one key-store operation, prints the result. It touches no process state:
+// runKeysCommand gets everything injected.
 
-import { realpathSync } from "node:fs";
-import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { escapeUnprintable } from "./text/printable.js";
-import { KeyLog } from "./keys/key-log.js";
-import { KEYS_USAGE } from "./usage.js";
-import { KeyStoreError, toKeyInfo, type IssuedKey, type KeyInfo } from "./keys/key-records.js";
-import { createKey, regenerateKey, revokeKey, withNewKey, withRegeneratedKey, withRevokedKey, type CreateKeyOptions, type KeyOperationOptions } from "./keys/key-operations.js";
+import { escapeUnprintable } from "../text/printable.js";
+import { KeyLog } from "../keys/key-log.js";
+import { KEYS_USAGE } from "../usage.js";
+import { KeyStoreError, toKeyInfo, type IssuedKey, type KeyInfo } from "../keys/key-records.js";
+import { createKey, regenerateKey, revokeKey, withNewKey, withRegeneratedKey, withRevokedKey, type CreateKeyOptions, type KeyOperationOptions } from "../keys/key-operations.js";
 
 export interface KeysCommandEnv {
-  /** The keys file when no --keys-file is given (the entry passes $KEYS_FILE, else keys.json). */
+  /** The keys file when no --keys-file is given (cli.ts passes $KEYS_FILE, else keys.json). */
   readonly keysFile: string;
   /** With a Redis URL ($REDIS_URL) the command works on the key store in Redis, not the file. */
   readonly redisUrl?: string | undefined;
@@ -103,8 +102,8 @@ function fileTarget(file: string, warn: (text: string) => void): KeyStoreTarget 
 
 async function redisTarget(url: string): Promise<KeyStoreTarget> {
   // Loaded only with a Redis URL, like everything Redis.
-  const { RedisLink } = await import("./redis/link.js");
-  const { readRedisKeys, updateRedisKeys, REDIS_WHERE } = await import("./redis/redis-keys.js");
+  const { RedisLink } = await import("../redis/link.js");
+  const { readRedisKeys, updateRedisKeys, REDIS_WHERE } = await import("../redis/redis-keys.js");
   const link = new RedisLink(url);
   if (!(await link.waitShared(3_000))) {
     link.close();
@@ -231,26 +230,4 @@ function listTable(file: string, records: readonly KeyInfo[]): string {
   ];
   const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0))) ?? [];
   return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join("  ").trimEnd()).join("\n");
-}
-
-function isEntryPoint(): boolean {
-  const script = process.argv[1];
-  if (script === undefined) return false;
-  try {
-    // realpath: import.meta.url is resolved through symlinks, argv[1] is not.
-    return import.meta.url === pathToFileURL(realpathSync(script)).href;
-  } catch {
-    return false;
-  }
-}
-
-if (isEntryPoint()) {
-  // No top-level await: the single binary bundles this module as CommonJS.
-  void runKeysCommand(process.argv.slice(2), {
-    keysFile: process.env["KEYS_FILE"] || "keys.json",
-    redisUrl: process.env["REDIS_URL"],
-    now: () => new Date(),
-    out: (s) => process.stdout.write(`${s}\n`),
-    err: (s) => process.stderr.write(`${s}\n`),
-  }).then((code) => { process.exitCode = code; });
 }

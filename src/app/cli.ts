@@ -1,13 +1,14 @@
 // The `courtside` command line: one table of subcommands (serve, build-index, keys, sync), each with
 // its usage text, run with the same flags and variables as its npm script. `--help` on any of
-// them prints its usage; `--version` prints the package version, then the Node and uWS versions. The single binary and `npm start`
-// both come through here; only the entries (bin/courtside.ts, main.ts) touch process.
+// them prints its usage; `--version` prints the package version, then the Node and uWS versions. The single binary and
+// every npm script come through here: the entries (main.ts under Node, binary.ts in the binary) call runProcess, the
+// one function here that touches process; runCli gets everything injected (the tests call it).
 
-import { packageVersion } from "./assets.js";
-import { adapterLabel, chooseAdapter } from "./http/adapter.js";
+import { packageVersion } from "../assets.js";
+import { adapterLabel, chooseAdapter } from "../http/adapter.js";
 import { runServe, StartupError, type ServeRuntime } from "./serve.js";
-import { BUILD_INDEX_USAGE, KEYS_USAGE, MCP_USAGE, SERVE_USAGE, SYNC_USAGE } from "./usage.js";
-import { KeyStoreError } from "./keys/key-records.js";
+import { BUILD_INDEX_USAGE, KEYS_USAGE, MCP_USAGE, SERVE_USAGE, SYNC_USAGE } from "../usage.js";
+import { KeyStoreError } from "../keys/key-records.js";
 
 export interface CliContext {
   readonly env: NodeJS.ProcessEnv;
@@ -36,12 +37,12 @@ export const COMMANDS: Readonly<Record<string, CliCommand>> = {
   "build-index": {
     summary: "build the demo editions, or an edition from JSON/CSV files, into the data directory",
     usage: BUILD_INDEX_USAGE,
-    run: async (argv, context) => (await import("./pipeline/build-index-cli.js")).runBuildIndex(argv, { env: context.env, stderr: process.stderr }),
+    run: async (argv, context) => (await import("../pipeline/build-index-cli.js")).runBuildIndex(argv, { env: context.env, stderr: process.stderr }),
   },
   keys: {
     summary: "create, list, regenerate and revoke API keys",
     usage: KEYS_USAGE.replace("npm run keys --", "courtside keys"),
-    run: async (argv, context) => (await import("./keys-cli.js")).runKeysCommand(argv, {
+    run: async (argv, context) => (await import("./keys-command.js")).runKeysCommand(argv, {
       keysFile: context.env["KEYS_FILE"] || "keys.json",
       redisUrl: context.env["REDIS_URL"],
       now: () => new Date(),
@@ -57,7 +58,7 @@ export const COMMANDS: Readonly<Record<string, CliCommand>> = {
   sync: {
     summary: "copy every edition from a service that speaks this API into the data directory",
     usage: SYNC_USAGE,
-    run: async (argv, context) => (await import("./sync/cli.js")).runSyncCli(argv, context.env),
+    run: async (argv, context) => (await import("../sync/cli.js")).runSyncCli(argv, context.env),
   },
 };
 
@@ -115,4 +116,27 @@ export async function runCli(argv: readonly string[], context: CliContext): Prom
     }
     throw error;
   }
+}
+
+/**
+ * One command line as a process runs it: the process's environment and streams, then its exit
+ * code (a server keeps running: no exit). `mcp` speaks its protocol on stdout, so what it says
+ * besides goes to stderr. A refused start may leave a log stream or a closing socket behind: the
+ * process exits rather than wait for them.
+ */
+export async function runProcess(argv: readonly string[], serve: ServeRuntime): Promise<void> {
+  const out = argv[0] === "mcp" ? process.stderr : process.stdout;
+  let code: number | undefined;
+  try {
+    code = await runCli(argv, {
+      env: process.env,
+      serve,
+      out: (text) => out.write(`${text}\n`),
+      err: (text) => process.stderr.write(`${text}\n`),
+    });
+  } catch (error) {
+    process.stderr.write(`courtside: ${String((error as Error)?.stack ?? error)}\n`);
+    code = 1;
+  }
+  if (code !== undefined) process.exit(code);
 }

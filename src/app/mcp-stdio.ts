@@ -5,11 +5,11 @@
 
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { parseArgs } from "node:util";
-import { createMcpServer } from "./http/routes/mcp-server.js";
-import { McpTools } from "./http/routes/mcp-tools.js";
-import { buildRoutes } from "./http/routes/route-table.js";
-import { loadEditionSet } from "./store/editions.js";
-import type { Reply } from "./http/reply.js";
+import { createMcpServer } from "../http/routes/mcp-server.js";
+import { McpTools } from "../http/routes/mcp-tools.js";
+import { buildRoutes } from "../http/routes/route-table.js";
+import { loadEditionSet } from "../store/editions.js";
+import type { Reply } from "../http/reply.js";
 
 /** `2K27 (current), 2K26, …`, and which are demo data: every edition the tools answer from. */
 export function servedEditions(ordered: readonly { key: string; isCurrent: boolean; isDemo: boolean }[]): string {

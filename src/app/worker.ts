@@ -6,14 +6,14 @@
 // bundle in a thread.
 
 import { parentPort, workerData, threadId } from "node:worker_threads";
-import type { Config } from "./config.js";
-import { ADDRESS_SLOTS, KEY_SLOTS, PROBE_SLOTS, REGISTRATION_SLOTS, TokenBuckets } from "./limits/token-buckets.js";
-import { threadKeyWriter, type KeyReplyMessage, type KeyRequestMessage } from "./keys/key-writer.js";
-import { createLogger } from "./ops/log.js";
+import type { Config } from "../config.js";
+import { ADDRESS_SLOTS, KEY_SLOTS, PROBE_SLOTS, REGISTRATION_SLOTS, TokenBuckets } from "../limits/token-buckets.js";
+import { threadKeyWriter, type KeyReplyMessage, type KeyRequestMessage } from "../keys/key-writer.js";
+import { createLogger } from "../ops/log.js";
 import { startService, type Service } from "./service.js";
-import { editionSetOfShared, type SharedSnapshot } from "./store/editions.js";
-import { ChangeLog, type SharedChangeLog } from "./store/change-log.js";
-import { KeyChanges } from "./keys/key-registry.js";
+import { editionSetOfShared, type SharedSnapshot } from "../store/editions.js";
+import { ChangeLog, type SharedChangeLog } from "../store/change-log.js";
+import { KeyChanges } from "../keys/key-registry.js";
 
 export interface WorkerData {
   config: Config;

@@ -7,20 +7,20 @@
 // metrics, and drains every worker on stop.
 
 import { Worker } from "node:worker_threads";
-import { ConfigError, type Config } from "./config.js";
-import { ADDRESS_SLOTS, KEY_SLOTS, PROBE_SLOTS, REGISTRATION_SLOTS, TokenBuckets } from "./limits/token-buckets.js";
-import { LiveConnectionCounts } from "./limits/live-connections.js";
-import { UsageRings } from "./limits/usage-rings.js";
-import { KeyLog } from "./keys/key-log.js";
-import { applyKeyOperation } from "./keys/key-writer.js";
-import { EditionSet, loadSnapshotSet, sharedSnapshotsOf, type SnapshotSet } from "./store/editions.js";
-import { ChangeLog, type SharedChangeLog } from "./store/change-log.js";
-import { editionOf } from "./store/derived-tables.js";
-import { watchSnapshotDir, type ReloadWatcher } from "./store/reload.js";
-import type { Logger } from "./ops/log.js";
-import type { StatsSnapshot } from "./ops/request-stats.js";
+import { ConfigError, type Config } from "../config.js";
+import { ADDRESS_SLOTS, KEY_SLOTS, PROBE_SLOTS, REGISTRATION_SLOTS, TokenBuckets } from "../limits/token-buckets.js";
+import { LiveConnectionCounts } from "../limits/live-connections.js";
+import { UsageRings } from "../limits/usage-rings.js";
+import { KeyLog } from "../keys/key-log.js";
+import { applyKeyOperation } from "../keys/key-writer.js";
+import { EditionSet, loadSnapshotSet, sharedSnapshotsOf, type SnapshotSet } from "../store/editions.js";
+import { ChangeLog, type SharedChangeLog } from "../store/change-log.js";
+import { editionOf } from "../store/derived-tables.js";
+import { watchSnapshotDir, type ReloadWatcher } from "../store/reload.js";
+import type { Logger } from "../ops/log.js";
+import type { StatsSnapshot } from "../ops/request-stats.js";
 import type { FromWorker, ToWorker, WorkerData } from "./worker.js";
-import { KeyChanges } from "./keys/key-registry.js";
+import { KeyChanges } from "../keys/key-registry.js";
 
 const SHUTDOWN_BUDGET_MS = 9_000;
 

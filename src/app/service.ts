@@ -2,23 +2,23 @@
 // buckets, usage rings, dispatcher, uWS server, request stats and access logs. Used by each worker
 // thread and by the HTTP tests (port 0, injected clock). Touches no process state.
 
-import { localKeyWriter, type KeyWriter } from "./keys/key-writer.js";
-import { loadEditionSet, type EditionSet } from "./store/editions.js";
-import { ChangeLog } from "./store/change-log.js";
-import { watchDataDir, type ReloadEvent, type ReloadWatcher } from "./store/reload.js";
-import { workCountsNow } from "./store/work-counts.js";
-import { createDispatcher } from "./http/routes/route-table.js";
-import type { Dispatcher } from "./http/dispatch.js";
-import { startServer, type HttpServer } from "./http/adapter.js";
-import { ADDRESS_SLOTS, KEY_SLOTS, PROBE_SLOTS, REGISTRATION_SLOTS, TokenBuckets, type SharedKeyBuckets } from "./limits/token-buckets.js";
-import { LiveConnectionCounts } from "./limits/live-connections.js";
-import type { RedisLink } from "./redis/link.js";
-import { UsageRings, type UsageSource } from "./limits/usage-rings.js";
-import { RequestStats, type StatsSnapshot } from "./ops/request-stats.js";
-import type { Logger } from "./ops/log.js";
-import type { Config } from "./config.js";
-import { KeyChanges, KeyRegistry } from "./keys/key-registry.js";
-import { loadParquetWriter } from "./export/parquet.js";
+import { localKeyWriter, type KeyWriter } from "../keys/key-writer.js";
+import { loadEditionSet, type EditionSet } from "../store/editions.js";
+import { ChangeLog } from "../store/change-log.js";
+import { watchDataDir, type ReloadEvent, type ReloadWatcher } from "../store/reload.js";
+import { workCountsNow } from "../store/work-counts.js";
+import { createDispatcher } from "../http/routes/route-table.js";
+import type { Dispatcher } from "../http/dispatch.js";
+import { startServer, type HttpServer } from "../http/adapter.js";
+import { ADDRESS_SLOTS, KEY_SLOTS, PROBE_SLOTS, REGISTRATION_SLOTS, TokenBuckets, type SharedKeyBuckets } from "../limits/token-buckets.js";
+import { LiveConnectionCounts } from "../limits/live-connections.js";
+import type { RedisLink } from "../redis/link.js";
+import { UsageRings, type UsageSource } from "../limits/usage-rings.js";
+import { RequestStats, type StatsSnapshot } from "../ops/request-stats.js";
+import type { Logger } from "../ops/log.js";
+import type { Config } from "../config.js";
+import { KeyChanges, KeyRegistry } from "../keys/key-registry.js";
+import { loadParquetWriter } from "../export/parquet.js";
 
 const DRAIN_QUIET_MS = 150;
 /** At boot, how long to wait for Redis before starting alone (keys from the keys file). */
@@ -267,7 +267,7 @@ interface Shared {
  */
 async function startShared(url: string, keys: KeyRegistry, buckets: TokenBuckets, now: () => number, logger: Logger | undefined): Promise<Shared> {
   const [{ RedisLink }, { RedisKeyFeed, redisKeyWriter }, { RedisKeyBuckets }, { RedisUsage }] = await Promise.all([
-    import("./redis/link.js"), import("./redis/redis-keys.js"), import("./redis/shared-buckets.js"), import("./redis/shared-usage.js"),
+    import("../redis/link.js"), import("../redis/redis-keys.js"), import("../redis/shared-buckets.js"), import("../redis/shared-usage.js"),
   ]);
   const link = new RedisLink(url, logger);
   const feed = new RedisKeyFeed(link, keys, logger);
