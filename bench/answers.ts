@@ -2,8 +2,10 @@
 // (i), every team profile of every edition, compares in every edition (2 to 4 players, by the
 // versioned path and by `gameVersion`), `similar` for every player of the current edition and
 // with each scope in the others, and their lenient and empty cases (an unknown position, a player
-// without attributes); every player's detail, percentiles, history and versions, trending. For a change that must not change what is answered (issue 33: the profile
-// routes rendered from fragments). Reports how many status, body and ETag values differ, and
+// without attributes); every player's detail, percentiles, history and versions, trending; the
+// page family (the default page, the filtered pages, searches, rosters, badge holders, bulk pages,
+// answers with warnings). For a change that must not change what is answered (issue 33: the
+// profile routes rendered from fragments; issue 43: one row writer). Reports how many status, body and ETag values differ, and
 // whether this build gives two different bodies one ETag. Exits 1 on any body or status difference.
 // Usage: node dist/bench/answers.js --against ../other-worktree/dist [--data-dir data]
 
@@ -79,6 +81,20 @@ function profileUrls(): string[] {
     }
   }
   for (const query of ["", "?direction=up", "?direction=down&limit=50", "?teamType=curr&limit=100"]) urls.add(`/api/players/trending${query}`);
+  // The page family (issue 43: every answer made of rows written by one writer, http/fragment-body.ts):
+  // load mixes (a) the default page, (b) 2,000 filtered pages, (c) 500 searches, (e) team lists and
+  // rosters, (g) badge holders, trending and players by _id; filtered and versioned bulk pages; and
+  // answers that carry warnings (an unknown position, an unknown parameter).
+  for (const mix of buildMixes(editions.current).filter(({ name }) => ["a", "b", "c", "e", "g"].includes(name))) for (const path of mix.paths) urls.add(path);
+  for (const query of ["?teamType=curr&position=PG", "?teamType=class&minOverall=80", "?position=C&fields=name,overall"]) {
+    urls.add(`/api/players/bulk${query}`);
+    for (const edition of editions.ordered) urls.add(`/api/versions/${edition.key}/players/bulk${query}`);
+  }
+  for (const query of ["?position=XX", "?position=PG&colour=blue", "?limit=5&sort=overall&unknown=1"]) {
+    urls.add(`/api/players${query}`);
+    urls.add(`/api/versions/${editions.current.key}/players${query}`);
+  }
+  for (const query of ["", "?direction=up", "?teamType=class&limit=5", "?days=14"]) urls.add(`/api/trending${query}`);
   return [...urls];
 }
 

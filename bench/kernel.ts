@@ -93,16 +93,18 @@ const meta = (p: Planned) => ({ count: p.result.rows.length, pagination: { total
 // batch of 100 over 100 keys, since one write is far below the timer's resolution.
 const usageRings = new UsageRings(4096, () => ["/api/players", "/api/teams", "/api/players/search"]);
 const usageRoutes = ["/api/players", "/api/teams", "/api/players/search"] as const;
+/** A page's ETag is folded from its cache key: one of typical length (the key itself is built before the cache, outside "render"). */
+const PAGE_KEY = "/api/players|2K27@1|{\"teamType\":\"curr\",\"position\":\"PG\",\"sort\":\"overall\"}|268435455|50|0";
 let usageAt = Date.now();
 
 const bench = new Bench({ time: Number(flags.time), warmupTime: 200 });
 bench
   .add("plan: query string → PlayerQuery (mix b)", () => { plan(next(rawQueries)); })
   .add("execute: filter + sort + page (mix b)", () => { const p = next(planned); executeQuery(edition, p.query, p.offset, p.limit); })
-  .add("render: page → envelope bytes (mix b)", () => { const p = next(planned); playerPage(edition, p.result.rows, p.shape, meta(p)); })
+  .add("render: page → envelope bytes (mix b)", () => { const p = next(planned); playerPage(edition, p.result.rows, p.shape, meta(p), PAGE_KEY); })
   .add("execute + render: default page (50 rows)", () => {
     const result = executeQuery(edition, defaultPage.query, 0, 50);
-    playerPage(edition, result.rows, defaultPage.shape, { count: result.rows.length });
+    playerPage(edition, result.rows, defaultPage.shape, { count: result.rows.length }, PAGE_KEY);
   })
   .add("execute: search / archetype / college filters", () => { const p = next(filterQueries); executeQuery(edition, p.query, p.offset, p.limit); })
   .add("search: ranked name search (mix c)", () => { const s = next(searches); edition.nameIndex.search(s.q, s.eraMask, s.limit); })
@@ -119,7 +121,7 @@ const rows = bench.tasks.map((task) => {
   const us = (ms: number) => (ms * 1000).toFixed(1);
   return [task.name, us(latency.p50), us(latency.p99), us(latency.mean), Math.round(1000 / latency.mean).toLocaleString("en")];
 });
-const pageBytes = planned.reduce((sum, p) => sum + playerPage(edition, p.result.rows, p.shape, meta(p)).body.length, 0) / planned.length;
+const pageBytes = planned.reduce((sum, p) => sum + playerPage(edition, p.result.rows, p.shape, meta(p), PAGE_KEY).body.length, 0) / planned.length;
 const section = [
   `Last run: ${today()} on ${machine()}.`,
   `Edition ${edition.key} (${edition.rowCount.toLocaleString("en")} rows: the largest edition with badge lists). Mix (b): ${planned.length} queries, mean page ${(pageBytes / 1024).toFixed(1)} KiB; mix (c): ${searches.length} searches; ${filterQueries.length} search / archetype / college filter queries.`,

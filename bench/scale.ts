@@ -92,7 +92,7 @@ function loadPhase(file: string, queryCount: number): LoadReport {
     const reply = playerPage(edition, result.rows, { fieldMask: selection.fieldMask, isVersioned: false }, {
       count: result.rows.length,
       pagination: { total: result.total, limit, cursor: String(offset), nextCursor: next < result.total ? String(next) : null, hasMore: next < result.total },
-    });
+    }, "/api/players|scale");
     const t3 = performance.now();
     if (q < 50) continue; // warm-up: the first queries compile the kernel
     total.push(t3 - t0);

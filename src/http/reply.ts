@@ -3,7 +3,7 @@
 
 import { ERROR_TABLE, type ApiError } from "../query/api-error.js";
 import type { ParamWarning } from "../query/params.js";
-import { hashBytes } from "../store/hash.js";
+import { HASH_SEED, hashBytes, hashString } from "../store/hash.js";
 import { bodyWithWarnings } from "./envelope-meta.js";
 
 export interface Reply {
@@ -114,16 +114,17 @@ export function errorReply(error: ApiError, requestId: string, nowMs: number): R
 /**
  * The reply with `meta.warnings` (docs/compatibility.md#fidelity-rules: what a lenient answer did not understand as sent),
  * written into the finished body as text (http/envelope-meta.ts: the body is not read again); the
- * ETag is folded again from the new body.
+ * ETag is the answer's own folded with the warnings (what was added to it), not a hash of the body.
  */
 export function withWarnings(reply: Reply, warnings: readonly ParamWarning[]): Reply {
   if (warnings.length === 0 || reply.status !== 200 || (reply.contentType !== undefined && !reply.contentType.startsWith("application/json"))) return reply;
-  const body = bodyWithWarnings(reply.body, warnings.map((warning) => JSON.stringify(warning)));
+  const texts = warnings.map((warning) => JSON.stringify(warning));
+  const body = bodyWithWarnings(reply.body, texts);
   if (body === undefined) return reply;
   return {
     status: reply.status,
     body,
-    ...(reply.etag === undefined ? {} : { etag: weakEtag(hashBytes(body), body.length) }),
+    ...(reply.etag === undefined ? {} : { etag: weakEtag(hashString(`${reply.etag}|${texts.join(",")}`, HASH_SEED), body.length) }),
     ...(reply.headers === undefined ? {} : { headers: reply.headers }),
     ...(reply.cacheControl === undefined ? {} : { cacheControl: reply.cacheControl }),
     ...(reply.contentType === undefined ? {} : { contentType: reply.contentType }),

@@ -1,11 +1,12 @@
 // Per-record JSON fragments, serialised once at build time into the snapshot (buildFragments):
-// a page is a copy of byte ranges, never a JSON.stringify of fresh objects. Each fragment also has
-// a fingerprint so a page's ETag is a fold of integers instead of a digest of its body. The one
-// record a detail route needs is parsed back from its fragments (recordJson).
+// a page is a copy of byte ranges, never a JSON.stringify of fresh objects (http/fragment-body.ts
+// writes every answer made of rows). Each fragment also has a fingerprint (`hashes`), stored by
+// every file since format 1; answers no longer fold them (an ETag is folded from the answer's cache
+// key: fragment-body.ts), so nothing reads them now. The one record a detail route needs is parsed
+// back from its fragments (recordJson).
 
 import { EXTRA_FIELDS_BIT, FIELD_BIT, PLAYER_FIELDS, type PlayerField, type PlayerRecord } from "../model/player.js";
-import { hashBytes, mixHash, HASH_SEED } from "./hash.js";
-import { scratchBuffer } from "./scratch.js";
+import { hashBytes } from "./hash.js";
 
 const BADGES_FIELD = PLAYER_FIELDS.indexOf("badges");
 const GAME_VERSION_BIT = FIELD_BIT.gameVersion;
@@ -56,8 +57,6 @@ interface SlotPlan {
   readonly runs: readonly number[];
 }
 
-const NO_BYTES = Buffer.alloc(0);
-
 /** Every row's JSON fragments as a snapshot stores them, serialised at build time (buildFragments). */
 export interface FragmentData {
   bytes: Uint8Array;
@@ -65,7 +64,7 @@ export interface FragmentData {
   rowStart: Float64Array;
   /** row * STRIDE + slot → start of the slot relative to the row's start; the last entry of a row is its length (16 bits unless a row passes 64 KiB). */
   slotStart: Uint16Array | Uint32Array;
-  /** row * STRIDE + slot → FNV-1a of the fragment's `"field":value` bytes (without the comma), for ETags. */
+  /** row * STRIDE + slot → FNV-1a of the fragment's `"field":value` bytes (without the comma); stored, no longer read (see above). */
   hashes: Uint32Array;
   /**
    * The slot layout the file was written with (FRAGMENT_LAYOUT then), checked at load. Files
@@ -148,40 +147,30 @@ export class RecordFragments {
   private readonly rowStart: Float64Array;
   /** row * STRIDE + slot → start relative to the row's start; slot SLOTS holds the row's length. */
   private readonly starts: Uint16Array | Uint32Array;
-  /** row * STRIDE + slot → FNV-1a of the fragment's `"field":value` bytes (without the comma), for ETags. */
-  private readonly hashes: Uint32Array;
-
   constructor(data: FragmentData) {
     this.bytes = Buffer.from(data.bytes.buffer, data.bytes.byteOffset, data.bytes.byteLength);
     this.rowStart = data.rowStart;
     this.starts = data.slotStart;
-    this.hashes = data.hashes;
   }
 
-  /**
-   * Writes `prefix [row,row,…] suffix` into one Buffer and folds the fragment fingerprints of
-   * exactly those bytes into `hash`, so equal bodies give equal hashes and any changed byte
-   * (with overwhelming likelihood) changes it.
-   */
-  renderRows(rows: ArrayLike<number>, shape: RowShape, prefix: Buffer, suffix: Buffer, isScratch = false): { body: Buffer; hash: number; isScratch: boolean } {
+  /** The byte length of `[row,row,…]` in `shape` (what `writeRun` writes). */
+  runLength(rows: ArrayLike<number>, shape: RowShape): number {
     const plan = this.planOf(shape);
-    let length = prefix.length + suffix.length + 2 + Math.max(0, rows.length - 1);
+    let length = 2 + Math.max(0, rows.length - 1);
     for (let i = 0; i < rows.length; i++) length += this.planLength(rows[i] as number, plan);
-    // Into the shared scratch buffer when the caller writes the body out at once (src/store/scratch.ts).
-    const target = isScratch ? scratchBuffer(length) : { buffer: Buffer.allocUnsafe(length), isScratch: false };
-    const body = target.buffer;
-    let at = prefix.copy(body, 0);
-    body[at++] = 0x5b; // [
-    let hash = mixHash(HASH_SEED, rows.length);
+    return length;
+  }
+
+  /** Writes `[row,row,…]` in `shape` into `target` at `at` (room for `runLength` bytes); returns where it ends. */
+  writeRun(rows: ArrayLike<number>, shape: RowShape, target: Buffer, at: number): number {
+    const plan = this.planOf(shape);
+    target[at++] = 0x5b; // [
     for (let i = 0; i < rows.length; i++) {
-      if (i > 0) body[at++] = 0x2c; // ,
-      const row = rows[i] as number;
-      at = this.writePlan(row, plan, body, at);
-      hash = this.foldPlan(row, plan, hash);
+      if (i > 0) target[at++] = 0x2c; // ,
+      at = this.writePlan(rows[i] as number, plan, target, at);
     }
-    body[at++] = 0x5d; // ]
-    at += suffix.copy(body, at);
-    return { body: at === length ? body : body.subarray(0, at), hash, isScratch: target.isScratch };
+    target[at++] = 0x5d; // ]
+    return at;
   }
 
   /** The byte length of the row's object `{…}` in `shape` (what `writeRow` writes). */
@@ -192,11 +181,6 @@ export class RecordFragments {
   /** Writes the row's object `{…}` in `shape` into `target` at `at` (room for `rowLength` bytes); returns where it ends. */
   writeRow(row: number, shape: RowShape, target: Buffer, at: number): number {
     return this.writePlan(row, this.planOf(shape), target, at);
-  }
-
-  /** Folds the fingerprints of the row's fragments in `shape` into `hash` (as renderRows does for each row). */
-  foldRow(row: number, shape: RowShape, hash: number): number {
-    return this.foldPlan(row, this.planOf(shape), hash);
   }
 
   private planLength(row: number, { runs }: SlotPlan): number {
@@ -226,16 +210,6 @@ export class RecordFragments {
     return at;
   }
 
-  private foldPlan(row: number, { slots }: SlotPlan, hash: number): number {
-    const { starts, hashes } = this;
-    const base = row * STRIDE;
-    for (let s = 0; s < slots.length; s++) {
-      const index = base + (slots[s] as number);
-      if (starts[index] !== starts[index + 1]) hash = mixHash(hash, hashes[index] as number);
-    }
-    return hash;
-  }
-
   /**
    * The JSON text of one field's value as stored (`"Nikola Jokić"`, `["PG","SG"]`), or undefined
    * where the row lacks the field: what a route copies into an answer, or decodes (Edition.field)
@@ -255,7 +229,8 @@ export class RecordFragments {
 
   /** One row as a JSON object string, for routes that add fields (hot zones, history) around it. */
   rowJson(row: number, shape: RowShape): string {
-    return this.renderRows([row], shape, NO_BYTES, NO_BYTES).body.subarray(1, -1).toString("utf8");
+    const target = Buffer.allocUnsafe(this.rowLength(row, shape));
+    return target.toString("utf8", 0, this.writeRow(row, shape, target, 0));
   }
 
   /** The row's full record as JSON (every field, badges with `top`, pass-through fields under `extra`): what Edition.record parses. */

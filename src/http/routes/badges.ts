@@ -18,7 +18,8 @@ import { dataSourceMeta, successReply, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
 import { arrayOf, cursorPagination, era, exactObject, gameVersion, integer, ref, text } from "../describe/response-schemas.js";
 import { resolveEdition } from "./edition-param.js";
-import { rowObjectsReply } from "./player-ref.js";
+import { FragmentBody } from "../fragment-body.js";
+import type { RowShape } from "../../store/fragments.js";
 import { FIELD_BIT } from "../../model/player.js";
 import { cursorPaging } from "./player-rows.js";
 
@@ -26,7 +27,9 @@ import { cursorPaging } from "./player-rows.js";
 const TIER_BY_NAME: ReadonlyMap<string, number> = TIER_CODE;
 /** `,"badgeTier":"Gold"` by tier code (index 0 unused: holders hold a tier). */
 const TIER_FIELD: readonly string[] = ["", ...BADGE_TIERS.map((tier) => `,"badgeTier":${JSON.stringify(tier)}`)];
-const HOLDER_MASK = (["_id", "name", "slug", "team", "teamType", "overall", "playerImage"] as const).reduce((mask, field) => mask | FIELD_BIT[field], 0);
+const HOLDER_SHAPE: RowShape = { fieldMask: (["_id", "name", "slug", "team", "teamType", "overall", "playerImage"] as const).reduce((mask, field) => mask | FIELD_BIT[field], 0), isVersioned: false };
+/** Bumped when a holders page renders the same rows differently (its ETag then changes with it). */
+const HOLDERS_RENDER_VERSION = 1;
 
 const gameVersionParam = {
   type: "string", pattern: "^2[Kk]\\d{2}$", description: "Edition key (2K26, any case); default the current edition",
@@ -172,7 +175,8 @@ function badgeHolders(context: RequestContext<ValuesOf<typeof holdersSchemas>>):
   // An unknown tier (warned of when validated; kept as sent) is held by no one.
   const tierCode = tier === undefined ? undefined : TIER_BY_NAME.get(tier);
   const isUnknownTier = tier !== undefined && tierCode === undefined;
-  return context.cached(cacheKey("/api/badges/:slug/players", edition, [index, tier, era, limit, offset]), () => {
+  const key = cacheKey("/api/badges/:slug/players", edition, [index, tier, era, limit, offset]);
+  return context.cached(key, () => {
     const group = tierCode === undefined ? undefined : groupOfTierCode(tierCode);
     const [start, end] = isUnknownTier ? [0, 0] : holderRange(holders, index, group);
     // The run is in answer order. Without an era the page is a slice of it; with one, rows of
@@ -195,16 +199,22 @@ function badgeHolders(context: RequestContext<ValuesOf<typeof holdersSchemas>>):
       page = kept;
     }
     const tierCodes = edition.payload.columns.badgeTiers as Uint8Array;
-    return rowObjectsReply(edition, page, HOLDER_MASK, {
-      inside: (k) => TIER_FIELD[tierCodes[(page[k] as number) * edition.catalogue.badgeCount + index] as number] as string,
-    }, {
+    // Each holder's row with its tier added inside it: `{…row…,"badgeTier":"gold"}` (a row always has its _id: never `{}`).
+    const body = new FragmentBody(edition.fragments).text('{"success":true,"data":[');
+    for (let k = 0; k < page.length; k++) {
+      const row = page[k] as number;
+      body.text(k === 0 ? "" : ",").row(row, HOLDER_SHAPE, true).text(`${TIER_FIELD[tierCodes[row * edition.catalogue.badgeCount + index] as number] as string}}`);
+    }
+    const meta = {
       gameVersion: edition.key,
       badge: (edition.catalogue.badges[index] as CatalogueBadge).slug,
       tier: tier ?? "all",
       ...(era ? { teamType: era } : {}),
       count: page.length,
       pagination: cursorPaging(offset, page.length, limit, total),
-    }, { isCacheable: true });
+      ...dataSourceMeta(edition),
+    };
+    return body.text(`],"meta":${JSON.stringify(meta)}}`).reply(key, HOLDERS_RENDER_VERSION);
   });
 }
 

@@ -119,10 +119,8 @@ function batch(context: RequestContext<ParamValues, BatchBody>): Reply {
   for (const slug of request.slugs ?? []) take(resolveSlug(edition, slug, eraMask));
   const requested = (request.names?.length ?? 0) + (request.slugs?.length ?? 0);
   // meta.matched is the rows returned, as the hosted service counts it; resolved (ours) the identifiers that found someone.
-  const reply = playerPage(edition, rows, { fieldMask, isVersioned: false }, { requested, matched: rows.length, resolved, count: rows.length, unmatched });
-  // A POST answer is not revalidated: no ETag.
-  const { etag: _etag, ...uncached } = reply;
-  return uncached;
+  // A POST answer is not revalidated: no key, no ETag.
+  return playerPage(edition, rows, { fieldMask, isVersioned: false }, { requested, matched: rows.length, resolved, count: rows.length, unmatched }, undefined);
 }
 
 export const batchRoutes: RouteDefinition[] = [

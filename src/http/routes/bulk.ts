@@ -89,17 +89,17 @@ function bulkReply(context: RequestContext<BulkValues>, edition: Edition, select
   const filters = filtersOf(applied);
   // Planned before the caches: what the edition lacks is a 400 or a warning on every request, not only the first.
   const query = planQuery(edition, selection, context.warnings);
+  const key = cacheKey(bulkRoute(isVersioned), edition, [applied, selection.fieldMask]);
   const build = (): Reply => {
     const { total, rows } = executeQuery(edition, query, 0, BULK_MAX_ROWS);
     const meta = isVersioned
       ? { gameVersion: edition.key, count: rows.length, total, filters, capturedAt: edition.payload.meta.capturedAt, source: edition.payload.meta.source }
       : { count: rows.length, total, filters };
-    const page = playerPage(edition, rows, { fieldMask: selection.fieldMask, isVersioned }, meta);
+    const page = playerPage(edition, rows, { fieldMask: selection.fieldMask, isVersioned }, meta, key);
     return { ...page, headers: [VARY_ACCEPT] };
   };
   // Only the era is set: the whole era (or edition) in full, the body most clients download.
   const isFullEdition = Object.keys(applied).length === 1 && selection.fieldMask === ALL_FIELDS_MASK;
-  const key = cacheKey(bulkRoute(isVersioned), edition, [applied, selection.fieldMask]);
   if (!isFullEdition) return context.cached(key, build);
   // Kept with the edition, apart from the LRU (bench/README.md, issue 33): evicted by ordinary
   // traffic, the body would be rendered and compressed again. The exports' path (issue 43): the

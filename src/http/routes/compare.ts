@@ -18,7 +18,7 @@ import type { RouteDefinition, JsonSchema, RouteResponse } from "../router.js";
 import { arrayOf, exactObject, gameVersion, integer, ref, text } from "../describe/response-schemas.js";
 import { everyEditionRoutes, requestedEdition, type EveryEditionValues } from "./edition-param.js";
 import { rowOfIdOrSlug } from "./player-ref.js";
-import { FragmentBody } from "./fragment-body.js";
+import { FragmentBody } from "../fragment-body.js";
 import { compareRowsOf } from "./compare-rows.js";
 
 export const COMPARE_MIN = 2;

@@ -11,22 +11,21 @@ import type { Edition } from "../../store/edition.js";
 import type { EditionSet } from "../../store/editions.js";
 import { ALL_FIELDS_MASK, withEditionRating, type RatingHistoryEntry } from "../../model/player.js";
 import type { RowShape } from "../../store/fragments.js";
-import { mixHash } from "../../store/hash.js";
-import { dataSourceMeta, weakEtag, type Reply } from "../reply.js";
+import { FragmentBody } from "../fragment-body.js";
+import { dataSourceMeta, type Reply } from "../reply.js";
 
-const DATA_PREFIX = Buffer.from('{"success":true,"data":');
+/** Bumped when a page renders the same rows and meta differently (its ETag then changes with it). */
+const PAGE_RENDER_VERSION = 1;
 
 /**
- * A page of player rows in the envelope, its ETag folded from the fragments it copied. Rendered
- * into the scratch buffer: whoever keeps the reply (the response cache, a memo) keeps a copy.
+ * A page of player rows in the envelope, `{"success":true,"data":[…],"meta":{…}}`, the rows copied
+ * from the fragments (fragment-body.ts), its ETag folded from `key`, the page's cache key (none
+ * for an answer without one: a POST's). Rendered into the scratch buffer: whoever keeps the reply
+ * (the response cache, a memo) keeps a copy.
  */
-export function playerPage(edition: Edition, rows: ArrayLike<number>, shape: RowShape, meta: Record<string, unknown>): Reply {
-  const suffixText = `,"meta":${JSON.stringify({ ...meta, ...dataSourceMeta(edition) })}}`;
-  const suffix = Buffer.from(suffixText);
-  const { body, hash, isScratch } = edition.fragments.renderRows(rows, shape, DATA_PREFIX, suffix, true);
-  let etagHash = hash;
-  for (let i = 0; i < suffixText.length; i++) etagHash = mixHash(etagHash, suffixText.charCodeAt(i));
-  return { status: 200, body, etag: weakEtag(etagHash, body.length), isScratch };
+export function playerPage(edition: Edition, rows: ArrayLike<number>, shape: RowShape, meta: Record<string, unknown>, key: string | undefined): Reply {
+  return new FragmentBody(edition.fragments).text('{"success":true,"data":').run(rows, shape)
+    .text(`,"meta":${JSON.stringify({ ...meta, ...dataSourceMeta(edition) })}}`).reply(key, PAGE_RENDER_VERSION);
 }
 
 /**

@@ -29,7 +29,7 @@ function listPlayers(context: RequestContext<ValuesOf<typeof listSchemas>>): Rep
     return playerPage(edition, rows, { fieldMask: selection.fieldMask, isVersioned: false }, {
       count: rows.length,
       pagination: cursorPaging(offset, rows.length, limit, total),
-    });
+    }, key);
   });
 }
 

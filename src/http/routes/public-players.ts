@@ -40,7 +40,7 @@ function publicPlayers(context: RequestContext<ValuesOf<typeof publicSchemas>>):
     const page = playerPage(edition, rows, { fieldMask: ALL_FIELDS_MASK, isVersioned: false }, {
       count: rows.length,
       pagination: cursorPaging(offset, rows.length, limit, total),
-    });
+    }, key);
     return { ...page, cacheControl: PUBLIC_CACHE_CONTROL };
   });
 }

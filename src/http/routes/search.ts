@@ -2,7 +2,7 @@
 // store/name-index.ts), full player records (docs/compatibility.md#fidelity-rules: the hosted search returns whole player
 // documents; rows are copied from the stored fragments like every list). Every body carries the
 // request's own timestamp, so the ranked page is cached as a template with the timestamp written
-// per request; its weak ETag is the template's (the same results, whatever the timestamp).
+// per request; its weak ETag is folded from the template's cache key (the same results, whatever the timestamp).
 
 import { ERA_CODE, ERAS } from "../../model/eras.js";
 import { compileParams, limitParam, type ValuesOf } from "../../query/params.js";
@@ -11,8 +11,8 @@ import type { RequestContext } from "../context.js";
 import { cacheKey } from "../cache-key.js";
 import type { Edition } from "../../store/edition.js";
 import { scratchBuffer } from "../../store/scratch.js";
-import { dataSourceMeta, weakEtag, type Reply } from "../reply.js";
-import { hashBytes } from "../../store/hash.js";
+import { FragmentBody } from "../fragment-body.js";
+import { dataSourceMeta, type Reply } from "../reply.js";
 import { arrayOf, boolean, exactObject, integer, ref, text, timestamp } from "../describe/response-schemas.js";
 import type { RouteDefinition } from "../router.js";
 import { ALL_FIELDS_MASK } from "../../model/player.js";
@@ -23,7 +23,6 @@ const ALL_ERAS_MASK = (1 << ERAS.length) - 1;
 const FULL_SHAPE: RowShape = { fieldMask: ALL_FIELDS_MASK, isVersioned: false };
 /** The hosted service keeps search answers 5 minutes; ours are private (a keyed answer, docs/compatibility.md#fidelity-rules rule 5). */
 export const SEARCH_CACHE_CONTROL = "private, max-age=300";
-const DATA_PREFIX = Buffer.from('{"success":true,"data":');
 
 const searchSchemas = {
   q: {
@@ -43,13 +42,11 @@ function searchPlayers(context: RequestContext<ValuesOf<typeof searchSchemas>>):
   const eraMask = era === undefined ? ALL_ERAS_MASK : 1 << ERA_CODE[era];
   const edition = context.editions.current;
   const timestamp = new Date(context.now).toISOString();
-  if (timestamp.length !== TIMESTAMP_PLACEHOLDER.length) return renderSearch(edition, q, eraMask, limit, timestamp);
+  if (timestamp.length !== TIMESTAMP_PLACEHOLDER.length) return renderSearch(edition, q, eraMask, limit, timestamp, undefined);
   // The ranked page depends only on the data and the query: it is cached as a template whose
   // timestamp is written per request.
-  const template = context.cached(cacheKey("/api/players/search", edition, [eraMask, limit, q]), () => {
-    const rendered = renderSearch(edition, q, eraMask, limit, TIMESTAMP_PLACEHOLDER, true);
-    return { ...rendered, etag: weakEtag(hashBytes(rendered.body), rendered.body.length) };
-  });
+  const key = cacheKey("/api/players/search", edition, [eraMask, limit, q]);
+  const template = context.cached(key, () => renderSearch(edition, q, eraMask, limit, TIMESTAMP_PLACEHOLDER, key));
   if (template.isScratch === true) {
     // Rendered for this request alone (the response cache is off): the timestamp goes in place.
     template.body.write(timestamp, template.timestampAt ?? 0, "latin1");
@@ -64,17 +61,21 @@ function searchPlayers(context: RequestContext<ValuesOf<typeof searchSchemas>>):
 /** `toISOString()` of any date in years 0–9999: 24 ASCII characters. */
 const TIMESTAMP_PLACEHOLDER = "0000-00-00T00:00:00.000Z";
 
-/** `isScratch`: into the scratch buffer, for a body written out at once (or, inside `renderOwned`, into its own). */
-function renderSearch(edition: Edition, q: string, eraMask: number, limit: number, timestamp: string, isScratch = false): Reply {
+/** Bumped when a search page renders the same matches differently (its ETag then changes with it). */
+const SEARCH_RENDER_VERSION = 1;
+
+/**
+ * The ranked page with `timestamp` in its meta and the offset of that timestamp (a template's is
+ * rewritten per request); its ETag folded from `key`, the template's cache key (the timestamp is
+ * not part of what the ETag names: the matches are).
+ */
+function renderSearch(edition: Edition, q: string, eraMask: number, limit: number, timestamp: string, key: string | undefined): Reply {
   const { rows, total } = edition.nameIndex.search(q, eraMask, limit);
   const suffixHead = `,"meta":${JSON.stringify({ count: rows.length, total, truncated: total > rows.length, timestamp: "" }).slice(0, -2)}`;
-  const suffix = Buffer.from(`${suffixHead}${timestamp}",${JSON.stringify({ query: q, ...dataSourceMeta(edition) }).slice(1)}}`);
-  const rendered = edition.fragments.renderRows(rows, FULL_SHAPE, DATA_PREFIX, suffix, isScratch);
-  const { body } = rendered;
-  return {
-    status: 200, body, cacheControl: SEARCH_CACHE_CONTROL, timestampAt: body.length - suffix.length + Buffer.byteLength(suffixHead),
-    ...(rendered.isScratch ? { isScratch: true } : {}),
-  };
+  const suffix = `${suffixHead}${timestamp}",${JSON.stringify({ query: q, ...dataSourceMeta(edition) }).slice(1)}}`;
+  const rendered = new FragmentBody(edition.fragments).text('{"success":true,"data":').run(rows, FULL_SHAPE).text(suffix).reply(key, SEARCH_RENDER_VERSION);
+  const timestampAt = rendered.body.length - Buffer.byteLength(suffix) + Buffer.byteLength(suffixHead);
+  return { ...rendered, cacheControl: SEARCH_CACHE_CONTROL, timestampAt };
 }
 
 export const searchRoutes: RouteDefinition[] = [

@@ -13,7 +13,7 @@ import { dataSourceText, type Reply } from "../reply.js";
 import type { RouteDefinition, JsonSchema, RouteResponse } from "../router.js";
 import { arrayOf, era, exactObject, gameVersion, integer, ref, text } from "../describe/response-schemas.js";
 import { everyEditionRoutes, requestedEdition, type EveryEditionValues } from "./edition-param.js";
-import { FragmentBody } from "./fragment-body.js";
+import { FragmentBody } from "../fragment-body.js";
 import { rowOfIdOrSlug } from "./player-ref.js";
 import { FIELD_BIT, SUMMARY_FIELDS_MASK } from "../../model/player.js";
 

@@ -18,7 +18,7 @@ import { dataSourceMeta, type Reply } from "../reply.js";
 import type { RouteDefinition, JsonSchema, RouteResponse } from "../router.js";
 import { arrayOf, exactObject, gameVersion, integer, ref, text } from "../describe/response-schemas.js";
 import { everyEditionRoutes, requestedEdition, type EveryEditionValues } from "./edition-param.js";
-import { FragmentBody } from "./fragment-body.js";
+import { FragmentBody } from "../fragment-body.js";
 
 const baseParams = {
   teamType: { type: "string", enum: ERAS, description: "curr, class or allt, to disambiguate a franchise in several eras", "x-normalise": "lower" },

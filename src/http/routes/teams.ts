@@ -43,14 +43,15 @@ function roster(context: RequestContext<ValuesOf<typeof rosterSchemas>>): Reply 
   }
   // docs/compatibility.md#fidelity-rules: meta.team and meta.teamType are as asked (the hosted service echoes them); the
   // team found is teamName, slug and era beside them.
-  return context.cached(cacheKey("/api/teams/:teamName/roster", edition, [team.code, name, era]), () => {
+  const key = cacheKey("/api/teams/:teamName/roster", edition, [team.code, name, era]);
+  return context.cached(key, () => {
     const query = { ...defaultQuery(), eraMask: 0b111, teamCodes: [team.code] };
     const { rows } = executeQuery(edition, query, 0, team.playerCount);
     return playerPage(edition, rows, { fieldMask: ALL_FIELDS_MASK, isVersioned: false }, {
       team: name, teamType: era ?? "all", count: rows.length,
       teamName: team.teamName, slug: team.slug, era: team.teamType,
       averageRating: team.averageRating, meanOverall: team.meanOverall, logo: team.logo ?? "",
-    });
+    }, key);
   });
 }
 

@@ -7,15 +7,18 @@ import { compileParams, limitParam, type ValuesOf } from "../../query/params.js"
 import { TRENDING_MAX_DAYS } from "../../store/weekly-series.js";
 import type { RequestContext } from "../context.js";
 import { cacheKey } from "../cache-key.js";
-import type { Reply } from "../reply.js";
+import { dataSourceMeta, type Reply } from "../reply.js";
+import { FragmentBody } from "../fragment-body.js";
+import type { RowShape } from "../../store/fragments.js";
 import type { RouteDefinition } from "../router.js";
 import { arrayOf, exactObject, integer, oneOf, ref } from "../describe/response-schemas.js";
-import { rowObjectsReply } from "./player-ref.js";
 import { FIELD_BIT } from "../../model/player.js";
 
 export const TRENDING_CACHE_CONTROL = "private, max-age=300";
 const DIRECTIONS = ["up", "down", "both"] as const;
-const PLAYER_MASK = (["_id", "name", "slug", "team", "teamType", "overall", "playerImage"] as const).reduce((mask, field) => mask | FIELD_BIT[field], 0);
+const PLAYER_SHAPE: RowShape = { fieldMask: (["_id", "name", "slug", "team", "teamType", "overall", "playerImage"] as const).reduce((mask, field) => mask | FIELD_BIT[field], 0), isVersioned: false };
+/** Bumped when the trending answer renders the same rows differently (its ETag then changes with it). */
+const TRENDING_RENDER_VERSION = 1;
 
 const trendingSchemas = {
   teamType: { type: "string", enum: ERAS, description: "curr, class or allt; omitted: every era", "x-normalise": "lower", "x-empty": "refuse" },
@@ -31,7 +34,8 @@ function trending(context: RequestContext<ValuesOf<typeof trendingSchemas>>): Re
   const { teamType: era, days, limit, direction } = context.values;
   const weekly = edition.weekly;
   const window = weekly?.window(days);
-  return context.cached(cacheKey("/api/trending", edition, [window?.firstWeek ?? -1, days, era, direction, limit]), () => {
+  const key = cacheKey("/api/trending", edition, [window?.firstWeek ?? -1, days, era, direction, limit]);
+  return context.cached(key, () => {
     const picked: number[] = [];
     if (window) {
       const [start, end] = era === undefined ? [0, edition.rowCount] : edition.eraRange(era);
@@ -46,14 +50,17 @@ function trending(context: RequestContext<ValuesOf<typeof trendingSchemas>>): Re
     }
     const rows = picked.map((i) => (window as NonNullable<typeof window>).rows[i] as number);
     const dates = weekly && window ? weekly.dates(window) : { from: null, to: null };
-    return rowObjectsReply(edition, rows, PLAYER_MASK, {
-      before: (k) => {
-        const i = picked[k] as number;
-        const entry = window as NonNullable<typeof window>;
-        return `{"playerId":${edition.fragments.valueJson(rows[k] as number, "_id") ?? "null"},"totalDelta":${entry.totalDelta[i] as number},"changes":${entry.changes[i] as number},"player":`;
-      },
-      after: () => "}",
-    }, { count: rows.length, days, teamType: era ?? "all", direction, ...dates }, { isCacheable: true, cacheControl: TRENDING_CACHE_CONTROL });
+    // `{"playerId":…,"totalDelta":…,"changes":…,"player":{…row…}}` per player.
+    const body = new FragmentBody(edition.fragments).text('{"success":true,"data":[');
+    for (let k = 0; k < rows.length; k++) {
+      const i = picked[k] as number;
+      const row = rows[k] as number;
+      const entry = window as NonNullable<typeof window>;
+      body.text(`${k === 0 ? "" : ","}{"playerId":${edition.fragments.valueJson(row, "_id") ?? "null"},"totalDelta":${entry.totalDelta[i] as number},"changes":${entry.changes[i] as number},"player":`)
+        .row(row, PLAYER_SHAPE).text("}");
+    }
+    const meta = { count: rows.length, days, teamType: era ?? "all", direction, ...dates, ...dataSourceMeta(edition) };
+    return { ...body.text(`],"meta":${JSON.stringify(meta)}}`).reply(key, TRENDING_RENDER_VERSION), cacheControl: TRENDING_CACHE_CONTROL };
   });
 }
 

@@ -28,7 +28,7 @@ function versionedPlayers(context: RequestContext<ValuesOf<typeof playersSchemas
     const { total, rows } = executeQuery(edition, query, offset, limit);
     return playerPage(edition, rows, { fieldMask: selection.fieldMask, isVersioned: true }, {
       gameVersion: edition.key, count: rows.length, total, hasMore: offset + rows.length < total, offset, limit,
-    });
+    }, key);
   });
 }
 
