@@ -15,7 +15,7 @@ export interface KeysCommandEnv {
   /** With a Redis URL ($REDIS_URL) the command works on the key store in Redis, not the file. */
   readonly redisUrl?: string | undefined;
   readonly now: () => Date;
-  /** One call per block of output; the entry adds the final line break. */
+  /** One call per block of output; runProcess (cli.ts) adds its line break. */
   readonly out: (s: string) => void;
   readonly err: (s: string) => void;
 }

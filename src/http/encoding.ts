@@ -123,19 +123,37 @@ export function compressedHead(head: Buffer, brotliQuality = 4): CompressedHead 
   };
 }
 
-/** The whole body (head and tail) and its encodings, for Reply.encoded. */
-export function withTail(compressed: CompressedHead, tail: Buffer): { body: Buffer; encoded: { br: Buffer; gzip: Buffer } } {
+/**
+ * The whole body (head and tail) and its encodings, for Reply.encoded: each encoding is spliced
+ * when first asked for, so an answer pays only for the one its client takes.
+ */
+export function withTail(compressed: CompressedHead, tail: Buffer): { body: Buffer; encoded: { readonly br: Buffer; readonly gzip: Buffer } } {
   if (tail.length === 0 || tail.length > BROTLI_TAIL_MAX) throw new RangeError(`a spliced tail is 1 to ${BROTLI_TAIL_MAX} bytes, not ${tail.length}`);
   const body = Buffer.concat([compressed.head, tail]);
-  // ISLAST 0, MNIBBLES 0 (four nibbles), MLEN - 1 in 16 bits, ISUNCOMPRESSED 1, then zero bits to the byte.
-  const bits = ((tail.length - 1) << 3) | (1 << 19);
-  const metaBlock = Buffer.from([bits & 0xff, (bits >>> 8) & 0xff, (bits >>> 16) & 0xff]);
-  const br = Buffer.concat([compressed.br, metaBlock, tail, BROTLI_END]);
-  const trailer = Buffer.alloc(8);
-  trailer.writeUInt32LE(crc32(tail, compressed.crc), 0);
-  trailer.writeUInt32LE(body.length % 0x1_0000_0000, 4);
-  const gzip = Buffer.concat([GZIP_HEADER, compressed.deflate, deflateRawSync(tail, GZIP_OPTIONS), trailer]);
-  return { body, encoded: { br, gzip } };
+  return { body, encoded: new SplicedEncodings(compressed, tail, body.length) };
+}
+
+class SplicedEncodings {
+  #br: Buffer | undefined;
+  #gzip: Buffer | undefined;
+
+  constructor(private readonly compressed: CompressedHead, private readonly tail: Buffer, private readonly bodyLength: number) {}
+
+  get br(): Buffer {
+    if (this.#br !== undefined) return this.#br;
+    // ISLAST 0, MNIBBLES 0 (four nibbles), MLEN - 1 in 16 bits, ISUNCOMPRESSED 1, then zero bits to the byte.
+    const bits = ((this.tail.length - 1) << 3) | (1 << 19);
+    const metaBlock = Buffer.from([bits & 0xff, (bits >>> 8) & 0xff, (bits >>> 16) & 0xff]);
+    return this.#br = Buffer.concat([this.compressed.br, metaBlock, this.tail, BROTLI_END]);
+  }
+
+  get gzip(): Buffer {
+    if (this.#gzip !== undefined) return this.#gzip;
+    const trailer = Buffer.alloc(8);
+    trailer.writeUInt32LE(crc32(this.tail, this.compressed.crc), 0);
+    trailer.writeUInt32LE(this.bodyLength % 0x1_0000_0000, 4);
+    return this.#gzip = Buffer.concat([GZIP_HEADER, this.compressed.deflate, deflateRawSync(this.tail, GZIP_OPTIONS), trailer]);
+  }
 }
 
 /**

@@ -28,11 +28,6 @@ export class McpServerPool<C> {
     return entry.server;
   }
 
-  /** How many servers wait unused (tests). */
-  get idleCount(): number {
-    return this.idle.length;
-  }
-
   private create(): PooledServer<C> {
     const entry = { context: undefined as C | undefined } as { server: Server; context: C | undefined };
     const server = this.build(entry);
