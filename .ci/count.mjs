@@ -32,12 +32,23 @@ for (let i = 0; i < lines.length; i++) {
   open.length = depth;
   if (result[1] !== "not ok" || wasSubtest) continue;
   const details = [];
+  const diagnostics = [];
   for (let j = i + 1; j < lines.length && j < i + 80 && !/^\s*\.\.\.\s*$/.test(lines[j]); j++) {
     const detail = /^\s+(found|wanted|message|code|signal|lineNumber|fileName): ?(.*)$/.exec(lines[j]);
+    // What a process the test ran printed (a test adds it as `processLog`): its last lines, a line each.
+    const diagnostic = /^(\s+)processLog: ?(\|[-+]?)?(.*)$/.exec(lines[j]);
+    if (diagnostic) {
+      let end = j + 1;
+      while (end < lines.length && (lines[end].startsWith(`${diagnostic[1]}  `) || lines[end].trim() === "")) end++;
+      const block = diagnostic[2] === undefined ? [diagnostic[3]] : lines.slice(j + 1, end).map((text) => text.trim()).filter(Boolean);
+      diagnostics.push(...block.slice(-25).map((text) => `        ${text.slice(0, 300)}`));
+      j = end - 1;
+      continue;
+    }
     if (detail) details.push(`${detail[1]}: ${detail[2].slice(0, 200)}`);
     else if (/^\s+[-+](?![-+]{2} )(?!-*\^)(?!-*$)/.test(lines[j]) && details.length < 12) details.push(lines[j].trim().slice(0, 200));
   }
-  failures.push(`  ${[...open.filter(Boolean), result[2]].join(" > ")}${details.length ? `\n      ${details.join(" | ")}` : ""}`);
+  failures.push(`  ${[...open.filter(Boolean), result[2]].join(" > ")}${details.length ? `\n      ${details.join(" | ")}` : ""}${diagnostics.length ? `\n${diagnostics.join("\n")}` : ""}`);
 }
 if (failures.length > 0) {
   console.log(`failed (${failures.length}):`);
