@@ -1,7 +1,7 @@
 // The tables an edition's routes read that are derived from its columns: the profile routes'
 // (store/profile-tables.ts), the nearest-profile index of `similar` (store/profile-index.ts) and
 // every row's nearest profiles (store/neighbour-tables.ts), the percentile route's
-// (store/percentiles.ts). One mechanism
+// (store/percentiles.ts), the badges and zones compare writes (store/compare-tables.ts). One mechanism
 // (docs/design-decisions.md#derived-tables-one-mechanism): build-index stores them in the
 // snapshot, and a file written before them gets them derived here once, when the edition is
 // loaded (for the server, by the supervisor before any worker sees the payload), into
@@ -10,6 +10,7 @@
 // from a payload that may lack them (a file, a new build) is made by editionOf.
 
 import { buildNeighbourTables, profileShapeOf, storedProfileIndexOf } from "./attribute-profile.js";
+import { buildCompareTables } from "./compare-tables.js";
 import { Edition } from "./edition.js";
 import { buildPercentileTables } from "./percentiles.js";
 import { buildColumnProfileTables, buildProfileTables } from "./profile-tables.js";
@@ -17,7 +18,8 @@ import { readSnapshot, type SnapshotPayload } from "./snapshot.js";
 
 /** Whether the payload holds every derived table (a file build-index wrote since they exist). */
 export function hasDerivedTables(payload: SnapshotPayload): boolean {
-  return payload.profileTables !== undefined && payload.profileIndex !== undefined && payload.percentiles !== undefined && payload.neighbours !== undefined;
+  return payload.profileTables !== undefined && payload.profileIndex !== undefined && payload.percentiles !== undefined && payload.neighbours !== undefined
+    && payload.compareTables !== undefined;
 }
 
 /**
@@ -49,6 +51,7 @@ function deriveMissingTables(edition: Edition, payload: SnapshotPayload): void {
   if (payload.percentiles === undefined) {
     payload.percentiles = inSharedMemory(buildPercentileTables(edition, payload.profileTables.groupScores, profileShapeOf(edition).groups.length));
   }
+  if (payload.compareTables === undefined) payload.compareTables = inSharedMemory(buildCompareTables(edition));
 }
 
 /** `tables` with every typed array copied into a SharedArrayBuffer: posted to a worker, it is shared, not copied. */

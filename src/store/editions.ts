@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { readSnapshot, SnapshotError, type SnapshotPayload } from "./snapshot.js";
 import { Edition } from "./edition.js";
 import { editionOf, hasDerivedTables, loadEdition } from "./derived-tables.js";
+import { compareStrings, stringCount, type RowGroups } from "./string-table.js";
 
 export interface EditionRating {
   gameVersion: string;
@@ -48,6 +49,12 @@ export class KeyedSet<T extends SetMember> {
 export class EditionSet extends KeyedSet<Edition> {
   /** Newest edition first: the order of a rating history. */
   private readonly newestFirst: readonly Edition[];
+  /**
+   * Per edition, [R × E]: row · E + e → the first row holding the same `_id` in newestFirst[e]
+   * (the edition itself included: a repeated _id names its first row, as a lookup would), −1 where
+   * none does. A rating history reads it instead of looking the _id up in every edition.
+   */
+  private readonly sameIdRows: ReadonlyMap<Edition, Int32Array>;
 
   /** Some edition holds demo ratings: an answer that reads every edition (a rating history) says so (http/reply.ts dataSourceMeta). */
   readonly isDemo: boolean;
@@ -56,15 +63,20 @@ export class EditionSet extends KeyedSet<Edition> {
     super(editions);
     this.newestFirst = [...this.ordered].sort((a, b) => (a.key < b.key ? 1 : -1));
     this.isDemo = this.ordered.some((edition) => edition.isDemo);
+    const sameId = sameIdRowsOf(this.newestFirst.map((edition) => edition.payload.lookups.ids));
+    this.sameIdRows = new Map(this.newestFirst.map((edition, e) => [edition, sameId[e] as Int32Array]));
   }
 
-  /** The roster entry's overall in every edition where its _id exists, newest first. */
-  ratingHistory(id: string): readonly EditionRating[] {
-    // A lookup per edition (a binary search of its id table): nothing is kept per player.
+  /** The overall of `row`'s _id in every edition of the set holding it, newest first. */
+  ratingHistory(edition: Edition, row: number): readonly EditionRating[] {
+    const sameId = this.sameIdRows.get(edition);
+    if (sameId === undefined) throw new RangeError(`edition ${edition.key} is not one of this set's`);
+    const count = this.newestFirst.length;
     const list: EditionRating[] = [];
-    for (const edition of this.newestFirst) {
-      const row = edition.rowById.get(id);
-      if (row !== undefined) list.push({ gameVersion: edition.key, overall: edition.payload.columns.overall[row] as number });
+    for (let e = 0; e < count; e++) {
+      const other = this.newestFirst[e] as Edition;
+      const at = sameId[row * count + e] as number;
+      if (at >= 0) list.push({ gameVersion: other.key, overall: other.payload.columns.overall[at] as number });
     }
     list.forEach((entry, i) => {
       const older = list[i + 1];
@@ -72,6 +84,31 @@ export class EditionSet extends KeyedSet<Edition> {
     });
     return list;
   }
+}
+
+/**
+ * sameIdRows for editions whose id tables are `tables` (newest first): each pair's sorted keys
+ * merged once (bytes compared, nothing decoded), so a set of E editions of R rows costs
+ * O(E² · R) comparisons at its construction and none a request.
+ */
+function sameIdRowsOf(tables: readonly RowGroups[]): Int32Array[] {
+  const count = tables.length;
+  return tables.map((own) => {
+    const rows = own.rows.length;
+    const sameId = new Int32Array(rows * count).fill(-1);
+    tables.forEach((other, e) => {
+      let j = 0;
+      const otherKeys = stringCount(other.keys);
+      for (let k = 0; k < stringCount(own.keys) && j < otherKeys; k++) {
+        let order = compareStrings(own.keys, k, other.keys, j);
+        while (order > 0 && ++j < otherKeys) order = compareStrings(own.keys, k, other.keys, j);
+        if (order !== 0) continue;
+        const first = other.rows[other.start[j] as number] as number;
+        for (let at = own.start[k] as number; at < (own.start[k + 1] as number); at++) sameId[(own.rows[at] as number) * count + e] = first;
+      }
+    });
+    return sameId;
+  });
 }
 
 export function snapshotFiles(dir: string): string[] {

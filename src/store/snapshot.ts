@@ -38,6 +38,7 @@ import type { StoredProfileIndex } from "./profile-index.js";
 import { isProfileTablesShape, type StoredProfileTables } from "./profile-tables.js";
 import { isPercentileTablesShape, type StoredPercentiles } from "./percentile-tables.js";
 import { isNeighbourTablesShape, type StoredNeighbours } from "./neighbour-tables.js";
+import { isCompareTablesShape, type StoredCompareTables } from "./compare-tables.js";
 import type { HistoryPayload } from "./weekly-series.js";
 import { DEFAULT_MAX_SNAPSHOT_BYTES } from "./snapshot-limit.js";
 
@@ -99,6 +100,12 @@ export interface SnapshotPayload {
    * src/store/derived-tables.ts).
    */
   neighbours?: StoredNeighbours;
+  /**
+   * The badges each row holds and its hot zones as compare writes them (src/store/compare-tables.ts),
+   * built offline; absent in files written before it existed (derived once at load then:
+   * src/store/derived-tables.ts).
+   */
+  compareTables?: StoredCompareTables;
 }
 
 /**
@@ -111,6 +118,7 @@ export interface LoadedPayload extends SnapshotPayload {
   profileTables: StoredProfileTables;
   percentiles: StoredPercentiles;
   neighbours: StoredNeighbours;
+  compareTables: StoredCompareTables;
 }
 
 export const UPGRADE_COMMAND = "npm run build-index -- --upgrade DIR";
@@ -479,6 +487,7 @@ function assertPayloadShape(name: string, payload: unknown): asserts payload is 
     (candidate.profileTables === undefined || isProfileTablesShape(candidate.profileTables, n, candidate.catalogue.attributes.length, Array.isArray(candidate.teams) ? candidate.teams.length : -1)) &&
     (candidate.percentiles === undefined || isPercentileTablesShape(candidate.percentiles, n, candidate.catalogue.attributes.length)) &&
     (candidate.neighbours === undefined || isNeighbourTablesShape(candidate.neighbours, n)) &&
+    (candidate.compareTables === undefined || isCompareTablesShape(candidate.compareTables, n)) &&
     Array.isArray(candidate.teams);
   if (!ok) throw new SnapshotError(name, "payload is missing columns or its counts disagree");
 }

@@ -38,6 +38,20 @@ export function stringAt(table: StringTable, i: number): string {
   return decoder.decode(table.bytes.subarray(table.offsets[i] as number, table.offsets[i + 1] as number));
 }
 
+/** String i of `a` against string j of `b` in byte order: negative, 0 or positive. */
+export function compareStrings(a: StringTable, i: number, b: StringTable, j: number): number {
+  const aStart = a.offsets[i] as number;
+  const aLength = (a.offsets[i + 1] as number) - aStart;
+  const bStart = b.offsets[j] as number;
+  const bLength = (b.offsets[j + 1] as number) - bStart;
+  const common = Math.min(aLength, bLength);
+  for (let at = 0; at < common; at++) {
+    const order = (a.bytes[aStart + at] as number) - (b.bytes[bStart + at] as number);
+    if (order !== 0) return order;
+  }
+  return aLength - bLength;
+}
+
 let keyBytes = new Uint8Array(256);
 
 /** Index of `key` in a table sorted by byte order, or -1. */

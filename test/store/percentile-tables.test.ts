@@ -1,7 +1,7 @@
 // The percentile tables build-index stores (store/percentiles.ts, `payload.percentiles`): for every
 // demo edition and cohort kind, every stored run equals the cohort's values gathered from the
 // full records and sorted naively (sizes, means, group scores and primary positions too); and a
-// file written before the derived tables existed (no `percentiles`, `profileTables`, `profileIndex` or `neighbours`) is
+// file written before the derived tables existed (no `percentiles`, `profileTables`, `profileIndex`, `neighbours` or `compareTables`) is
 // answered byte for byte as the file with them, loaded alone or the way the server loads it
 // (the supervisor derives them once, into shared memory, and workers view its payload).
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
@@ -160,7 +160,7 @@ t.test("a file written before the derived tables answers the same bytes, loaded 
   mkdirSync(withTables);
   mkdirSync(older);
   for (const payload of built) {
-    const { profileTables: _tables, percentiles: _percentiles, profileIndex: _index, neighbours: _neighbours, ...before } = payload;
+    const { profileTables: _tables, percentiles: _percentiles, profileIndex: _index, neighbours: _neighbours, compareTables: _compare, ...before } = payload;
     writeSnapshotAtomic(join(withTables, `${payload.meta.gameVersion}.msgpack`), payload);
     writeSnapshotAtomic(join(older, `${payload.meta.gameVersion}.msgpack`), before);
   }
@@ -171,11 +171,14 @@ t.test("a file written before the derived tables answers the same bytes, loaded 
   const worker = editionSetOfShared(structuredClone(sharedSnapshotsOf(supervisor)));
 
   for (const snapshot of supervisor.ordered) {
-    const { percentiles, profileTables, profileIndex, neighbours } = snapshot.payload;
-    const derived = typedArraysOf({ percentiles, profileTables, profileIndex, neighbours });
+    const { percentiles, profileTables, profileIndex, neighbours, compareTables } = snapshot.payload;
+    const derived = typedArraysOf({ percentiles, profileTables, profileIndex, neighbours, compareTables });
     t.ok(derived.size > 20 && [...derived.values()].every((array) => array.buffer instanceof SharedArrayBuffer), `${snapshot.key}: the supervisor derived the tables once, in shared memory (a worker views them)`);
     const fromFile = stored.byKey.get(snapshot.key) as Edition;
-    const file = typedArraysOf({ percentiles: fromFile.payload.percentiles, profileTables: fromFile.payload.profileTables, profileIndex: fromFile.payload.profileIndex, neighbours: fromFile.payload.neighbours });
+    const file = typedArraysOf({
+      percentiles: fromFile.payload.percentiles, profileTables: fromFile.payload.profileTables, profileIndex: fromFile.payload.profileIndex,
+      neighbours: fromFile.payload.neighbours, compareTables: fromFile.payload.compareTables,
+    });
     const differing = [...file].filter(([path, array]) => !sameBits(array, derived.get(path) ?? []) || array.constructor !== derived.get(path)?.constructor).map(([path]) => path);
     t.same(differing, [], `${snapshot.key}: all ${file.size} derived arrays equal the stored ones bit for bit`);
   }

@@ -105,17 +105,24 @@ t.test("--upgrade refuses what it cannot convert and says so", async (t) => {
   t.equal(runBuildIndex(["--upgrade", dir, "--scale", "5"], quietIo().io), 2);
 });
 
-t.test("--upgrade stores the derived tables a format-3 file was written without (the nearest-profile lists), as a new build does", async (t) => {
+t.test("--upgrade stores the derived tables a format-3 file was written without (the nearest-profile lists, compare's tables), as a new build does", async (t) => {
   const dir = t.testdir({});
   const built = buildSnapshotPayload(current);
-  const { neighbours, ...older } = built;
+  const { neighbours, compareTables, ...older } = built;
   writeSnapshotAtomic(join(dir, "2K27.msgpack"), older);
   t.equal(readSnapshot(join(dir, "2K27.msgpack")).payload.neighbours, undefined, "written without the lists");
+  t.equal(readSnapshot(join(dir, "2K27.msgpack")).payload.compareTables, undefined, "written without compare's tables");
   const { io, lines } = quietIo();
   t.equal(runBuildIndex(["--upgrade", dir], io), 0, lines.join(""));
   t.match(lines.join(""), /derived tables stored/);
   const stored = readSnapshot(join(dir, "2K27.msgpack")).payload.neighbours;
   t.same(Buffer.from(stored!.rows.buffer, stored!.rows.byteOffset, stored!.rows.byteLength), Buffer.from(neighbours!.rows.buffer, neighbours!.rows.byteOffset, neighbours!.rows.byteLength), "the lists a new build stores");
+  const storedCompare = readSnapshot(join(dir, "2K27.msgpack")).payload.compareTables;
+  const bytesOf = (array: ArrayBufferView) => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
+  for (const name of ["badgeTier", "badgeStart", "rowBadges", "zoneStart", "zoneKey", "zoneValue"] as const) {
+    t.same(bytesOf(storedCompare![name]), bytesOf(compareTables![name]), `compare's ${name}: what a new build stores`);
+  }
+  t.same(bytesOf(storedCompare!.badgeHead.bytes), bytesOf(compareTables!.badgeHead.bytes), "compare's badge heads: what a new build stores");
   const again = quietIo();
   t.equal(runBuildIndex(["--upgrade", dir], again.io), 0);
   t.match(again.lines.join(""), /already format 3/, "then it is current");

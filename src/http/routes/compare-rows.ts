@@ -1,112 +1,102 @@
-// What /api/players/compare writes of each row beyond its fragments (editionRatings, overall,
-// held badges, hot zones), worked out once per edition and edition set, on the first compare
-// in that edition, so a request parses no record and looks up no other edition. Per thread and
-// derived from the snapshot's fragments and the loaded set; it must not hold anything a request
-// changes. Size and first-use cost: bench/README.md "Issue 44: compare from rows worked out once".
+// What /api/players/compare writes of each row beyond its columns and fragments: the badges it
+// holds and its hot zones, read from the edition's stored compare tables (store/compare-tables.ts:
+// built by build-index, shared by every worker), and its editionRatings, the source's history
+// joined with every loaded edition's overall for its _id (a join across the loaded set, which no
+// one file can store: made per request, for the two to four rows). A request parses no badge
+// list and no zones.
 
-import { heldBadges } from "../../model/badge-summary.js";
 import { BADGE_TIERS } from "../../model/badges.js";
 import { displayLabel } from "../../model/labels.js";
-import { FIELD_BIT, type PlayerRecord } from "../../model/player.js";
 import type { Edition } from "../../store/edition.js";
 import { memoKey } from "../../store/edition-memo.js";
 import type { EditionSet } from "../../store/editions.js";
+import { stringAt, stringCount, type StringTable } from "../../store/string-table.js";
 import { editionRatingsOf } from "./player-rows.js";
 
 /** One badge a row holds, as compare lists it. */
 export interface HeldBadgeText {
   /** The edition's badge (its catalogue slug, else the list's): one entry per key in the answer. */
-  key: string;
+  readonly key: string;
   /** Its name (the answer sorts by it on a tier tie). */
-  name: string;
+  readonly name: string;
   /** `{"name":…,"slug":…[,"category":…]`: the answer's entry up to its tiers, when this row is the first holder. */
-  head: string;
+  readonly head: string;
   /** The tier as JSON (`"Gold"`). */
-  tierText: string;
+  readonly tierText: string;
   /** BADGE_TIERS index: higher is better. */
-  tierRank: number;
+  readonly tierRank: number;
 }
 
-export interface CompareRows {
-  /** Per row: `editionRatings` as JSON (the source's history with every loaded edition's overall). */
-  editionRatingsText: readonly string[];
-  /** Per row: the record's overall. */
-  overall: Float64Array;
-  /** Per row: the badges it holds (each once, tier read by meaning), in its list's order. */
-  badges: readonly (readonly HeldBadgeText[])[];
-  /** Per row: its zones' keys, in its record's order (one array for every row with the same keys). */
-  zones: readonly (readonly string[])[];
-  /** Per row: each of its zones' value as JSON, in the order of `zones`. */
-  zoneValues: readonly (readonly string[])[];
+/**
+ * The stored tables' distinct strings as JS strings, per edition and thread: the edition's held
+ * badges (a badge at a tier: a few hundred), zone keys with their answer heads, zone values (a
+ * handful). Read by every compare; the per-row lists stay in the shared tables.
+ */
+interface CompareStrings {
+  readonly badges: readonly HeldBadgeText[];
   /** Per zone key: `{"zone":…,"label":…,"values":[`. */
-  zoneHeads: ReadonlyMap<string, string>;
+  readonly zoneHeads: readonly string[];
+  readonly zoneValues: readonly string[];
 }
 
-/** What compare reads of a record besides its columns (the badge list is most of it). */
-const READ_SHAPE = { fieldMask: FIELD_BIT._id | FIELD_BIT.overall | FIELD_BIT.badges | FIELD_BIT.hotZones | FIELD_BIT.ratingHistory, isVersioned: false };
-const TIER_RANK: ReadonlyMap<string, number> = new Map(BADGE_TIERS.map((tier, i) => [tier, i]));
+const COMPARE_STRINGS = memoKey<CompareStrings>("compare|strings");
+const strings = (table: StringTable) => Array.from({ length: stringCount(table) }, (_, i) => stringAt(table, i));
 
-/** Per set the edition is in: editionRatings read every loaded edition, and a reload makes a new set. */
-const COMPARE_ROWS = memoKey<WeakMap<EditionSet, CompareRows>>("compare|rows");
-
-/** The edition's compare rows within `editions`, worked out on first use. */
-export function compareRowsOf(editions: EditionSet, edition: Edition): CompareRows {
-  const bySet = edition.memo.of(COMPARE_ROWS, () => new WeakMap());
-  let rows = bySet.get(editions);
-  if (rows === undefined) {
-    rows = buildCompareRows(editions, edition);
-    bySet.set(editions, rows);
-  }
-  return rows;
+function compareStringsOf(edition: Edition): CompareStrings {
+  return edition.memo.of(COMPARE_STRINGS, () => {
+    const tables = edition.payload.compareTables;
+    const keys = strings(tables.badgeKey);
+    const names = strings(tables.badgeName);
+    const heads = strings(tables.badgeHead);
+    return {
+      badges: keys.map((key, e) => {
+        const tierRank = tables.badgeTier[e] as number;
+        return { key, name: names[e] as string, head: heads[e] as string, tierText: JSON.stringify(BADGE_TIERS[tierRank]), tierRank };
+      }),
+      zoneHeads: strings(tables.zoneKeys).map((zone) => `{"zone":${JSON.stringify(zone)},"label":${JSON.stringify(displayLabel(zone))},"values":[`),
+      zoneValues: strings(tables.zoneValues),
+    };
+  });
 }
 
-function buildCompareRows(editions: EditionSet, edition: Edition): CompareRows {
-  // Equal texts kept once: heads and values repeat across thousands of rows.
-  const interned = new Map<string, string>();
-  const intern = (text: string): string => {
-    const known = interned.get(text);
-    if (known !== undefined) return known;
-    interned.set(text, text);
-    return text;
-  };
-  const editionRatingsText: string[] = [];
-  const overall = new Float64Array(edition.rowCount);
-  const badges: HeldBadgeText[][] = [];
-  const zones: string[][] = [];
-  const zoneValues: string[][] = [];
-  // Rows share their badges (the same badge at the same tier) and their zone keys: each kept once.
-  const heldOnce = new Map<string, HeldBadgeText>();
-  const zonesOnce = new Map<string, string[]>();
-  const zoneHeads = new Map<string, string>();
-  for (let row = 0; row < edition.rowCount; row++) {
-    const record = JSON.parse(edition.fragments.rowJson(row, READ_SHAPE)) as Pick<PlayerRecord, "_id" | "overall" | "badges" | "hotZones" | "ratingHistory">;
-    editionRatingsText.push(JSON.stringify(editionRatingsOf(editions, record._id, record.ratingHistory)));
-    overall[row] = record.overall;
-    badges.push(heldBadges(record.badges.list ?? []).map((badge) => {
-      const index = edition.catalogue.badgeOf(badge.slug);
-      const known = index === undefined ? undefined : edition.catalogue.badges[index];
-      const key = known?.slug ?? badge.slug;
-      const category = badge.category ?? known?.category;
-      const head = JSON.stringify({ name: badge.name, slug: key, ...(category === undefined ? {} : { category }) }).slice(0, -1);
-      const tierText = JSON.stringify(badge.tier);
-      const once = `${key}\u0000${head}\u0000${tierText}`;
-      let held = heldOnce.get(once);
-      if (held === undefined) {
-        held = { key, name: badge.name, head, tierText, tierRank: TIER_RANK.get(badge.tier) ?? -1 };
-        heldOnce.set(once, held);
+/** The badges `row` holds (each once, tier read by meaning), in its list's order. */
+export function heldBadgesOf(edition: Edition, row: number): HeldBadgeText[] {
+  const { badgeStart, rowBadges } = edition.payload.compareTables;
+  const { badges } = compareStringsOf(edition);
+  const held: HeldBadgeText[] = [];
+  for (let at = badgeStart[row] as number; at < (badgeStart[row + 1] as number); at++) held.push(badges[rowBadges[at] as number] as HeldBadgeText);
+  return held;
+}
+
+/**
+ * The zones of `rows` as the answer lists them: every zone one of them has, first seen first (an
+ * edition's data decides its vocabulary), each its head and every row's value (null where the row
+ * lacks it), as `{"zone":…,"label":…,"values":[…]}`.
+ */
+export function zoneTexts(edition: Edition, rows: readonly number[]): string[] {
+  const { zoneStart, zoneKey, zoneValue } = edition.payload.compareTables;
+  const { zoneHeads, zoneValues } = compareStringsOf(edition);
+  const zones = new Set<number>();
+  for (const row of rows) for (let at = zoneStart[row] as number; at < (zoneStart[row + 1] as number); at++) zones.add(zoneKey[at] as number);
+  const texts: string[] = [];
+  for (const zone of zones) {
+    let text = zoneHeads[zone] as string;
+    rows.forEach((row, i) => {
+      let value = "null";
+      for (let at = zoneStart[row] as number; at < (zoneStart[row + 1] as number); at++) {
+        if (zoneKey[at] === zone) {
+          value = zoneValues[zoneValue[at] as number] as string;
+          break;
+        }
       }
-      return held;
-    }));
-    const hotZones = (record.hotZones ?? {}) as Record<string, string>;
-    const ownKeys = Object.keys(hotZones);
-    const joined = ownKeys.join("\u0000");
-    const keys = zonesOnce.get(joined) ?? ownKeys;
-    zonesOnce.set(joined, keys);
-    zones.push(keys);
-    zoneValues.push(keys.map((zone) => intern(JSON.stringify(hotZones[zone] ?? null))));
-    for (const zone of keys) {
-      if (!zoneHeads.has(zone)) zoneHeads.set(zone, `{"zone":${JSON.stringify(zone)},"label":${JSON.stringify(displayLabel(zone))},"values":[`);
-    }
+      text += `${i === 0 ? "" : ","}${value}`;
+    });
+    texts.push(`${text}]}`);
   }
-  return { editionRatingsText, overall, badges, zones, zoneValues, zoneHeads };
+  return texts;
+}
+
+/** `row`'s editionRatings as JSON: the source's history with every loaded edition's overall for its _id. */
+export function editionRatingsText(editions: EditionSet, edition: Edition, row: number): string {
+  return JSON.stringify(editionRatingsOf(editions, edition, row));
 }

@@ -19,7 +19,7 @@ import { arrayOf, exactObject, gameVersion, integer, ref, text } from "../descri
 import { everyEditionRoutes, requestedEdition, type EveryEditionValues } from "./edition-param.js";
 import { rowOfIdOrSlug } from "./player-ref.js";
 import { FragmentBody } from "../fragment-body.js";
-import { compareRowsOf } from "./compare-rows.js";
+import { editionRatingsText, heldBadgesOf, zoneTexts } from "./compare-rows.js";
 
 export const COMPARE_MIN = 2;
 export const COMPARE_MAX = 4;
@@ -109,17 +109,16 @@ interface BadgeColumn {
 
 /**
  * `{"success":true,"data":{…}` (the caller adds meta): each player its row's bytes and its
- * editionRatings, the rest written from the columns and the rows worked out once per edition
- * (compare-rows.ts): no record is parsed and no other edition looked up here.
+ * editionRatings, the rest written from the columns and the edition's stored compare tables
+ * (compare-rows.ts): no badge list or zones are parsed here.
  */
 function comparison(editions: EditionSet, edition: Edition, rows: readonly number[], isVersioned: boolean): FragmentBody {
-  const facts = compareRowsOf(editions, edition);
   const body = new FragmentBody(edition.fragments).text('{"success":true,"data":{"players":[');
   const fullShape = { fieldMask: ALL_FIELDS_MASK, isVersioned };
   rows.forEach((row, i) => {
-    body.text(i === 0 ? "" : ",").row(row, fullShape, true).text(`,"editionRatings":${facts.editionRatingsText[row] as string}}`);
+    body.text(i === 0 ? "" : ",").row(row, fullShape, true).text(`,"editionRatings":${editionRatingsText(editions, edition, row)}}`);
   });
-  const overalls = rows.map((row) => facts.overall[row] as number);
+  const overalls = rows.map((row) => edition.payload.columns.overall[row] as number);
   const keys = attributeKeysOf(edition);
   const groups = attributeGroupsOf(edition);
 
@@ -156,7 +155,7 @@ function comparison(editions: EditionSet, edition: Edition, rows: readonly numbe
   // keyed by the edition's badge: each badge once per player, however often a list names it.
   const badgeColumns = new Map<string, BadgeColumn>();
   rows.forEach((row, i) => {
-    for (const badge of facts.badges[row] ?? []) {
+    for (const badge of heldBadgesOf(edition, row)) {
       let column = badgeColumns.get(badge.key);
       if (column === undefined) {
         column = { head: badge.head, name: badge.name, tierTexts: rows.map(() => "null"), tierRanks: rows.map(() => -1) };
@@ -171,14 +170,10 @@ function comparison(editions: EditionSet, edition: Edition, rows: readonly numbe
     .sort((a, b) => topTier(b) - topTier(a) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     .map(({ head, tierTexts }) => `${head},"tiers":[${tierTexts.join(",")}]}`);
 
-  // The zones as the records name them (an edition's data decides its vocabulary), first seen first.
-  const zones = new Set<string>();
-  for (const row of rows) for (const zone of facts.zones[row] ?? []) zones.add(zone);
-  const zoneTexts = [...zones].map((zone) => `${facts.zoneHeads.get(zone) as string}${rows.map((row) => facts.zoneValues[row]?.[facts.zones[row]?.indexOf(zone) ?? -1] ?? "null").join(",")}]}`);
 
   // The rest of data after the players; groups, badges and zones close with data's brace.
   return body.text(`],"overall":{"values":${listText(overalls)},"best":${listText(bestOf(overalls))}},"attributes":[${attributes}],`
-    + `"groups":[${groupTexts.join(",")}],"badges":[${badgeTexts.join(",")}],"hotZones":[${zoneTexts.join(",")}]}`);
+    + `"groups":[${groupTexts.join(",")}],"badges":[${badgeTexts.join(",")}],"hotZones":[${zoneTexts(edition, rows).join(",")}]}`);
 }
 
 const positions: JsonSchema = arrayOf({ type: "integer", minimum: 0, maximum: COMPARE_MAX - 1 }, "Positions in `players` (several on a tie)");

@@ -43,7 +43,7 @@ function playerVersions(context: RequestContext<ValuesOf<typeof versionsSchemas>
     return successReply({
       playerId: player._id, name: player.name, slug: player.slug,
       currentVersion: edition.key, currentOverall: player.overall,
-      ratingHistory: context.editions.ratingHistory(player._id),
+      ratingHistory: context.editions.ratingHistory(edition, row),
     }, {
       gameVersion: edition.key, teamType: player.teamType, team: player.team,
       // ratingHistory reads every edition: demo when any of them is.

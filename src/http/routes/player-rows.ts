@@ -64,14 +64,14 @@ export function rowsForSlug(edition: Edition, slug: string, era: Era | undefined
  */
 export function playerDetailJson(editions: EditionSet, edition: Edition, row: number, isVersioned: boolean): string {
   const stored = edition.fragments.rowJson(row, { fieldMask: ALL_FIELDS_MASK, isVersioned });
-  const editionRatings = editionRatingsOf(editions, edition.field(row, "_id") as string, edition.field(row, "ratingHistory"));
+  const editionRatings = editionRatingsOf(editions, edition, row);
   // The stored row's bytes, then ours: `{…row…,"editionRatings":[…]}`.
   return `${stored.slice(0, -1)}${stored.length > 2 ? "," : ""}"editionRatings":${JSON.stringify(editionRatings)}}`;
 }
 
-/** A detail's `editionRatings`: the source's rating history with the overall of every loaded edition holding `id` that it does not name yet, newest first. */
-export function editionRatingsOf(editions: EditionSet, id: string, ratingHistory: readonly RatingHistoryEntry[] | undefined): RatingHistoryEntry[] {
-  let editionRatings = ratingHistory ?? [];
-  for (const entry of editions.ratingHistory(id)) editionRatings = withEditionRating(editionRatings, entry.gameVersion, entry.overall);
+/** A row's `editionRatings`: the source's rating history with the overall of every loaded edition holding its `_id` that it does not name yet, newest first. */
+export function editionRatingsOf(editions: EditionSet, edition: Edition, row: number): RatingHistoryEntry[] {
+  let editionRatings = edition.field(row, "ratingHistory") ?? [];
+  for (const entry of editions.ratingHistory(edition, row)) editionRatings = withEditionRating(editionRatings, entry.gameVersion, entry.overall);
   return editionRatings.map(({ gameVersion, overall, delta }) => ({ gameVersion, overall, ...(delta === undefined ? {} : { delta }) }));
 }
