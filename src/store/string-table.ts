@@ -38,18 +38,21 @@ export function stringAt(table: StringTable, i: number): string {
   return decoder.decode(table.bytes.subarray(table.offsets[i] as number, table.offsets[i + 1] as number));
 }
 
-/** String i of `a` against string j of `b` in byte order: negative, 0 or positive. */
-export function compareStrings(a: StringTable, i: number, b: StringTable, j: number): number {
-  const aStart = a.offsets[i] as number;
-  const aLength = (a.offsets[i + 1] as number) - aStart;
-  const bStart = b.offsets[j] as number;
-  const bLength = (b.offsets[j + 1] as number) - bStart;
+/** bytes a[aStart, aStart + aLength) against b[bStart, bStart + bLength) in byte order: negative, 0 or positive. */
+function compareBytes(a: Uint8Array, aStart: number, aLength: number, b: Uint8Array, bStart: number, bLength: number): number {
   const common = Math.min(aLength, bLength);
   for (let at = 0; at < common; at++) {
-    const order = (a.bytes[aStart + at] as number) - (b.bytes[bStart + at] as number);
+    const order = (a[aStart + at] as number) - (b[bStart + at] as number);
     if (order !== 0) return order;
   }
   return aLength - bLength;
+}
+
+/** String i of `a` against string j of `b` in byte order: negative, 0 or positive. */
+export function compareStrings(a: StringTable, i: number, b: StringTable, j: number): number {
+  const aStart = a.offsets[i] as number;
+  const bStart = b.offsets[j] as number;
+  return compareBytes(a.bytes, aStart, (a.offsets[i + 1] as number) - aStart, b.bytes, bStart, (b.offsets[j + 1] as number) - bStart);
 }
 
 let keyBytes = new Uint8Array(256);
@@ -64,11 +67,7 @@ export function findString(table: StringTable, key: string): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     const start = offsets[mid] as number;
-    const length = (offsets[mid + 1] as number) - start;
-    let order = 0;
-    const common = Math.min(length, keyLength);
-    for (let i = 0; i < common && order === 0; i++) order = (bytes[start + i] as number) - (keyBytes[i] as number);
-    if (order === 0) order = length - keyLength;
+    const order = compareBytes(bytes, start, (offsets[mid + 1] as number) - start, keyBytes, 0, keyLength);
     if (order === 0) return mid;
     if (order < 0) lo = mid + 1;
     else hi = mid;
