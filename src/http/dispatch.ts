@@ -252,7 +252,7 @@ export class Dispatcher {
    * no request holds the thread to compress. A scratch body is copied first (it is written later).
    */
   private answer(request: IncomingRequest, requestId: string, route: string, reply: Reply, limit: Limit | undefined): Outgoing | Promise<Outgoing> {
-    if (reply.body.length < THREAD_COMPRESS_MIN_BYTES || request.method !== "GET" || reply.status !== 200 || reply.isPrecompressed === true
+    if (request.method !== "GET" || reply.body.length < THREAD_COMPRESS_MIN_BYTES || reply.status !== 200 || reply.isPrecompressed === true
       || (reply.acceptsRanges === true && request.range !== undefined && request.range.length > 0)
       || (reply.etag !== undefined && matchesIfNoneMatch(request.ifNoneMatch, reply.etag))) {
       return this.respond(request, requestId, route, reply, limit);
@@ -367,7 +367,7 @@ export class Dispatcher {
     }
     const { body, encoding } = encodedBody(reply, reply.isPrecompressed === true ? "identity" : chooseEncoding(request.acceptEncoding));
     headers += representationLines(reply, encoding);
-    return { status: reply.status, headers, body: isHead ? null : body, contentLength: body.length, route, requestId, shouldClose, isScratch: body === reply.body && reply.isScratch === true, keySlot };
+    return { status: reply.status, headers, body: isHead ? null : body, contentLength: body.length, route, requestId, shouldClose, isScratch: reply.isScratch === true && body === reply.body, keySlot };
   }
 
   private corsOrigin(origin: string): string | undefined {

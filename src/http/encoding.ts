@@ -81,7 +81,11 @@ export function compressedLater(reply: Reply, encoding: Encoding, brotliQuality 
 
 /** The bytes to send for a reply under an encoding; compressed variants are computed once and kept. */
 export function encodedBody(reply: Reply, encoding: Encoding, brotliQuality = 4): { body: Buffer; encoding: Encoding } {
-  if (encoding === "identity" || reply.body.length < COMPRESS_MIN_BYTES) return { body: reply.body, encoding: "identity" };
+  if (encoding === "identity") return { body: reply.body, encoding };
+  // Kept (or made on demand: withTail) before the body is looked at, which a spliced reply builds only when asked.
+  const kept = reply.encoded?.[encoding];
+  if (kept !== undefined) return { body: kept, encoding };
+  if (reply.body.length < COMPRESS_MIN_BYTES) return { body: reply.body, encoding: "identity" };
   reply.encoded ??= {};
   if (encoding === "br") {
     reply.encoded.br ??= brotliCompressSync(reply.body, brotliOptions(brotliQuality, reply.body.length));
@@ -95,11 +99,11 @@ export function encodedBody(reply: Reply, encoding: Encoding, brotliQuality = 4)
  * A body whose long head is the same for many answers and whose short tail is each answer's own
  * (an MCP tool result from a cached reply, then the caller's JSON-RPC id): the head is compressed
  * once, flushed to a byte boundary without ending the stream, and each answer appends its tail to
- * it, so an answer costs a copy and a few bytes of compression instead of compressing it whole.
- * Both encodings stay single, standard streams: gzip's deflate continues with the tail's own
- * blocks (a fresh raw deflate; it refers to nothing before it), under one header and a CRC-32
- * continued over the tail; Brotli's continues with an uncompressed meta-block holding the tail
- * (RFC 7932 §9.2) and the empty last one.
+ * it, so an answer costs a copy and its tail's bytes instead of compressing it whole.
+ * Both encodings stay single, standard streams: gzip's deflate continues with the tail in a final
+ * stored block (RFC 1951 §3.2.4: the flush left the stream at a byte boundary), under one header
+ * and a CRC-32 continued over the tail; Brotli's continues with an uncompressed meta-block holding
+ * the tail (RFC 7932 §9.2) and the empty last one.
  */
 export interface CompressedHead {
   readonly head: Buffer;
@@ -109,8 +113,8 @@ export interface CompressedHead {
 }
 
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]);
-/** A Brotli meta-block with MNIBBLES = 4 holds at most 65,536 bytes. */
-const BROTLI_TAIL_MAX = 65_536;
+/** A deflate stored block holds at most 65,535 bytes (a Brotli meta-block with MNIBBLES = 4, 65,536). */
+const TAIL_MAX = 65_535;
 /** ISLAST = 1, ISLASTEMPTY = 1: the end of a Brotli stream. */
 const BROTLI_END = Buffer.from([0x03]);
 
@@ -124,13 +128,28 @@ export function compressedHead(head: Buffer, brotliQuality = 4): CompressedHead 
 }
 
 /**
- * The whole body (head and tail) and its encodings, for Reply.encoded: each encoding is spliced
- * when first asked for, so an answer pays only for the one its client takes.
+ * A JSON reply of the whole (head and tail): each of its bodies is made when first asked for, so an
+ * answer pays only for the one its client takes; the identity body, a copy of the whole, only for a
+ * client that takes neither encoding.
  */
-export function withTail(compressed: CompressedHead, tail: Buffer): { body: Buffer; encoded: { readonly br: Buffer; readonly gzip: Buffer } } {
-  if (tail.length === 0 || tail.length > BROTLI_TAIL_MAX) throw new RangeError(`a spliced tail is 1 to ${BROTLI_TAIL_MAX} bytes, not ${tail.length}`);
-  const body = Buffer.concat([compressed.head, tail]);
-  return { body, encoded: new SplicedEncodings(compressed, tail, body.length) };
+export function withTail(compressed: CompressedHead, tail: Buffer): Reply {
+  if (tail.length === 0 || tail.length > TAIL_MAX) throw new RangeError(`a spliced tail is 1 to ${TAIL_MAX} bytes, not ${tail.length}`);
+  return new SplicedReply(compressed, tail);
+}
+
+class SplicedReply implements Reply {
+  readonly status = 200;
+  readonly contentType = "application/json";
+  readonly encoded: SplicedEncodings;
+  #body: Buffer | undefined;
+
+  constructor(private readonly compressed: CompressedHead, private readonly tail: Buffer) {
+    this.encoded = new SplicedEncodings(compressed, tail, compressed.head.length + tail.length);
+  }
+
+  get body(): Buffer {
+    return this.#body ??= Buffer.concat([this.compressed.head, this.tail]);
+  }
 }
 
 class SplicedEncodings {
@@ -149,10 +168,13 @@ class SplicedEncodings {
 
   get gzip(): Buffer {
     if (this.#gzip !== undefined) return this.#gzip;
+    const length = this.tail.length;
+    // BFINAL 1, BTYPE 00 (stored), then LEN and its one's complement NLEN, little-endian.
+    const stored = Buffer.from([0x01, length & 0xff, length >>> 8, ~length & 0xff, (~length >>> 8) & 0xff]);
     const trailer = Buffer.alloc(8);
     trailer.writeUInt32LE(crc32(this.tail, this.compressed.crc), 0);
     trailer.writeUInt32LE(this.bodyLength % 0x1_0000_0000, 4);
-    return this.#gzip = Buffer.concat([GZIP_HEADER, this.compressed.deflate, deflateRawSync(this.tail, GZIP_OPTIONS), trailer]);
+    return this.#gzip = Buffer.concat([GZIP_HEADER, this.compressed.deflate, stored, this.tail, trailer]);
   }
 }
 

@@ -26,8 +26,14 @@ export interface Reply {
    * is rendered inside `renderOwned` instead (the response cache's misses, memos): never scratch.
    */
   isScratch?: boolean;
-  /** A cached template (search): the byte offset where each request writes its 24-byte timestamp. */
+  /** A cached template (search) and each copy of it: the byte offset where each request writes its 24-byte timestamp. */
   timestampAt?: number;
+  /**
+   * This body is a copy of a cached template's (search) with the request's own bytes from
+   * `timestampAt` on: the template's body, whose bytes before that are this one's (an MCP answer
+   * keeps what it builds from them once per template).
+   */
+  template?: Buffer;
   /** Its representation header lines per coding (and for a 304), built once on first use. */
   headerLines?: { br?: string; gzip?: string; identity?: string; notModified?: string };
   /** Answers `Range: bytes=…` (206, 416) on its identity body and says `Accept-Ranges: bytes` (the exports). */

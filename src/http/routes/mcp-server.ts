@@ -18,13 +18,18 @@ export const MCP_INSTRUCTIONS = "Courtside serves basketball video-game player r
 /** The stateless revision first, then every 2025-era revision the SDK implements (2025-11-25, 2025-06-18, …): a 2025 client's `initialize` gets its own when listed. */
 export const MCP_PROTOCOL_VERSIONS: readonly string[] = ["2026-07-28", ...SUPPORTED_PROTOCOL_VERSIONS];
 
-let version: string | undefined;
+let info: { name: string; version: string } | undefined;
+
+/** The server's name and version, as `initialize` and a 2026-07-28 result's `_meta` give them. */
+export function mcpServerInfo(): { name: string; version: string } {
+  return info ??= { name: "courtside", version: packageVersion() };
+}
 
 /** What a tool call is answered from: the service's data and the request's id, found from the JSON-RPC id the handler is given. */
 export type CallContextOf = (id: RequestId) => { environment: ToolEnvironment; requestId: string };
 
 export function createMcpServer(tools: McpTools, contextOf: CallContextOf): Server {
-  const server = new Server({ name: "courtside", version: version ??= packageVersion() }, {
+  const server = new Server({ ...mcpServerInfo() }, {
     capabilities: { tools: {}, resources: {} }, instructions: MCP_INSTRUCTIONS, supportedProtocolVersions: [...MCP_PROTOCOL_VERSIONS],
   });
   // The input schemas are JSON Schema objects built from the routes' parameters: the SDK types them as JSON values.

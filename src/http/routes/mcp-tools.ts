@@ -30,6 +30,19 @@ export interface ToolResult {
   isError?: boolean;
 }
 
+/**
+ * What a tool call came to: the route's reply, its result still to be read from it (read once per
+ * kept body: `McpTools.read`), or the tool error it was refused with.
+ */
+export type ToolOutcome = { readonly spec: ToolSpec; readonly reply: Reply } | { readonly error: ToolResult };
+
+/** A reply's tool result, and whether its envelope is exactly `{"success":true,"data":…}` with at most `meta` after `data` (so the structured result is the envelope's own text from `"data"` on). */
+export interface ReadReply {
+  readonly spec: ToolSpec;
+  readonly result: ToolResult;
+  readonly isPlain: boolean;
+}
+
 export interface McpTool {
   name: string;
   description: string;
@@ -38,7 +51,7 @@ export interface McpTool {
 
 const PATH_ARGUMENT = { type: "string", minLength: 1, maxLength: 200 } as const;
 
-interface ToolSpec {
+export interface ToolSpec {
   name: string;
   description: string;
   /** The route's method and path in the route table. */
@@ -173,7 +186,7 @@ export class McpTools {
    * cache): its tool result is read from it once (one JSON.parse, one summary), kept while the
    * reply is (a reload drops both).
    */
-  private readonly results = new WeakMap<Buffer, ToolResult>();
+  private readonly reads = new WeakMap<Buffer, ReadReply>();
 
   constructor(routeTable: readonly RouteDefinition[]) {
     for (const route of routeTable) if (route.method === "GET") this.routes.set(route.path, route);
@@ -222,19 +235,45 @@ export class McpTools {
     return route;
   }
 
-  /** Never throws: a refusal (unknown tool, bad argument, not found) is a tool error naming what was wrong. */
+  /** The tool's result (the SDK's answer over stdio, a resource's record). Never throws: a refusal is a tool error. */
   call(name: string, args: Record<string, unknown> | undefined, environment: ToolEnvironment, requestId: string): ToolResult {
+    return this.resultOf(this.outcome(name, args, environment, requestId));
+  }
+
+  resultOf(outcome: ToolOutcome): ToolResult {
+    if ("error" in outcome) return outcome.error;
+    // A search page is its template with this request's timestamp: read as it is (the template's result holds a placeholder).
+    return (outcome.reply.template === undefined ? this.read(outcome) : readReply(outcome.spec, outcome.reply.body, outcome.reply.status)).result;
+  }
+
+  /** The route's reply to a call, or the tool error naming what was wrong (unknown tool, bad argument, not found). Never throws. */
+  outcome(name: string, args: Record<string, unknown> | undefined, environment: ToolEnvironment, requestId: string): ToolOutcome {
     const spec = this.specs.get(name);
-    if (spec === undefined) return toolError({ code: "UNKNOWN_TOOL", message: `No tool named ${name.slice(0, 100)}; the tools are ${SPECS.map((s) => s.name).join(", ")}` });
+    if (spec === undefined) return { error: toolError({ code: "UNKNOWN_TOOL", message: `No tool named ${name.slice(0, 100)}; the tools are ${SPECS.map((s) => s.name).join(", ")}` }) };
     try {
-      return this.run(spec, args ?? {}, environment, requestId);
+      return { spec, reply: this.run(spec, args ?? {}, environment, requestId) };
     } catch (error) {
-      if (error instanceof ApiError) return toolError({ code: error.code, message: error.message, ...(error.details === undefined ? {} : { details: error.details }) });
-      return toolError({ code: "INTERNAL_ERROR", message: "Internal error" });
+      if (error instanceof ApiError) return { error: toolError({ code: error.code, message: error.message, ...(error.details === undefined ? {} : { details: error.details }) }) };
+      return { error: toolError({ code: "INTERNAL_ERROR", message: "Internal error" }) };
     }
   }
 
-  private run(spec: ToolSpec, args: Record<string, unknown>, environment: ToolEnvironment, requestId: string): ToolResult {
+  /**
+   * The reply's tool result, read once per body that is kept: a cached reply, or the template a
+   * search page copies (its result then holds the template's placeholder timestamp: its summary
+   * and shape are the page's, its meta is not). A scratch body is read per call.
+   */
+  read({ spec, reply }: { spec: ToolSpec; reply: Reply }): ReadReply {
+    const kept = reply.template ?? (reply.isScratch === true ? undefined : reply.body);
+    if (kept === undefined) return readReply(spec, reply.body, reply.status);
+    const read = this.reads.get(kept);
+    if (read?.spec === spec) return read;
+    const fresh = readReply(spec, kept, reply.status);
+    this.reads.set(kept, fresh);
+    return fresh;
+  }
+
+  private run(spec: ToolSpec, args: Record<string, unknown>, environment: ToolEnvironment, requestId: string): Reply {
     // Before anything reads or echoes an argument: the checks a REST request's parameters pass.
     const texts = argumentTexts(args);
     const chosen = spec.choose?.(args) ?? { path: spec.path, pathArgs: {} as Record<string, string> };
@@ -258,21 +297,22 @@ export class McpTools {
       body: undefined, contentType: "", now: environment.now(), caller: undefined, cached: environment.cached,
     });
     if (reply instanceof Promise) throw new Error(`MCP tool over ${chosen.path}: the route is asynchronous`);
-    const kept = reply.isScratch === true ? undefined : this.results.get(reply.body);
-    if (kept !== undefined) return kept;
-    const result = resultOf(spec, reply);
-    if (reply.isScratch !== true) this.results.set(reply.body, result);
-    return result;
+    return reply;
   }
 }
 
+const PLAIN_START = Buffer.from('{"success":true,"data":');
+
 /** A route's reply as a tool result: its envelope without `success`, and the summary. */
-function resultOf(spec: ToolSpec, reply: Reply): ToolResult {
+function readReply(spec: ToolSpec, body: Buffer, status = 200): ReadReply {
   // Parsed at once: a scratch body is overwritten by the next render.
-  const envelope = JSON.parse(reply.body.toString("utf8")) as { success: boolean; data?: unknown; meta?: Record<string, unknown>; error?: Record<string, unknown> };
-  if (envelope.success !== true) return toolError(envelope.error ?? { code: "ERROR", message: `status ${reply.status}` });
+  const envelope = JSON.parse(body.toString("utf8")) as { success: boolean; data?: unknown; meta?: Record<string, unknown>; error?: Record<string, unknown> };
+  if (envelope.success !== true) return { spec, result: toolError(envelope.error ?? { code: "ERROR", message: `status ${status}` }), isPlain: false };
   const structured: Record<string, unknown> = { data: envelope.data, ...(envelope.meta === undefined ? {} : { meta: envelope.meta }) };
-  return { content: [{ type: "text", text: spec.summarise(structured as { data: unknown; meta?: Record<string, unknown> }) }], structuredContent: structured };
+  const keys = Object.keys(envelope);
+  const isPlain = body.subarray(0, PLAIN_START.length).equals(PLAIN_START) && body[body.length - 1] === 0x7d
+    && (keys.length === 2 || (keys.length === 3 && keys[2] === "meta"));
+  return { spec, result: { content: [{ type: "text", text: spec.summarise(structured as { data: unknown; meta?: Record<string, unknown> }) }], structuredContent: structured }, isPlain };
 }
 
 /**

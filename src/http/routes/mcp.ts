@@ -2,7 +2,8 @@
 // The dispatcher has already done what a REST request gets: a browser's Origin (403 unless
 // allowed), the key (X-API-Key or Authorization: Bearer, 401 in our envelope before anything
 // else), one token from the key's bucket (429), the JSON content type and the 64 KiB body bound.
-// Then the official v2 SDK answers the one JSON-RPC message, routed by its own isLegacyRequest: a
+// A plain tools/call is then answered from the route's reply as the SDK would answer it
+// (mcp-call.ts). Every other message is the official v2 SDK's, routed by its own isLegacyRequest: a
 // 2026-07-28 request (its protocol version in `_meta`, no handshake) through its HTTP entry
 // (createMcpHandler, modern only, on a kept server serving nothing else: mcp-server-pool.ts), a 2025 one (`initialize`, then requests)
 // by one SDK server kept for them all (mcp-exchange.ts); nothing of a client is kept between
@@ -12,13 +13,13 @@
 import { createMcpHandler, isLegacyRequest, PROTOCOL_VERSION_META_KEY, type JSONRPCMessage, type McpHttpHandler } from "@modelcontextprotocol/server";
 import { invalidParameter } from "../../query/api-error.js";
 import { compileParams } from "../../query/params.js";
-import { COMPRESS_MIN_BYTES, compressedHead, withTail, type CompressedHead } from "../encoding.js";
 import { routeBody } from "../call-route.js";
 import type { McpHeaders, RequestContext } from "../context.js";
 import type { Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
 import { McpExchange } from "./mcp-exchange.js";
-import { createMcpServer } from "./mcp-server.js";
+import { CallAnswers, plainToolCall } from "./mcp-call.js";
+import { createMcpServer, mcpServerInfo } from "./mcp-server.js";
 import { McpTools } from "./mcp-tools.js";
 import { McpServerPool } from "./mcp-server-pool.js";
 
@@ -78,49 +79,14 @@ function standardHeadersOf(message: unknown): Record<string, string> {
 
 const INVALID_MESSAGE = Buffer.from(JSON.stringify({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error: Invalid JSON-RPC message" }, id: null }));
 
-/**
- * What is kept per tool result's `data` (a repeated question's result is the same object:
- * mcp-tools.ts), while the data is: the answer's text up to the caller's id, compressed once
- * (encoding.ts `withTail`), and the result written with the data marked, to tell that the rest of
- * the result is the same too.
- */
-interface KeptHead { readonly marked: string; readonly head: Buffer; readonly compressed: CompressedHead | undefined }
-const heads = new WeakMap<object, KeptHead>();
-const DATA_MARK = "\u0000courtside-data\u0000";
-const DATA_MARK_JSON = JSON.stringify(DATA_MARK);
-
-/**
- * A 2025-era answer as the reply: the JSON-RPC response written as `{"result":…,"jsonrpc":"2.0","id":…}`.
- * A tool result's `data` (most of its bytes: the REST records) is written from kept text and the
- * rest of the answer up to the id (its head) is kept compressed, so a repeated question costs a
- * copy and the id's few bytes, not a JSON.stringify and a compression of the whole.
- */
-function answerReply(answer: JSONRPCMessage): Reply {
-  const { result, jsonrpc, id, ...others } = answer as { result?: { structuredContent?: { data?: unknown } }; jsonrpc?: unknown; id?: unknown };
-  const structured = result?.structuredContent;
-  const data = structured?.data;
-  if (structured === undefined || data === null || typeof data !== "object" || typeof jsonrpc !== "string"
-    || (typeof id !== "string" && typeof id !== "number") || Object.keys(others).length > 0) {
-    return { status: 200, body: Buffer.from(JSON.stringify(answer)), contentType: "application/json" };
-  }
-  structured.data = DATA_MARK;
-  const marked = `{"result":${JSON.stringify(result)},"jsonrpc":${JSON.stringify(jsonrpc)},"id":`;
-  structured.data = data;
-  let kept = heads.get(data);
-  if (kept?.marked !== marked) {
-    const at = marked.indexOf(DATA_MARK_JSON);
-    const head = Buffer.from(marked.slice(0, at) + JSON.stringify(data) + marked.slice(at + DATA_MARK_JSON.length));
-    kept = { marked, head, compressed: head.length >= COMPRESS_MIN_BYTES ? compressedHead(head) : undefined };
-    heads.set(data, kept);
-  }
-  const tail = Buffer.from(`${JSON.stringify(id)}}`);
-  if (kept.compressed === undefined || tail.length > 1_000) return { status: 200, body: Buffer.concat([kept.head, tail]), contentType: "application/json" };
-  const { body, encoded } = withTail(kept.compressed, tail);
-  return { status: 200, body, encoded, contentType: "application/json" };
+export interface McpRouteOptions {
+  /** Plain tools/call messages answered by mcp-call.ts (default); false: every message by the SDK (the tests' reference). */
+  answersPlainCalls?: boolean;
 }
 
-export function mcpRoutes(routeTable: () => readonly RouteDefinition[]): RouteDefinition[] {
+export function mcpRoutes(routeTable: () => readonly RouteDefinition[], { answersPlainCalls = true }: McpRouteOptions = {}): RouteDefinition[] {
   let tools: McpTools | undefined;
+  let calls: CallAnswers | undefined;
   let modern: McpHttpHandler | undefined;
   let legacy: McpExchange<RequestContext> | undefined;
   /** The request each SDK Request stands for: the factory is handed the Request it serves. */
@@ -129,9 +95,16 @@ export function mcpRoutes(routeTable: () => readonly RouteDefinition[]): RouteDe
     environment: { editions: () => context.editions, changes: context.changes, cached: context.cached, now: () => context.now },
     requestId: context.requestId,
   });
-  const handle = async (context: RequestContext): Promise<Reply> => {
+  const handle = (context: RequestContext): Reply | Promise<Reply> => {
     const message = context.json;
     const served = tools ??= new McpTools(routeTable());
+    const call = answersPlainCalls ? plainToolCall(message, () => modernHeadersOf(context.mcpHeaders, message)) : undefined;
+    if (call === undefined) return sdkAnswer(context, message, served);
+    calls ??= new CallAnswers(served, mcpServerInfo());
+    return calls.reply(served.outcome(call.name, call.args, callContext(context).environment, context.requestId), call.era, call.id);
+  };
+  /** Any other message, answered by the SDK. */
+  const sdkAnswer = async (context: RequestContext, message: unknown, served: McpTools): Promise<Reply> => {
     if (await isLegacyRequest(LEGACY_PROBE, message)) {
       // A 2025 message: the one server connected to our exchange answers it (mcp-exchange.ts).
       if (legacy === undefined) {
@@ -146,7 +119,7 @@ export function mcpRoutes(routeTable: () => readonly RouteDefinition[]): RouteDe
       const answer = legacy.exchange(message, context);
       if (answer === "invalid") return { status: 400, body: INVALID_MESSAGE, contentType: "application/json" };
       if (answer === undefined) return { status: 202, body: Buffer.alloc(0), contentType: "application/json" };
-      return answerReply(await answer);
+      return { status: 200, body: Buffer.from(JSON.stringify(await answer)), contentType: "application/json" };
     }
     // A 2026-07-28 message (its revision in `_meta`): the SDK's entry, which asks the factory for a
     // server to serve it on: one of the kept servers that is serving nothing (McpServerPool).

@@ -55,7 +55,10 @@ function searchPlayers(context: RequestContext<ValuesOf<typeof searchSchemas>>):
   const { buffer: body, isScratch } = scratchBuffer(template.body.length);
   template.body.copy(body);
   body.write(timestamp, template.timestampAt ?? 0, "latin1");
-  return { status: 200, body, isScratch, cacheControl: SEARCH_CACHE_CONTROL, ...(template.etag === undefined ? {} : { etag: template.etag }) };
+  return {
+    status: 200, body, isScratch, cacheControl: SEARCH_CACHE_CONTROL, ...(template.etag === undefined ? {} : { etag: template.etag }),
+    ...(template.timestampAt === undefined ? {} : { template: template.body, timestampAt: template.timestampAt }),
+  };
 }
 
 /** `toISOString()` of any date in years 0–9999: 24 ASCII characters. */

@@ -1,0 +1,151 @@
+// A `tools/call` over POST /mcp answered as the SDK answers it, without the SDK's per-message work
+// (issue 45: its schema checks of the message and of the result, an asynchronous hop, the
+// 2026-07-28 entry's web Request and Response, and a JSON.stringify and compression of the whole
+// answer: 5-10 times the REST request's cost). Only a call that is plainly well-formed is taken
+// here: a JSON-RPC request with nothing but an id, the method and `params` of a name, arguments and
+// (2026-07-28) the revision's envelope, whose MCP headers agree with it. Every other message, and
+// every doubt, is the SDK's to answer (mcp.ts), so what it refuses it still refuses in its words.
+// test/mcp/mcp-direct.test.ts holds the two to the same answers.
+//
+// The answer is written from the route's reply: a success envelope `{"success":true,"data":…}`
+// is the tool's structured result from its `"data"` on, so its bytes go into the JSON-RPC frame
+// as they are (no parse, no re-serialisation), after the summary read once per cached reply
+// (mcp-tools.ts). What precedes the caller's own bytes (its id; a search page's timestamp) is the
+// same for every caller of a cached reply: from its second use it is kept compressed, and each
+// answer appends its own few bytes (encoding.ts `withTail`).
+
+import { classifyInboundRequest, CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY, SERVER_INFO_META_KEY } from "@modelcontextprotocol/server";
+import { COMPRESS_MIN_BYTES, compressedHead, withTail, type CompressedHead } from "../encoding.js";
+import type { Reply } from "../reply.js";
+import type { McpTools, ToolOutcome } from "./mcp-tools.js";
+
+/** The revision a message names in its `_meta` (2026-07-28), or legacy: a 2025 revision, agreed by `initialize` or not at all. */
+export type Era = "legacy" | "modern";
+
+export const MODERN_REVISION = "2026-07-28";
+
+export interface PlainCall {
+  readonly id: string | number;
+  readonly name: string;
+  readonly args: Record<string, unknown> | undefined;
+  readonly era: Era;
+}
+
+/** An id written back as it came: a string of at most this many characters, or a safe integer. */
+const MAX_ID_LENGTH = 200;
+const MESSAGE_KEYS = new Set(["jsonrpc", "id", "method", "params"]);
+const PARAMS_KEYS = new Set(["name", "arguments", "_meta"]);
+const ENVELOPE_KEYS = new Set([PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CLIENT_CAPABILITIES_META_KEY]);
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function hasOnlyKeys(value: Record<string, unknown>, allowed: ReadonlySet<string>): boolean {
+  for (const key in value) if (!allowed.has(key)) return false;
+  return true;
+}
+
+/**
+ * The message as a plain tools/call, or undefined for the SDK to answer. `shownHeaders` gives the
+ * MCP headers the SDK's entry would be shown for a 2026-07-28 message (mcp.ts: the client's own, or
+ * those its message implies); a 2025 message is answered whatever it sent, as the SDK's server does.
+ */
+export function plainToolCall(message: unknown, shownHeaders: () => Record<string, string>): PlainCall | undefined {
+  if (!isPlainObject(message) || !hasOnlyKeys(message, MESSAGE_KEYS) || message.jsonrpc !== "2.0" || message.method !== "tools/call") return undefined;
+  const { id, params } = message;
+  if (!(typeof id === "string" ? id.length <= MAX_ID_LENGTH : Number.isSafeInteger(id))) return undefined;
+  if (!isPlainObject(params) || !hasOnlyKeys(params, PARAMS_KEYS)) return undefined;
+  const { name, arguments: args, _meta: meta } = params;
+  if (typeof name !== "string" || (args !== undefined && !isPlainObject(args))) return undefined;
+  const call = { id: id as string | number, name, args: args as Record<string, unknown> | undefined };
+  if (meta === undefined) return { ...call, era: "legacy" };
+  // 2026-07-28: the SDK's own classifier rules on the envelope and the headers it is shown; then the
+  // three headers it requires of a request must be there and agree (its standard-header rung).
+  if (!isPlainObject(meta) || !hasOnlyKeys(meta, ENVELOPE_KEYS) || meta[PROTOCOL_VERSION_META_KEY] !== MODERN_REVISION) return undefined;
+  const headers = shownHeaders();
+  const version = headers["mcp-protocol-version"];
+  const method = headers["mcp-method"];
+  const named = headers["mcp-name"];
+  if (version !== MODERN_REVISION || method !== "tools/call" || (named !== name && named !== `=?base64?${Buffer.from(name, "utf8").toString("base64")}?=`)) return undefined;
+  return isModernEnvelope(meta) ? { ...call, era: "modern" } : undefined;
+}
+
+/** Envelopes the SDK's classifier was asked about (a client sends the same one each time), by their JSON text; cleared when full. */
+const envelopes = new Map<string, boolean>();
+const MAX_ENVELOPES = 256;
+
+/**
+ * Whether the SDK's own classifier (its schema checks cost ~14 µs a message) takes `_meta` as a
+ * valid 2026-07-28 envelope: asked once per distinct envelope, of a tools/call carrying it and
+ * nothing else, with the headers that agree with it.
+ */
+function isModernEnvelope(meta: Record<string, unknown>): boolean {
+  const text = JSON.stringify(meta);
+  const known = envelopes.get(text);
+  if (known !== undefined) return known;
+  const route = classifyInboundRequest({
+    httpMethod: "POST", protocolVersionHeader: MODERN_REVISION, mcpMethodHeader: "tools/call", mcpNameHeader: "x",
+    body: { jsonrpc: "2.0", id: 0, method: "tools/call", params: { name: "x", _meta: JSON.parse(text) as unknown } },
+  });
+  const isModern = route.kind === "modern" && route.messageKind === "request" && route.classification.revision === MODERN_REVISION;
+  if (envelopes.size >= MAX_ENVELOPES) envelopes.clear();
+  envelopes.set(text, isModern);
+  return isModern;
+}
+
+/**
+ * The JSON-RPC answer to a plain call, as `{"result":…,"jsonrpc":"2.0","id":…}`, the SDK's order:
+ * a 2026-07-28 result ends with `resultType` and the server's identity in its `_meta`.
+ */
+export class CallAnswers {
+  /** What a result's own members are followed by in each era (2026-07-28: `resultType` and the server's identity). */
+  private readonly members: Readonly<Record<Era, string>>;
+  /** Per kept body (a cached reply, a search template): its uses and its frame's head, compressed from the second use. */
+  private readonly heads = new WeakMap<Buffer, { uses: number; legacy?: CompressedHead | undefined; modern?: CompressedHead | undefined }>();
+
+  constructor(private readonly tools: McpTools, serverInfo: { name: string; version: string }) {
+    this.members = { legacy: "", modern: `,${JSON.stringify({ resultType: "complete", _meta: { [SERVER_INFO_META_KEY]: serverInfo } }).slice(1, -1)}` };
+  }
+
+  reply(outcome: ToolOutcome, era: Era, id: string | number): Reply {
+    const idText = JSON.stringify(id);
+    const end = `${this.members[era]}${FRAME_CLOSE}`;
+    const read = "error" in outcome ? undefined : this.tools.read(outcome);
+    if (read === undefined || !read.isPlain) {
+      // Written whole: a tool error, or an envelope of another shape.
+      const text = JSON.stringify(this.tools.resultOf(outcome));
+      return jsonAnswer(Buffer.from(`{"result":${text.slice(0, -1)}${end}${idText}}`));
+    }
+    const { reply } = outcome as Extract<ToolOutcome, { reply: Reply }>;
+    const summary = read.result.content[0]?.text ?? "";
+    // A search page: its template's bytes up to the timestamp, then its own.
+    const template = reply.template !== undefined && reply.timestampAt !== undefined ? reply.template : undefined;
+    const kept = template ?? (reply.isScratch === true ? undefined : reply.body);
+    const source = kept ?? reply.body;
+    const ownAt = template === undefined ? source.length : reply.timestampAt as number;
+    const headOf = (): Buffer => {
+      const start = `{"result":{"content":[{"type":"text","text":${JSON.stringify(summary)}}],"structuredContent":{`;
+      // The envelope from `"data"` on (its 16 bytes `{"success":true,` dropped) is `{ data, meta }` as it is written.
+      return Buffer.concat([Buffer.from(start), source.subarray(ENVELOPE_HEAD_BYTES, ownAt), ...(template === undefined ? [Buffer.from(end)] : [])]);
+    };
+    const tail = Buffer.from(template === undefined ? `${idText}}` : `${reply.body.toString("utf8", ownAt)}${end}${idText}}`);
+    if (kept === undefined) return jsonAnswer(Buffer.concat([headOf(), tail]));
+    let heads = this.heads.get(kept);
+    if (heads === undefined) this.heads.set(kept, heads = { uses: 0 });
+    heads.uses += 1;
+    // A body seen once may be this request's alone (a reply with warnings): compressed only when it comes again.
+    if (heads.uses < 2 || tail.length > MAX_TAIL_BYTES || source.length < COMPRESS_MIN_BYTES) return jsonAnswer(Buffer.concat([headOf(), tail]));
+    return withTail(heads[era] ??= compressedHead(headOf()), tail);
+  }
+}
+
+const FRAME_CLOSE = '},"jsonrpc":"2.0","id":';
+/** `{"success":true,`: what an envelope has before `"data"`. */
+const ENVELOPE_HEAD_BYTES = 16;
+/** Beyond this a caller's own bytes are not appended to a kept head (the answer is compressed whole, as any). */
+const MAX_TAIL_BYTES = 1_000;
+
+function jsonAnswer(body: Buffer): Reply {
+  return { status: 200, body, contentType: "application/json" };
+}
