@@ -73,7 +73,8 @@ export class BodyCollector {
   /** The body ended (after its last chunk). */
   end(): void {
     if (this.isDone) return;
-    if (!this.request.isBodyTooLarge) this.request.body = Buffer.concat(this.chunks, this.received);
+    // One chunk (most bodies: a JSON-RPC message, a batch) is the body as it is: already a copy where the adapter reuses its memory.
+    if (!this.request.isBodyTooLarge) this.request.body = this.chunks.length === 1 ? this.chunks[0] as Buffer : Buffer.concat(this.chunks, this.received);
     this.complete();
   }
 

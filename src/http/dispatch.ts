@@ -235,7 +235,7 @@ export class Dispatcher {
       const handled = callRoute(route, {
         method: request.method, path: request.url, pathParams, query: parseQueryString(request.rawQuery), editions: this.options.editions(), changes: this.changes,
         requestId, accept: request.accept, body: request.body, contentType: request.contentType, mcpHeaders: request.mcpHeaders, now, caller: limit,
-        cached: this.cachedOf, cachedReply: this.cachedReplyOf, isAborted: () => request.hasLeft === true,
+        cached: this.cachedOf, cachedReply: this.cache === undefined ? undefined : this.cachedReplyOf, isAborted: () => request.hasLeft === true,
         bodyOverLimit: request.isBodyTooLarge ? this.options.maxBodyBytes : undefined,
       });
       if (handled instanceof Promise) return this.settle(handled, request, requestId, route.path, limit);

@@ -163,3 +163,38 @@ t.test("a repeated call's kept head, spliced with each caller's id, decodes to t
     }
   }
 });
+
+t.test("a repeated call is remembered for the data it was read from: a reload answers from the new data; with the cache off nothing is remembered", async (t) => {
+  const otherDir = mkdtempSync(join(tmpdir(), "courtside-mcp-direct-other-"));
+  t.teardown(() => rmSync(otherDir, { recursive: true, force: true }));
+  const { randomEdition } = await import("../fixtures/random-edition.js");
+  writeEdition(otherDir, randomEdition(200, 99), "2026-11-21");
+  const other = loadEditionSet(otherDir);
+  let served = editions;
+  for (const cacheBytes of [16 << 20, 0]) {
+    served = editions;
+    const routes = buildRoutes(() => true);
+    const swapping = new Dispatcher({
+      router: new Router(routes), editions: () => served, keys: { verify: () => ({ id: "test", slot: 0, rateLimit: 1_000_000_000 }) },
+      buckets: new TokenBuckets(4, 4), registrationBuckets: new TokenBuckets(0, 4), ownerBuckets: new TokenBuckets(4, 1),
+      now: () => NOW, responseCacheBytes: cacheBytes, corsOrigins: [], isDraining: () => false, maxBodyBytes: 65_536,
+    });
+    const rest = async () => {
+      const outgoing = await swapping.dispatch({
+        method: "GET", url: "/api/players", rawQuery: "teamType=curr&limit=3&sort=overall", apiKey: "test", ifNoneMatch: "", acceptEncoding: "", contentType: "", origin: "",
+        address: () => "127.0.0.1", body: undefined, isBodyTooLarge: false,
+      });
+      const { success: _success, ...structured } = JSON.parse((outgoing.body as Buffer).toString("utf8"));
+      return structured;
+    };
+    const tool = async () => JSON.parse(((await send(swapping, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "find_players", arguments: { teamType: "curr", limit: 3, sort: "overall" } } })).body as Buffer).toString("utf8")).result.structuredContent;
+    const label = cacheBytes === 0 ? "cache off" : "cache on";
+    const before = await tool();
+    t.same(await tool(), before, `${label}: asked again, the same answer`);
+    t.same(before, await rest(), `${label}: REST's answer`);
+    served = other;
+    const after = await tool();
+    t.not(JSON.stringify(after.data), JSON.stringify(before.data), `${label}: after a reload, the new data's players`);
+    t.same(after, await rest(), `${label}: REST's answer from the new data`);
+  }
+});

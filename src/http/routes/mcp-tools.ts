@@ -5,6 +5,7 @@
 // Bad arguments are the route's own 4xx error, returned as a tool error (isError) naming the
 // argument, never a protocol failure. Used by POST /mcp (mcp.ts) and by `courtside mcp` (stdio).
 
+import { LRUCache } from "lru-cache";
 import { ApiError } from "../../query/api-error.js";
 import { checkLength } from "../../query/limits.js";
 import { addParameter, checkParameterCount } from "../../query/query-string.js";
@@ -21,6 +22,8 @@ export interface ToolEnvironment {
   changes: () => ChangeLog | undefined;
   cached: (key: string, build: () => Reply) => Reply;
   now: () => number;
+  /** Whether answers may be remembered (the response cache is on): a repeated call's reply is then found by its tool and arguments. */
+  remembers?: boolean;
 }
 
 export interface ToolResult {
@@ -48,6 +51,11 @@ export interface McpTool {
   description: string;
   inputSchema: { type: "object"; properties: Record<string, unknown>; required?: string[]; patternProperties?: Record<string, unknown>; additionalProperties: boolean };
 }
+
+/** Bytes of replies remembered by tool and arguments (most are the response cache's own, held twice). */
+const ANSWERED_BYTES = 32 * 1024 * 1024;
+/** A call whose arguments are written longer than this is not remembered. */
+const ANSWERED_KEY_MAX = 2_000;
 
 const PATH_ARGUMENT = { type: "string", minLength: 1, maxLength: 200 } as const;
 
@@ -187,6 +195,13 @@ export class McpTools {
    * reply is (a reload drops both).
    */
   private readonly reads = new WeakMap<Buffer, ReadReply>();
+  /**
+   * Replies to repeated calls by tool and arguments, as the dispatcher remembers a GET's by its
+   * request line: for the data they were read from (a reload or a change-log update forgets them),
+   * only what the route would answer again as it is (cacheable, not scratch, not a search page).
+   */
+  private readonly answered = new LRUCache<string, { spec: ToolSpec; reply: Reply }>({ maxSize: ANSWERED_BYTES, sizeCalculation: ({ reply }, key) => reply.body.length + key.length });
+  private answeredFor: { editions: EditionSet; changes: ChangeLog | undefined } | undefined;
 
   constructor(routeTable: readonly RouteDefinition[]) {
     for (const route of routeTable) if (route.method === "GET") this.routes.set(route.path, route);
@@ -251,7 +266,19 @@ export class McpTools {
     const spec = this.specs.get(name);
     if (spec === undefined) return { error: toolError({ code: "UNKNOWN_TOOL", message: `No tool named ${name.slice(0, 100)}; the tools are ${SPECS.map((s) => s.name).join(", ")}` }) };
     try {
-      return { spec, reply: this.run(spec, args ?? {}, environment, requestId) };
+      if (environment.remembers !== true) return { spec, reply: this.run(spec, args ?? {}, environment, requestId) };
+      const editions = environment.editions();
+      const changes = environment.changes();
+      if (this.answeredFor?.editions !== editions || this.answeredFor.changes !== changes) {
+        this.answered.clear();
+        this.answeredFor = { editions, changes };
+      }
+      const key = `${name}\n${JSON.stringify(args ?? {})}`;
+      const known = key.length > ANSWERED_KEY_MAX ? undefined : this.answered.get(key);
+      if (known !== undefined) return known;
+      const reply = this.run(spec, args ?? {}, environment, requestId);
+      if (key.length <= ANSWERED_KEY_MAX && reply.status === 200 && reply.etag !== undefined && reply.isScratch !== true && reply.template === undefined) this.answered.set(key, { spec, reply });
+      return { spec, reply };
     } catch (error) {
       if (error instanceof ApiError) return { error: toolError({ code: error.code, message: error.message, ...(error.details === undefined ? {} : { details: error.details }) }) };
       return { error: toolError({ code: "INTERNAL_ERROR", message: "Internal error" }) };

@@ -92,7 +92,7 @@ export function mcpRoutes(routeTable: () => readonly RouteDefinition[], { answer
   /** The request each SDK Request stands for: the factory is handed the Request it serves. */
   const contexts = new WeakMap<Request, RequestContext>();
   const callContext = (context: RequestContext) => ({
-    environment: { editions: () => context.editions, changes: context.changes, cached: context.cached, now: () => context.now },
+    environment: { editions: () => context.editions, changes: context.changes, cached: context.cached, now: () => context.now, remembers: context.cachedReply !== undefined },
     requestId: context.requestId,
   });
   const handle = (context: RequestContext): Reply | Promise<Reply> => {
