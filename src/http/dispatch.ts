@@ -240,7 +240,8 @@ export class Dispatcher {
       });
       if (handled instanceof Promise) return this.settle(handled, request, requestId, route.path, limit);
       reply = handled;
-      if (line !== undefined && reply.status === 200 && reply.etag !== undefined && reply.isScratch !== true) this.answered?.set(line, { route, reply });
+      // Never a search page (a copy of its template with the request's own timestamp): it is per request.
+      if (line !== undefined && reply.status === 200 && reply.etag !== undefined && reply.isScratch !== true && reply.template === undefined) this.answered?.set(line, { route, reply });
     } catch (error) {
       ({ reply, limit } = this.failure(error, requestId, limit));
     }
@@ -252,13 +253,14 @@ export class Dispatcher {
    * no request holds the thread to compress. A scratch body is copied first (it is written later).
    */
   private answer(request: IncomingRequest, requestId: string, route: string, reply: Reply, limit: Limit | undefined): Outgoing | Promise<Outgoing> {
-    if (request.method !== "GET" || reply.body.length < THREAD_COMPRESS_MIN_BYTES || reply.status !== 200 || reply.isPrecompressed === true
+    if (request.method !== "GET" || reply.status !== 200 || reply.isPrecompressed === true
       || (reply.acceptsRanges === true && request.range !== undefined && request.range.length > 0)
       || (reply.etag !== undefined && matchesIfNoneMatch(request.ifNoneMatch, reply.etag))) {
       return this.respond(request, requestId, route, reply, limit);
     }
     const encoding = chooseEncoding(request.acceptEncoding);
-    if (encoding === "identity" || reply.encoded?.[encoding] !== undefined) return this.respond(request, requestId, route, reply, limit);
+    // A kept encoding is looked for before the body's length: a spliced reply (withTail) builds its identity body only when asked.
+    if (encoding === "identity" || reply.encoded?.[encoding] !== undefined || reply.body.length < THREAD_COMPRESS_MIN_BYTES) return this.respond(request, requestId, route, reply, limit);
     const owned = ownedReply(reply);
     return (compressedLater(owned, encoding) ?? Promise.resolve()).then(() => this.respond(request, requestId, route, owned, limit));
   }

@@ -127,23 +127,27 @@ export function compressedHead(head: Buffer, brotliQuality = 4): CompressedHead 
   };
 }
 
+/** What a spliced reply says besides its body (status 200 and JSON unless given). */
+export type SplicedFields = Partial<Omit<Reply, "body" | "encoded" | "tail" | "isScratch">>;
+
 /**
- * A JSON reply of the whole (head and tail): each of its bodies is made when first asked for, so an
+ * A reply of the whole (head and tail): each of its bodies is made when first asked for, so an
  * answer pays only for the one its client takes; the identity body, a copy of the whole, only for a
  * client that takes neither encoding.
  */
-export function withTail(compressed: CompressedHead, tail: Buffer): Reply {
+export function withTail(compressed: CompressedHead, tail: Buffer, fields: SplicedFields = {}): Reply {
   if (tail.length === 0 || tail.length > TAIL_MAX) throw new RangeError(`a spliced tail is 1 to ${TAIL_MAX} bytes, not ${tail.length}`);
-  return new SplicedReply(compressed, tail);
+  return new SplicedReply(compressed, tail, fields);
 }
 
 class SplicedReply implements Reply {
-  readonly status = 200;
-  readonly contentType = "application/json";
+  status = 200;
+  contentType = "application/json";
   readonly encoded: SplicedEncodings;
   #body: Buffer | undefined;
 
-  constructor(private readonly compressed: CompressedHead, private readonly tail: Buffer) {
+  constructor(private readonly compressed: CompressedHead, readonly tail: Buffer, fields: SplicedFields) {
+    Object.assign(this, fields);
     this.encoded = new SplicedEncodings(compressed, tail, compressed.head.length + tail.length);
   }
 

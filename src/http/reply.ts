@@ -34,6 +34,8 @@ export interface Reply {
    * keeps what it builds from them once per template).
    */
   template?: Buffer;
+  /** A reply spliced onto a kept compressed head (encoding.ts `withTail`): its own bytes after the head. */
+  tail?: Buffer;
   /** Its representation header lines per coding (and for a 304), built once on first use. */
   headerLines?: { br?: string; gzip?: string; identity?: string; notModified?: string };
   /** Answers `Range: bytes=…` (206, 416) on its identity body and says `Accept-Ranges: bytes` (the exports). */

@@ -166,3 +166,32 @@ t.test("a search needs a valid key", async (t) => {
   t.equal(invalid.status, 401);
   t.equal(invalid.body.error.code, "INVALID_API_KEY");
 });
+
+t.test("a repeated search's page, its head kept compressed, decodes to the page with each request's own timestamp in every encoding", async (t) => {
+  const { request } = await import("node:http");
+  const { brotliDecompressSync, gunzipSync } = await import("node:zlib");
+  const raw = (path: string, encoding: string) => new Promise<{ encoding: string | undefined; etag: string | undefined; body: Buffer }>((resolve, reject) => {
+    request(h.base + path, { headers: { "x-api-key": h.key, "accept-encoding": encoding } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => resolve({ encoding: response.headers["content-encoding"], etag: response.headers.etag, body: Buffer.concat(chunks) }));
+    }).on("error", reject).end();
+  });
+  const path = "/api/players/search?q=j&limit=40";
+  const decode = { br: brotliDecompressSync, gzip: gunzipSync, identity: (body: Buffer) => body } as const;
+  let etag: string | undefined;
+  for (let round = 0; round < 4; round++) {
+    for (const encoding of ["br", "gzip", "identity"] as const) {
+      const at = Date.parse("2026-11-24T00:00:00.000Z") + round * 61_001 + encoding.length;
+      h.clock.now = at;
+      const answer = await raw(path, encoding);
+      t.equal(answer.encoding, encoding === "identity" ? undefined : encoding, `round ${round} ${encoding}: sent as asked`);
+      const page = JSON.parse(decode[encoding](answer.body).toString("utf8"));
+      t.equal(page.meta.timestamp, new Date(at).toISOString(), `round ${round} ${encoding}: this request's timestamp`);
+      t.equal(page.data.length, 40, `round ${round} ${encoding}: the page`);
+      etag ??= answer.etag;
+      t.equal(answer.etag, etag, `round ${round} ${encoding}: one ETag for the results`);
+    }
+  }
+  h.clock.now = Date.parse("2026-11-22T12:00:00Z");
+});

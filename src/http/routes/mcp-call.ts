@@ -129,7 +129,8 @@ export class CallAnswers {
       // The envelope from `"data"` on (its 16 bytes `{"success":true,` dropped) is `{ data, meta }` as it is written.
       return Buffer.concat([Buffer.from(start), source.subarray(ENVELOPE_HEAD_BYTES, ownAt), ...(template === undefined ? [Buffer.from(end)] : [])]);
     };
-    const tail = Buffer.from(template === undefined ? `${idText}}` : `${reply.body.toString("utf8", ownAt)}${end}${idText}}`);
+    // A spliced search page holds its own bytes apart (reply.tail): the whole page is not built for them.
+    const tail = template === undefined ? Buffer.from(`${idText}}`) : Buffer.concat([reply.tail ?? reply.body.subarray(ownAt), Buffer.from(`${end}${idText}}`)]);
     if (kept === undefined) return jsonAnswer(Buffer.concat([headOf(), tail]));
     let heads = this.heads.get(kept);
     if (heads === undefined) this.heads.set(kept, heads = { uses: 0 });

@@ -3,6 +3,8 @@
 // documents; rows are copied from the stored fragments like every list). Every body carries the
 // request's own timestamp, so the ranked page is cached as a template with the timestamp written
 // per request; its weak ETag is folded from the template's cache key (the same results, whatever the timestamp).
+// From a template's second use, its bytes up to the timestamp are kept compressed (encoding.ts
+// `withTail`), so a repeated search costs its own few bytes, not a compression of the whole page.
 
 import { ERA_CODE, ERAS } from "../../model/eras.js";
 import { compileParams, limitParam, type ValuesOf } from "../../query/params.js";
@@ -11,6 +13,7 @@ import type { RequestContext } from "../context.js";
 import { cacheKey } from "../cache-key.js";
 import type { Edition } from "../../store/edition.js";
 import { scratchBuffer } from "../../store/scratch.js";
+import { compressedHead, withTail, type CompressedHead } from "../encoding.js";
 import { FragmentBody } from "../fragment-body.js";
 import { dataSourceMeta, type Reply } from "../reply.js";
 import { arrayOf, boolean, exactObject, integer, ref, text, timestamp } from "../describe/response-schemas.js";
@@ -52,13 +55,32 @@ function searchPlayers(context: RequestContext<ValuesOf<typeof searchSchemas>>):
     template.body.write(timestamp, template.timestampAt ?? 0, "latin1");
     return { status: 200, body: template.body, isScratch: true, cacheControl: SEARCH_CACHE_CONTROL, ...(template.etag === undefined ? {} : { etag: template.etag }) };
   }
+  const at = template.timestampAt ?? 0;
+  const copied = { cacheControl: SEARCH_CACHE_CONTROL, ...(template.etag === undefined ? {} : { etag: template.etag }), template: template.body, timestampAt: at };
+  const kept = keptHeads.get(template.body);
+  if (kept === undefined) keptHeads.set(template.body, null);
+  else if (template.body.length - at <= SPLICED_TAIL_MAX) {
+    const tail = Buffer.allocUnsafe(template.body.length - at);
+    tail.write(timestamp, 0, "latin1");
+    template.body.copy(tail, TIMESTAMP_PLACEHOLDER.length, at + TIMESTAMP_PLACEHOLDER.length);
+    return withTail(kept ?? keepHead(template.body, at), tail, copied);
+  }
   const { buffer: body, isScratch } = scratchBuffer(template.body.length);
   template.body.copy(body);
-  body.write(timestamp, template.timestampAt ?? 0, "latin1");
-  return {
-    status: 200, body, isScratch, cacheControl: SEARCH_CACHE_CONTROL, ...(template.etag === undefined ? {} : { etag: template.etag }),
-    ...(template.timestampAt === undefined ? {} : { template: template.body, timestampAt: template.timestampAt }),
-  };
+  body.write(timestamp, at, "latin1");
+  return { status: 200, body, isScratch, ...copied };
+}
+
+/** A page's bytes from its timestamp on (its meta: the timestamp, the query echoed, the data source) are far below this. */
+const SPLICED_TAIL_MAX = 60_000;
+
+/** Per cached template: null once used, then its bytes up to the timestamp compressed (from its second use). */
+const keptHeads = new WeakMap<Buffer, CompressedHead | null>();
+
+function keepHead(body: Buffer, at: number): CompressedHead {
+  const head = compressedHead(body.subarray(0, at));
+  keptHeads.set(body, head);
+  return head;
 }
 
 /** `toISOString()` of any date in years 0–9999: 24 ASCII characters. */
