@@ -1,77 +1,115 @@
-// MCP tool calls beside the REST routes that answer the same questions: calls per second and server
-// CPU per call (the server process's utime+stime from /proc), one server (WORKERS=1) on the demo
-// editions, the same client (fetch, N concurrent loops) for both. A 2025-era call (no handshake
-// needed: stateless) is answered by the one SDK server kept for them (mcp-exchange.ts); a
-// 2026-07-28 call (its revision in `_meta` and in its MCP-Protocol-Version, Mcp-Method and Mcp-Name
-// headers) by the SDK's entry, on a kept server that serves nothing else (mcp-server-pool.ts). REST answers
-// repeat questions from its memo. Each question alone, then the three in turn.
-// `npm run bench:mcp -- --seconds 5 --concurrency 16`
+// MCP tool calls beside the REST routes that answer the same questions: server CPU per call (the
+// server process's utime+stime from /proc over a wrk run, divided by the calls wrk completed), one
+// server (WORKERS=1) pinned to core 0 on the demo editions, wrk (one thread) pinned to core 1, so
+// the server is what is saturated and CPU per call is its own cost, not a slow client's idle time.
+// Three paths per question: REST (a GET, answered again from the dispatcher's memo), a 2025-era
+// `tools/call` and a 2026-07-28 one (its revision in `_meta` and in the MCP-Protocol-Version,
+// Mcp-Method and Mcp-Name headers), each call with its own JSON-RPC id; each question alone, then
+// the three in turn; every cell the median of --repeats interleaved runs. Every request is sent
+// once first and must answer 200 with no tool error.
+// `npm run bench:mcp -- --seconds 3 --repeats 5`
 
-import { readFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { ensureDemoData } from "./demo-data.js";
+import { runWrk, type PinnedProcess, type WrkResult } from "./pinned.js";
 import { startServerProcess } from "./server-process.js";
 
-const { values } = parseArgs({ options: { seconds: { type: "string", default: "5" }, concurrency: { type: "string", default: "16" }, data: { type: "string", default: "data" } } });
+const { values } = parseArgs({
+  options: {
+    seconds: { type: "string", default: "3" }, repeats: { type: "string", default: "5" }, connections: { type: "string", default: "16" },
+    data: { type: "string", default: "data" }, "accept-encoding": { type: "string", default: "gzip, deflate, br" },
+  },
+});
 const seconds = Number(values.seconds);
-const concurrency = Number(values.concurrency);
-
-function cpuTicks(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return Number(fields[11]) + Number(fields[12]);
-}
+const repeats = Number(values.repeats);
+const connections = Number(values.connections);
+const acceptEncoding = values["accept-encoding"];
 
 const server = await startServerProcess({ dataDir: ensureDemoData(values.data), workers: 1, cpus: "0" });
+const pinned: PinnedProcess = { name: "courtside", port: server.port, child: server.child, log: [] };
 const base = `http://127.0.0.1:${server.port}`;
-const headers = { "x-api-key": server.key };
-const first = (await (await fetch(`${base}/api/players?teamType=curr&limit=1&sort=overall`, { headers })).json()) as { data: { _id: string }[] };
+const first = (await (await fetch(`${base}/api/players?teamType=curr&limit=1&sort=overall`, { headers: { "x-api-key": server.key } })).json()) as { data: { _id: string }[] };
 const id = first.data[0]!._id;
 const questions: { tool: string; args: Record<string, unknown>; rest: string }[] = [
   { tool: "find_players", args: { teamType: "curr", limit: 10, sort: "overall" }, rest: "/api/players?teamType=curr&limit=10&sort=overall" },
   { tool: "get_player", args: { id }, rest: `/api/players/${id}` },
   { tool: "search_players", args: { q: "james" }, rest: "/api/players/search?q=james" },
 ];
+const ENVELOPE = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} };
 
-async function run(name: string, once: (i: number) => Promise<void>): Promise<{ name: string; perSecond: number; cpuMsPerCall: number; calls: number }> {
-  const pid = server.child.pid!;
-  const until = Date.now() + seconds * 1000;
-  const cpuBefore = cpuTicks(pid);
-  const started = performance.now();
-  let calls = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (Date.now() < until) await once(calls++);
-  }));
-  const elapsed = (performance.now() - started) / 1000;
-  const cpuMs = (cpuTicks(pid) - cpuBefore) * 10;
-  return { name, perSecond: Math.round(calls / elapsed), cpuMsPerCall: Number((cpuMs / calls).toFixed(3)), calls };
+type Path = "REST" | "MCP 2025" | "MCP 2026-07-28";
+const PATHS: readonly Path[] = ["REST", "MCP 2025", "MCP 2026-07-28"];
+interface Request { method: string; path: string; headers: Record<string, string>; body: string }
+
+/** One question's request on one path, with the JSON-RPC id `n`. */
+function requestOf(question: (typeof questions)[number], path: Path, n: number): Request {
+  if (path === "REST") return { method: "GET", path: question.rest, headers: {}, body: "" };
+  const isModern = path === "MCP 2026-07-28";
+  const body = JSON.stringify({ jsonrpc: "2.0", id: n, method: "tools/call", params: { name: question.tool, arguments: question.args, ...(isModern ? { _meta: ENVELOPE } : {}) } });
+  const headers: Record<string, string> = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
+  if (isModern) Object.assign(headers, { "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": question.tool });
+  return { method: "POST", path: "/mcp", headers, body };
 }
 
-const rest = (i: number) => fetch(base + questions[i % questions.length]!.rest, { headers }).then(async (response) => {
-  if (response.status !== 200) throw new Error(`REST ${response.status}`);
-  await response.arrayBuffer();
-});
-const MODERN_META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} };
-const mcpCall = (modern: boolean, pick: (i: number) => number) => (i: number) => {
-  const question = questions[pick(i)]!;
-  const params = { name: question.tool, arguments: question.args, ...(modern ? { _meta: MODERN_META } : {}) };
-  const body = JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params });
-  return fetch(`${base}/mcp`, { method: "POST", headers: { ...headers, "content-type": "application/json", accept: "application/json, text/event-stream", ...(modern ? { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": question.tool } : { "mcp-protocol-version": "2025-06-18" }) }, body }).then(async (response) => {
-    const answer = (await response.json()) as { result?: { isError?: boolean } };
-    if (response.status !== 200 || answer.result === undefined || answer.result.isError === true) throw new Error(`MCP ${response.status} ${JSON.stringify(answer).slice(0, 200)}`);
-  });
-};
-const inTurn = (i: number) => i % questions.length;
-const mcp = mcpCall(false, inTurn);
-
-await run("warm-up", (i) => (i % 2 === 0 ? rest(i) : mcp(i)));
-const results: Awaited<ReturnType<typeof run>>[] = [];
-for (const [index, question] of questions.entries()) {
-  results.push(await run(`${question.tool}: REST`, (i) => rest(index + questions.length * i)));
-  results.push(await run(`${question.tool}: MCP 2025 (the kept server)`, mcpCall(false, () => index)));
-  results.push(await run(`${question.tool}: MCP 2026-07-28 (the SDK's entry)`, mcpCall(true, () => index)));
+const dir = mkdtempSync(join(tmpdir(), "courtside-bench-mcp-"));
+/** A requests file (bench/wrk/requests.lua): each question of `picked` in turn, 60 ids each. */
+function requestsFile(name: string, picked: readonly (typeof questions)[number][], path: Path): string {
+  const lines: string[] = [];
+  for (let n = 1; n <= 60; n++) {
+    for (const question of picked) {
+      const request = requestOf(question, path, n);
+      lines.push([request.method, request.path, Object.entries(request.headers).map(([header, value]) => `${header}: ${value}`).join("\x1f"), request.body].join("\t"));
+    }
+  }
+  const file = join(dir, `${name}.txt`);
+  writeFileSync(file, `${lines.join("\n")}\n`);
+  return file;
 }
-results.push(await run("the three in turn: REST", rest), await run("the three in turn: MCP 2025", mcp), await run("the three in turn: MCP 2026-07-28", mcpCall(true, inTurn)));
+
+// Every request answers 200, and no tool call is a tool error.
+for (const question of questions) {
+  for (const path of PATHS) {
+    const request = requestOf(question, path, 1);
+    const response = await fetch(base + request.path, { method: request.method, headers: { "x-api-key": server.key, ...request.headers }, ...(request.body === "" ? {} : { body: request.body }) });
+    const text = await response.text();
+    const result = path === "REST" ? undefined : (JSON.parse(text) as { result?: { isError?: boolean } }).result;
+    if (response.status !== 200 || (path !== "REST" && (result === undefined || result.isError === true))) {
+      throw new Error(`${path} ${question.tool}: ${response.status} ${text.slice(0, 200)}`);
+    }
+  }
+}
+
+const rows = [...questions.map((question) => ({ name: question.tool, picked: [question] })), { name: "the three in turn", picked: questions }];
+const files = new Map<string, string>();
+for (const row of rows) for (const path of PATHS) files.set(`${row.name}|${path}`, requestsFile(`${row.name}-${path}`.replace(/[^a-z0-9-]+/gi, "_"), row.picked, path));
+const results = new Map<string, WrkResult[]>();
+const run = (file: string, runSeconds: number) => runWrk(pinned, { core: "1", connections, seconds: runSeconds, pathsFile: file, key: server.key, acceptEncoding, isRequestsFile: true });
+for (const file of files.values()) await run(file, 2);
+for (let round = 0; round < repeats; round++) {
+  for (const [cell, file] of files) {
+    const result = await run(file, seconds);
+    if (result.statusErrors > 0 || result.readErrors > 0 || result.timeouts > 0) throw new Error(`${cell}: ${JSON.stringify(result)}`);
+    results.set(cell, [...(results.get(cell) ?? []), result]);
+  }
+}
 await server.stop();
-console.log(`${seconds} s each, ${concurrency} concurrent fetch loops, WORKERS=1 pinned to core 0; questions: ${questions.map((q) => q.tool).join(", ")}`);
-console.log("| path | calls/s | server CPU ms per call | calls |\n|---|---|---|---|");
-for (const result of results) console.log(`| ${result.name} | ${result.perSecond} | ${result.cpuMsPerCall} | ${result.calls} |`);
+
+const median = (numbers: number[]) => {
+  const sorted = [...numbers].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+};
+const cell = (row: string, path: Path) => {
+  const runs = results.get(`${row}|${path}`) ?? [];
+  if (process.env["BENCH_MCP_RUNS"] === "1") console.error(row, path, runs.map((result) => result.cpuUsPerRequest.toFixed(1)).join(" "));
+  return { cpu: median(runs.map((result) => result.cpuUsPerRequest)), perSecond: median(runs.map((result) => (result.requests * 1e6) / result.durationUs)), steal: Math.max(...runs.map((result) => result.stealPct)) };
+};
+console.log(`wrk (one thread, ${connections} connections, Accept-Encoding: ${acceptEncoding}) on core 1, WORKERS=1 on core 0; median of ${repeats} interleaved runs of ${seconds} s; server CPU µs per call (calls/s)`);
+console.log("| question | REST | MCP 2025 | MCP 2025 / REST | MCP 2026-07-28 | MCP 2026-07-28 / REST | steal |\n|---|---:|---:|---:|---:|---:|---:|");
+for (const row of rows) {
+  const [rest, legacy, modern] = PATHS.map((path) => cell(row.name, path)) as [ReturnType<typeof cell>, ReturnType<typeof cell>, ReturnType<typeof cell>];
+  const shown = (value: ReturnType<typeof cell>) => `${value.cpu.toFixed(1)} (${Math.round(value.perSecond).toLocaleString("en-US")})`;
+  console.log(`| ${row.name} | ${shown(rest)} | ${shown(legacy)} | ${(legacy.cpu / rest.cpu).toFixed(2)}× | ${shown(modern)} | ${(modern.cpu / rest.cpu).toFixed(2)}× | ${Math.max(rest.steal, legacy.steal, modern.steal)} % |`);
+}

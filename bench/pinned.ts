@@ -97,13 +97,15 @@ export interface WrkRun {
   acceptEncoding: string;
   /** > 0: each connection pauses this long before each request (bench/wrk/paced.lua). */
   pauseMs?: number;
+  /** `pathsFile` holds whole requests (method, path, headers, body: bench/wrk/requests.lua), not GET paths. */
+  isRequestsFile?: boolean;
 }
 
 export function runWrk(server: PinnedProcess, run: WrkRun): Promise<WrkResult> {
   const pauseMs = run.pauseMs ?? 0;
   const args = [
     "-c", run.core, "wrk", "-t1", `-c${run.connections}`, `-d${run.seconds}s`, "--timeout", "30s", "--latency",
-    "-s", join(ROOT, pauseMs > 0 ? "bench/wrk/paced.lua" : "bench/wrk/mix.lua"), `http://127.0.0.1:${server.port}`, "--", run.pathsFile, run.key, run.acceptEncoding,
+    "-s", join(ROOT, run.isRequestsFile === true ? "bench/wrk/requests.lua" : pauseMs > 0 ? "bench/wrk/paced.lua" : "bench/wrk/mix.lua"), `http://127.0.0.1:${server.port}`, "--", run.pathsFile, run.key, run.acceptEncoding,
     ...(pauseMs > 0 ? [String(pauseMs)] : []),
   ];
   const before = cpuTicks(server.child.pid);

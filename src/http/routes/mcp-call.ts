@@ -33,12 +33,17 @@ export interface PlainCall {
 
 /** An id written back as it came: a string of at most this many characters, or a safe integer. */
 const MAX_ID_LENGTH = 200;
-const MESSAGE_KEYS = new Set(["jsonrpc", "id", "method", "params"]);
-const PARAMS_KEYS = new Set(["name", "arguments", "_meta"]);
 const ENVELOPE_KEYS = new Set([PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CLIENT_CAPABILITIES_META_KEY]);
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** How many keys the object has (a parsed message's own: JSON.parse makes no others). */
+function keyCount(value: object): number {
+  let count = 0;
+  for (const _key in value) count++;
+  return count;
 }
 
 function hasOnlyKeys(value: Record<string, unknown>, allowed: ReadonlySet<string>): boolean {
@@ -52,14 +57,15 @@ function hasOnlyKeys(value: Record<string, unknown>, allowed: ReadonlySet<string
  * those its message implies); a 2025 message is answered whatever it sent, as the SDK's server does.
  */
 export function plainToolCall(message: unknown, shownHeaders: () => Record<string, string>): PlainCall | undefined {
-  if (!isPlainObject(message) || !hasOnlyKeys(message, MESSAGE_KEYS) || message.jsonrpc !== "2.0" || message.method !== "tools/call") return undefined;
+  // Exactly jsonrpc, id, method and params (each checked below, so four keys are those four).
+  if (!isPlainObject(message) || message.jsonrpc !== "2.0" || message.method !== "tools/call" || keyCount(message) !== 4) return undefined;
   const { id, params } = message;
-  if (!(typeof id === "string" ? id.length <= MAX_ID_LENGTH : Number.isSafeInteger(id))) return undefined;
-  if (!isPlainObject(params) || !hasOnlyKeys(params, PARAMS_KEYS)) return undefined;
+  if (!(typeof id === "string" ? id.length <= MAX_ID_LENGTH : Number.isSafeInteger(id)) || !isPlainObject(params)) return undefined;
   const { name, arguments: args, _meta: meta } = params;
-  if (typeof name !== "string" || (args !== undefined && !isPlainObject(args))) return undefined;
-  const call = { id: id as string | number, name, args: args as Record<string, unknown> | undefined };
-  if (meta === undefined) return { ...call, era: "legacy" };
+  // A name, and arguments and _meta only when given: no other key.
+  if (typeof name !== "string" || keyCount(params) !== 1 + ("arguments" in params ? 1 : 0) + ("_meta" in params ? 1 : 0)) return undefined;
+  if (args !== undefined && !isPlainObject(args)) return undefined;
+  if (!("_meta" in params)) return { id: id as string | number, name, args: args as Record<string, unknown> | undefined, era: "legacy" };
   // 2026-07-28: the SDK's own classifier rules on the envelope and the headers it is shown; then the
   // three headers it requires of a request must be there and agree (its standard-header rung).
   if (!isPlainObject(meta) || !hasOnlyKeys(meta, ENVELOPE_KEYS) || meta[PROTOCOL_VERSION_META_KEY] !== MODERN_REVISION) return undefined;
@@ -68,7 +74,7 @@ export function plainToolCall(message: unknown, shownHeaders: () => Record<strin
   const method = headers["mcp-method"];
   const named = headers["mcp-name"];
   if (version !== MODERN_REVISION || method !== "tools/call" || (named !== name && named !== `=?base64?${Buffer.from(name, "utf8").toString("base64")}?=`)) return undefined;
-  return isModernEnvelope(meta) ? { ...call, era: "modern" } : undefined;
+  return isModernEnvelope(meta) ? { id: id as string | number, name, args: args as Record<string, unknown> | undefined, era: "modern" } : undefined;
 }
 
 /** Envelopes the SDK's classifier was asked about (a client sends the same one each time), by their JSON text; cleared when full. */
