@@ -101,15 +101,22 @@ const median = (numbers: number[]) => {
   const sorted = [...numbers].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] as number;
 };
-const cell = (row: string, path: Path) => {
-  const runs = results.get(`${row}|${path}`) ?? [];
-  if (process.env["BENCH_MCP_RUNS"] === "1") console.error(row, path, runs.map((result) => result.cpuUsPerRequest.toFixed(1)).join(" "));
-  return { cpu: median(runs.map((result) => result.cpuUsPerRequest)), perSecond: median(runs.map((result) => (result.requests * 1e6) / result.durationUs)), steal: Math.max(...runs.map((result) => result.stealPct)) };
+const runsOf = (row: string, path: Path) => results.get(`${row}|${path}`) ?? [];
+const cpuOf = (row: string, path: Path) => median(runsOf(row, path).map((result) => result.cpuUsPerRequest));
+const rateOf = (row: string, path: Path) => Math.round(median(runsOf(row, path).map((result) => (result.requests * 1e6) / result.durationUs))).toLocaleString("en-US");
+/**
+ * MCP / REST per round (a question's three paths run back to back, so each ratio is measured within
+ * seconds: a shared machine's slow and fast spells fall on both), median and range over the rounds.
+ */
+const ratioOf = (row: string, path: Path) => {
+  const rest = runsOf(row, "REST");
+  const ratios = runsOf(row, path).map((result, round) => result.cpuUsPerRequest / (rest[round]?.cpuUsPerRequest ?? Number.NaN));
+  return `**${median(ratios).toFixed(2)}×** (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})`;
 };
-console.log(`wrk (one thread, ${connections} connections, Accept-Encoding: ${acceptEncoding}) on core 1, WORKERS=1 on core 0; median of ${repeats} interleaved runs of ${seconds} s; server CPU µs per call (calls/s)`);
+console.log(`wrk (one thread, ${connections} connections, Accept-Encoding: ${acceptEncoding}) on core 1, WORKERS=1 on core 0; ${repeats} rounds of ${seconds} s runs; server CPU µs per call, median over the rounds (calls/s); MCP / REST: the median of each round's ratio (range)`);
 console.log("| question | REST | MCP 2025 | MCP 2025 / REST | MCP 2026-07-28 | MCP 2026-07-28 / REST | steal |\n|---|---:|---:|---:|---:|---:|---:|");
 for (const row of rows) {
-  const [rest, legacy, modern] = PATHS.map((path) => cell(row.name, path)) as [ReturnType<typeof cell>, ReturnType<typeof cell>, ReturnType<typeof cell>];
-  const shown = (value: ReturnType<typeof cell>) => `${value.cpu.toFixed(1)} (${Math.round(value.perSecond).toLocaleString("en-US")})`;
-  console.log(`| ${row.name} | ${shown(rest)} | ${shown(legacy)} | ${(legacy.cpu / rest.cpu).toFixed(2)}× | ${shown(modern)} | ${(modern.cpu / rest.cpu).toFixed(2)}× | ${Math.max(rest.steal, legacy.steal, modern.steal)} % |`);
+  const steal = Math.max(...PATHS.flatMap((path) => runsOf(row.name, path).map((result) => result.stealPct)));
+  const shown = (path: Path) => `${cpuOf(row.name, path).toFixed(1)} (${rateOf(row.name, path)})`;
+  console.log(`| ${row.name} | ${shown("REST")} | ${shown("MCP 2025")} | ${ratioOf(row.name, "MCP 2025")} | ${shown("MCP 2026-07-28")} | ${ratioOf(row.name, "MCP 2026-07-28")} | ${steal} % |`);
 }

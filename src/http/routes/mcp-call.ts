@@ -80,6 +80,8 @@ export function plainToolCall(message: unknown, shownHeaders: () => Record<strin
 /** Envelopes the SDK's classifier was asked about (a client sends the same one each time), by their JSON text; cleared when full. */
 const envelopes = new Map<string, boolean>();
 const MAX_ENVELOPES = 256;
+/** The envelope last judged and its verdict: most requests carry one equal to it, told without writing it as text. */
+let last: { envelope: unknown; isModern: boolean } | undefined;
 
 /**
  * Whether the SDK's own classifier (its schema checks cost ~14 µs a message) takes `_meta` as a
@@ -87,17 +89,40 @@ const MAX_ENVELOPES = 256;
  * nothing else, with the headers that agree with it.
  */
 function isModernEnvelope(meta: Record<string, unknown>): boolean {
+  if (last !== undefined && isSameJson(meta, last.envelope)) return last.isModern;
   const text = JSON.stringify(meta);
-  const known = envelopes.get(text);
-  if (known !== undefined) return known;
-  const route = classifyInboundRequest({
-    httpMethod: "POST", protocolVersionHeader: MODERN_REVISION, mcpMethodHeader: "tools/call", mcpNameHeader: "x",
-    body: { jsonrpc: "2.0", id: 0, method: "tools/call", params: { name: "x", _meta: JSON.parse(text) as unknown } },
-  });
-  const isModern = route.kind === "modern" && route.messageKind === "request" && route.classification.revision === MODERN_REVISION;
-  if (envelopes.size >= MAX_ENVELOPES) envelopes.clear();
-  envelopes.set(text, isModern);
+  let isModern = envelopes.get(text);
+  if (isModern === undefined) {
+    const route = classifyInboundRequest({
+      httpMethod: "POST", protocolVersionHeader: MODERN_REVISION, mcpMethodHeader: "tools/call", mcpNameHeader: "x",
+      body: { jsonrpc: "2.0", id: 0, method: "tools/call", params: { name: "x", _meta: JSON.parse(text) as unknown } },
+    });
+    isModern = route.kind === "modern" && route.messageKind === "request" && route.classification.revision === MODERN_REVISION;
+    if (envelopes.size >= MAX_ENVELOPES) envelopes.clear();
+    envelopes.set(text, isModern);
+  }
+  last = { envelope: JSON.parse(text) as unknown, isModern };
   return isModern;
+}
+
+/** Two parsed JSON values alike (keys in the same order, as their texts would be): work bounded by the smaller's size. */
+function isSameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const other = b as unknown[];
+    if (a.length !== other.length) return false;
+    for (let i = 0; i < a.length; i++) if (!isSameJson(a[i], other[i])) return false;
+    return true;
+  }
+  const keys = Object.keys(a);
+  const otherKeys = Object.keys(b);
+  if (keys.length !== otherKeys.length) return false;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    if (key !== otherKeys[i] || !isSameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
+  }
+  return true;
 }
 
 /**
