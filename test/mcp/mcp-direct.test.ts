@@ -112,6 +112,8 @@ t.test("every tool's answer, good and bad, both eras, each header form: the SDK'
     for (let round = 0; round < 3; round++) await same(t, `find_players again (${form.label}, round ${round})`, form.message, form.headers, true);
   }
   await same(t, "no arguments at all", { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "list_editions" } }, {}, true);
+  await same(t, "a tool name outside ASCII, base64 in its header", { jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "wérd", arguments: {}, _meta: ENVELOPE } },
+    { protocolVersion: "2026-07-28", method: "tools/call", name: base64("wérd") }, true);
   // The envelope's clientInfo is optional (the SDK's classifier says so).
   const withoutInfo = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
   await same(t, "an envelope without clientInfo", { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "list_editions", _meta: withoutInfo } }, {}, true);
@@ -140,6 +142,8 @@ t.test("what is not a plain call is the SDK's to answer, in its own words", asyn
     ["a header naming another tool", modern(ENVELOPE), { ...headers, name: "find_players" }],
     ["a bad base64 name", modern(ENVELOPE), { ...headers, name: "=?base64?***?=" }],
     ["only the version header", modern(ENVELOPE), { protocolVersion: "2026-07-28" }],
+    ["a version header with spaces around it", modern(ENVELOPE), { ...headers, protocolVersion: " 2026-07-28 " }],
+    ["a name header too long to be read", call({}, { name: "n".repeat(800), arguments: {}, _meta: ENVELOPE }), { ...headers, name: base64("n".repeat(800)) }],
     ["tools/list", { jsonrpc: "2.0", id: 4, method: "tools/list" }, {}],
     ["a batch", [call()], {}],
   ];

@@ -16,6 +16,7 @@
 
 import { classifyInboundRequest, CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY, SERVER_INFO_META_KEY } from "@modelcontextprotocol/server";
 import { COMPRESS_MIN_BYTES, compressedHead, withTail, type CompressedHead } from "../encoding.js";
+import type { McpHeaders } from "../context.js";
 import type { Reply } from "../reply.js";
 import type { McpTools, ToolOutcome } from "./mcp-tools.js";
 
@@ -52,11 +53,13 @@ function hasOnlyKeys(value: Record<string, unknown>, allowed: ReadonlySet<string
 }
 
 /**
- * The message as a plain tools/call, or undefined for the SDK to answer. `shownHeaders` gives the
- * MCP headers the SDK's entry would be shown for a 2026-07-28 message (mcp.ts: the client's own, or
- * those its message implies); a 2025 message is answered whatever it sent, as the SDK's server does.
+ * The message as a plain tools/call, or undefined for the SDK to answer. A 2026-07-28 message's
+ * MCP headers (`sent`) are either all absent (mcp.ts then shows the SDK those its message implies,
+ * which agree with it) or exactly the ones it implies; anything else (one missing, one that
+ * disagrees, a value the SDK would normalise) is the SDK's to judge. A 2025 message is answered
+ * whatever it sent, as the SDK's server does.
  */
-export function plainToolCall(message: unknown, shownHeaders: () => Record<string, string>): PlainCall | undefined {
+export function plainToolCall(message: unknown, sent: McpHeaders | undefined): PlainCall | undefined {
   // Exactly jsonrpc, id, method and params (each checked below, so four keys are those four).
   if (!isPlainObject(message) || message.jsonrpc !== "2.0" || message.method !== "tools/call" || keyCount(message) !== 4) return undefined;
   const { id, params } = message;
@@ -66,15 +69,21 @@ export function plainToolCall(message: unknown, shownHeaders: () => Record<strin
   if (typeof name !== "string" || keyCount(params) !== 1 + ("arguments" in params ? 1 : 0) + ("_meta" in params ? 1 : 0)) return undefined;
   if (args !== undefined && !isPlainObject(args)) return undefined;
   if (!("_meta" in params)) return { id: id as string | number, name, args: args as Record<string, unknown> | undefined, era: "legacy" };
-  // 2026-07-28: the SDK's own classifier rules on the envelope and the headers it is shown; then the
-  // three headers it requires of a request must be there and agree (its standard-header rung).
+  // 2026-07-28: the envelope as the SDK's own classifier judges it, and the three headers it
+  // requires of a request (its standard-header rung), absent or agreeing.
   if (!isPlainObject(meta) || !hasOnlyKeys(meta, ENVELOPE_KEYS) || meta[PROTOCOL_VERSION_META_KEY] !== MODERN_REVISION) return undefined;
-  const headers = shownHeaders();
-  const version = headers["mcp-protocol-version"];
-  const method = headers["mcp-method"];
-  const named = headers["mcp-name"];
-  if (version !== MODERN_REVISION || method !== "tools/call" || (named !== name && named !== `=?base64?${Buffer.from(name, "utf8").toString("base64")}?=`)) return undefined;
+  const isImplied = sent === undefined || (sent.protocolVersion === "" && sent.method === "" && sent.name === "");
+  if (!isImplied && (sent.protocolVersion !== MODERN_REVISION || sent.method !== "tools/call" || !namesTool(sent.name, name))) return undefined;
   return isModernEnvelope(meta) ? { id: id as string | number, name, args: args as Record<string, unknown> | undefined, era: "modern" } : undefined;
+}
+
+const PRINTABLE = /^[\x21-\x7e]{1,200}$/;
+
+/** An Mcp-Name header naming the tool: as it is (printable ASCII) or base64-encoded. */
+function namesTool(header: string, name: string): boolean {
+  if (header === name) return PRINTABLE.test(name);
+  // (At most 1,000 characters: mcp.ts refuses a longer header before the SDK sees it.)
+  return header.length <= 1_000 && header === `=?base64?${Buffer.from(name, "utf8").toString("base64")}?=`;
 }
 
 /** Envelopes the SDK's classifier was asked about (a client sends the same one each time), by their JSON text; cleared when full. */

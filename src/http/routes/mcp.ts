@@ -98,7 +98,7 @@ export function mcpRoutes(routeTable: () => readonly RouteDefinition[], { answer
   const handle = (context: RequestContext): Reply | Promise<Reply> => {
     const message = context.json;
     const served = tools ??= new McpTools(routeTable());
-    const call = answersPlainCalls ? plainToolCall(message, () => modernHeadersOf(context.mcpHeaders, message)) : undefined;
+    const call = answersPlainCalls ? plainToolCall(message, context.mcpHeaders) : undefined;
     if (call === undefined) return sdkAnswer(context, message, served);
     calls ??= new CallAnswers(served, mcpServerInfo());
     return calls.reply(served.outcome(call.name, call.args, callContext(context).environment, context.requestId), call.era, call.id);
