@@ -15,7 +15,7 @@ import { chooseEncoding, compressedLater, encodedBody, matchesIfNoneMatch, THREA
 import { checkOrigin } from "./origins.js";
 import { byteRangeOf } from "./ranges.js";
 import { callRoute } from "./call-route.js";
-import { cacheControlOf, errorReply, ownedReply, type Reply } from "./reply.js";
+import { cacheControlOf, errorReply, isRepeatable, ownedReply, type Reply } from "./reply.js";
 import type { RouteDefinition, Router } from "./router.js";
 import type { Admission, McpHeaders } from "./context.js";
 import type { RequestStats } from "../ops/request-stats.js";
@@ -240,8 +240,7 @@ export class Dispatcher {
       });
       if (handled instanceof Promise) return this.settle(handled, request, requestId, route.path, limit);
       reply = handled;
-      // Never a search page (a copy of its template with the request's own timestamp): it is per request.
-      if (line !== undefined && reply.status === 200 && reply.etag !== undefined && reply.isScratch !== true && reply.template === undefined) this.answered?.set(line, { route, reply });
+      if (line !== undefined && isRepeatable(reply)) this.answered?.set(line, { route, reply });
     } catch (error) {
       ({ reply, limit } = this.failure(error, requestId, limit));
     }

@@ -127,6 +127,27 @@ export function compressedHead(head: Buffer, brotliQuality = 4): CompressedHead 
   };
 }
 
+/**
+ * Compressed heads kept per shared body (a cached reply, a search template), under a slot each (an
+ * MCP answer's era), from the body's second use: a body seen once may be one request's alone (a
+ * reply with warnings), and is then compressed whole like any.
+ */
+export class KeptHeads<Slot extends string> {
+  private readonly kept = new WeakMap<Buffer, Partial<Record<Slot, CompressedHead>> | null>();
+
+  /** The head `headOf` gives, compressed, kept under `body` and `slot`; undefined at the body's first use. */
+  get(body: Buffer, slot: Slot, headOf: () => Buffer): CompressedHead | undefined {
+    const heads = this.kept.get(body);
+    if (heads === undefined) {
+      this.kept.set(body, null);
+      return undefined;
+    }
+    const slots: Partial<Record<Slot, CompressedHead>> = heads ?? {};
+    if (heads === null) this.kept.set(body, slots);
+    return slots[slot] ??= compressedHead(headOf());
+  }
+}
+
 /** What a spliced reply says besides its body (status 200 and JSON unless given). */
 export type SplicedFields = Partial<Omit<Reply, "body" | "encoded" | "tail" | "isScratch">>;
 

@@ -46,6 +46,20 @@ export interface Reply {
   encoded?: { br?: Buffer; gzip?: Buffer };
 }
 
+/**
+ * Whether the reply may be answered again as it is to the same question (the dispatcher's memo by
+ * request line, MCP's by tool and arguments): a cacheable 200 in bytes of its own, not a search
+ * page (a copy of its template with the request's own timestamp).
+ */
+export function isRepeatable(reply: Reply): boolean {
+  return reply.status === 200 && reply.etag !== undefined && reply.isScratch !== true && reply.template === undefined;
+}
+
+/** The bytes a reply shares with later ones, to key what is kept of it: a search page's template, else its body unless scratch. */
+export function sharedBodyOf(reply: Reply): Buffer | undefined {
+  return reply.template ?? (reply.isScratch === true ? undefined : reply.body);
+}
+
 export function weakEtag(hash: number, salt = 0): string {
   return `W/"${hash.toString(16).padStart(8, "0")}${salt === 0 ? "" : salt.toString(16).padStart(8, "0")}"`;
 }

@@ -15,9 +15,9 @@
 // answer appends its own few bytes (encoding.ts `withTail`).
 
 import { classifyInboundRequest, CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY, SERVER_INFO_META_KEY } from "@modelcontextprotocol/server";
-import { COMPRESS_MIN_BYTES, compressedHead, withTail, type CompressedHead } from "../encoding.js";
+import { COMPRESS_MIN_BYTES, KeptHeads, withTail } from "../encoding.js";
 import type { McpHeaders } from "../context.js";
-import type { Reply } from "../reply.js";
+import { sharedBodyOf, type Reply } from "../reply.js";
 import type { McpTools, ToolOutcome } from "./mcp-tools.js";
 
 /** The revision a message names in its `_meta` (2026-07-28), or legacy: a 2025 revision, agreed by `initialize` or not at all. */
@@ -141,8 +141,8 @@ function isSameJson(a: unknown, b: unknown): boolean {
 export class CallAnswers {
   /** What a result's own members are followed by in each era (2026-07-28: `resultType` and the server's identity). */
   private readonly members: Readonly<Record<Era, string>>;
-  /** Per kept body (a cached reply, a search template): its uses and its frame's head, compressed from the second use. */
-  private readonly heads = new WeakMap<Buffer, { uses: number; legacy?: CompressedHead | undefined; modern?: CompressedHead | undefined }>();
+  /** Per shared body (a cached reply, a search template), its frame's head in each era, compressed from the second use. */
+  private readonly heads = new KeptHeads<Era>();
 
   constructor(private readonly tools: McpTools, serverInfo: { name: string; version: string }) {
     this.members = { legacy: "", modern: `,${JSON.stringify({ resultType: "complete", _meta: { [SERVER_INFO_META_KEY]: serverInfo } }).slice(1, -1)}` };
@@ -161,7 +161,7 @@ export class CallAnswers {
     const summary = read.result.content[0]?.text ?? "";
     // A search page: its template's bytes up to the timestamp, then its own.
     const template = reply.template !== undefined && reply.timestampAt !== undefined ? reply.template : undefined;
-    const kept = template ?? (reply.isScratch === true ? undefined : reply.body);
+    const kept = template ?? (reply.template === undefined ? sharedBodyOf(reply) : undefined);
     const source = kept ?? reply.body;
     const ownAt = template === undefined ? source.length : reply.timestampAt as number;
     const headOf = (): Buffer => {
@@ -171,13 +171,8 @@ export class CallAnswers {
     };
     // A spliced search page holds its own bytes apart (reply.tail): the whole page is not built for them.
     const tail = template === undefined ? Buffer.from(`${idText}}`) : Buffer.concat([reply.tail ?? reply.body.subarray(ownAt), Buffer.from(`${end}${idText}}`)]);
-    if (kept === undefined) return jsonAnswer(Buffer.concat([headOf(), tail]));
-    let heads = this.heads.get(kept);
-    if (heads === undefined) this.heads.set(kept, heads = { uses: 0 });
-    heads.uses += 1;
-    // A body seen once may be this request's alone (a reply with warnings): compressed only when it comes again.
-    if (heads.uses < 2 || tail.length > MAX_TAIL_BYTES || source.length < COMPRESS_MIN_BYTES) return jsonAnswer(Buffer.concat([headOf(), tail]));
-    return withTail(heads[era] ??= compressedHead(headOf()), tail);
+    const head = kept === undefined || tail.length > MAX_TAIL_BYTES || source.length < COMPRESS_MIN_BYTES ? undefined : this.heads.get(kept, era, headOf);
+    return head === undefined ? jsonAnswer(Buffer.concat([headOf(), tail])) : withTail(head, tail);
   }
 }
 

@@ -13,7 +13,7 @@ import { ATTRIBUTE_BOUND_NAME, type ParamSchema } from "../../query/params.js";
 import type { ChangeLog } from "../../store/change-log.js";
 import type { EditionSet } from "../../store/editions.js";
 import { callRoute } from "../call-route.js";
-import type { Reply } from "../reply.js";
+import { isRepeatable, sharedBodyOf, type Reply } from "../reply.js";
 import type { RouteDefinition } from "../router.js";
 
 /** What a tool needs of the service: the data, and (over HTTP) the dispatcher's reply cache. */
@@ -277,7 +277,7 @@ export class McpTools {
       const known = key.length > ANSWERED_KEY_MAX ? undefined : this.answered.get(key);
       if (known !== undefined) return known;
       const reply = this.run(spec, args ?? {}, environment, requestId);
-      if (key.length <= ANSWERED_KEY_MAX && reply.status === 200 && reply.etag !== undefined && reply.isScratch !== true && reply.template === undefined) this.answered.set(key, { spec, reply });
+      if (key.length <= ANSWERED_KEY_MAX && isRepeatable(reply)) this.answered.set(key, { spec, reply });
       return { spec, reply };
     } catch (error) {
       if (error instanceof ApiError) return { error: toolError({ code: error.code, message: error.message, ...(error.details === undefined ? {} : { details: error.details }) }) };
@@ -291,7 +291,7 @@ export class McpTools {
    * and shape are the page's, its meta is not). A scratch body is read per call.
    */
   read({ spec, reply }: { spec: ToolSpec; reply: Reply }): ReadReply {
-    const kept = reply.template ?? (reply.isScratch === true ? undefined : reply.body);
+    const kept = sharedBodyOf(reply);
     if (kept === undefined) return readReply(spec, reply.body, reply.status);
     const read = this.reads.get(kept);
     if (read?.spec === spec) return read;

@@ -13,7 +13,7 @@ import type { RequestContext } from "../context.js";
 import { cacheKey } from "../cache-key.js";
 import type { Edition } from "../../store/edition.js";
 import { scratchBuffer } from "../../store/scratch.js";
-import { compressedHead, withTail, type CompressedHead } from "../encoding.js";
+import { KeptHeads, withTail } from "../encoding.js";
 import { FragmentBody } from "../fragment-body.js";
 import { dataSourceMeta, type Reply } from "../reply.js";
 import { arrayOf, boolean, exactObject, integer, ref, text, timestamp } from "../describe/response-schemas.js";
@@ -57,13 +57,12 @@ function searchPlayers(context: RequestContext<ValuesOf<typeof searchSchemas>>):
   }
   const at = template.timestampAt ?? 0;
   const copied = { cacheControl: SEARCH_CACHE_CONTROL, ...(template.etag === undefined ? {} : { etag: template.etag }), template: template.body, timestampAt: at };
-  const kept = keptHeads.get(template.body);
-  if (kept === undefined) keptHeads.set(template.body, null);
-  else if (template.body.length - at <= SPLICED_TAIL_MAX) {
+  const head = template.body.length - at <= SPLICED_TAIL_MAX ? keptHeads.get(template.body, "page", () => template.body.subarray(0, at)) : undefined;
+  if (head !== undefined) {
     const tail = Buffer.allocUnsafe(template.body.length - at);
     tail.write(timestamp, 0, "latin1");
     template.body.copy(tail, TIMESTAMP_PLACEHOLDER.length, at + TIMESTAMP_PLACEHOLDER.length);
-    return withTail(kept ?? keepHead(template.body, at), tail, copied);
+    return withTail(head, tail, copied);
   }
   const { buffer: body, isScratch } = scratchBuffer(template.body.length);
   template.body.copy(body);
@@ -74,14 +73,8 @@ function searchPlayers(context: RequestContext<ValuesOf<typeof searchSchemas>>):
 /** A page's bytes from its timestamp on (its meta: the timestamp, the query echoed, the data source) are far below this. */
 const SPLICED_TAIL_MAX = 60_000;
 
-/** Per cached template: null once used, then its bytes up to the timestamp compressed (from its second use). */
-const keptHeads = new WeakMap<Buffer, CompressedHead | null>();
-
-function keepHead(body: Buffer, at: number): CompressedHead {
-  const head = compressedHead(body.subarray(0, at));
-  keptHeads.set(body, head);
-  return head;
-}
+/** Per cached template, its bytes up to the timestamp, compressed from its second use. */
+const keptHeads = new KeptHeads<"page">();
 
 /** `toISOString()` of any date in years 0–9999: 24 ASCII characters. */
 const TIMESTAMP_PLACEHOLDER = "0000-00-00T00:00:00.000Z";
