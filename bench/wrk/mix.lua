@@ -10,6 +10,12 @@ local count = 0
 local i = 0
 PAUSE_MS = 0
 
+-- A line of the file as a request with `headers` (the key, Accept-Encoding): here a GET of the
+-- path; requests.lua reads whole requests instead.
+function format_line(line, headers)
+  return wrk.format("GET", line, headers)
+end
+
 function init(args)
   local headers = { ["X-API-Key"] = args[2] }
   if args[3] ~= nil and args[3] ~= "" then headers["Accept-Encoding"] = args[3] end
@@ -17,7 +23,7 @@ function init(args)
   for line in io.lines(args[1]) do
     if #line > 0 then
       count = count + 1
-      requests[count] = wrk.format("GET", line, headers)
+      requests[count] = format_line(line, headers)
     end
   end
   if count == 0 then error("no paths in " .. args[1]) end
